@@ -1,0 +1,49 @@
+//! Errors of the generator: every one says what was wrong and what to do.
+
+use thiserror::Error;
+
+/// Why a transform could not be planned or emitted.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum Error {
+    #[error("n = 0 is not a transform size; give a length of 2 or more")]
+    ZeroSize,
+
+    #[error("n = 1 is the identity and needs no kernel; give a length of 2 or more")]
+    TrivialSize,
+
+    #[error(
+        "n = {n} has the prime factor {prime}; single-kernel FFTs support sizes whose prime \
+         factors are all in {{2, 3, 5, 7, 11, 13}} (try a nearby size such as {suggestion})"
+    )]
+    UnsupportedPrime { n: usize, prime: usize, suggestion: usize },
+
+    #[error(
+        "n = {n} is too large for one kernel in {precision}: single-kernel FFTs go up to {max} \
+         (multi-pass plans for larger sizes are not available yet)"
+    )]
+    TooLarge { n: usize, precision: fftgen_runtime::Precision, max: usize },
+
+    #[error("the radix list is empty; give radices whose product is n, e.g. --radix 8,8,8,8 for n = 4096")]
+    EmptyRadixList,
+
+    #[error("the radices {radices:?} multiply to {product}, not n = {n}; give radices whose product is n")]
+    RadixProduct { radices: Vec<usize>, product: usize, n: usize },
+
+    #[error(
+        "radix {radix} is not supported; radices must be between 2 and 32 with prime factors in \
+         {{2, 3, 5, 7, 11, 13}}"
+    )]
+    UnsupportedRadix { radix: usize },
+
+    #[error(
+        "the radix list {radices:?} needs {threads} threads per transform ... {reason}; \
+         choose larger radices or let the planner pick them by omitting the radix list"
+    )]
+    UnlaunchableRadices { radices: Vec<usize>, threads: usize, reason: String },
+
+    #[error("no direction was requested; ask for forward, inverse or both")]
+    NoDirection,
+
+    #[error("internal template error (a bug in fftgen, please report it): {0}")]
+    Template(String),
+}

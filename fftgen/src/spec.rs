@@ -1,0 +1,59 @@
+//! The transform the user asks for, before any decision about how to compute
+//! it (cuFFTDx's "description", kept apart from the execution shape in
+//! [`crate::plan`]).
+
+use crate::{Direction, Normalization, Placement, Precision};
+use serde::Serialize;
+
+/// A batched, contiguous, interleaved complex-to-complex FFT request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FftSpec {
+    /// Transform length.
+    pub n: usize,
+    pub precision: Precision,
+    /// Directions to generate kernels for (one source file holds them all).
+    pub directions: Vec<Direction>,
+    pub normalization: Normalization,
+    pub placement: Placement,
+    /// The radix sequence to use, first stage first; `None` lets the planner choose.
+    pub radices: Option<Vec<usize>>,
+}
+
+impl FftSpec {
+    /// A forward and inverse, out-of-place, unnormalised f32 transform of length `n`.
+    pub fn new(n: usize) -> Self {
+        FftSpec {
+            n,
+            precision: Precision::F32,
+            directions: vec![Direction::Forward, Direction::Inverse],
+            normalization: Normalization::None,
+            placement: Placement::OutOfPlace,
+            radices: None,
+        }
+    }
+
+    pub fn precision(mut self, precision: Precision) -> Self {
+        self.precision = precision;
+        self
+    }
+
+    pub fn directions(mut self, directions: &[Direction]) -> Self {
+        self.directions = directions.to_vec();
+        self
+    }
+
+    pub fn normalization(mut self, normalization: Normalization) -> Self {
+        self.normalization = normalization;
+        self
+    }
+
+    pub fn placement(mut self, placement: Placement) -> Self {
+        self.placement = placement;
+        self
+    }
+
+    pub fn radices(mut self, radices: &[usize]) -> Self {
+        self.radices = Some(radices.to_vec());
+        self
+    }
+}

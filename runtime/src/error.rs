@@ -1,0 +1,123 @@
+//! Every way loading or launching kernels can fail, as one typed error. Each
+//! message names what went wrong and what to do about it, because the reader
+//! is usually someone whose test just failed on a machine without a GPU.
+
+use crate::manifest::{Direction, Placement, Precision};
+
+/// An error from the runtime.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// No OpenCL platform, or no device on the platforms that matched.
+    #[error(
+        "no OpenCL device found{}: {detail}; install pocl-opencl-icd and \
+         ocl-icd-libopencl1 (a CPU implementation) or a GPU driver with OpenCL support",
+        wanted.as_ref().map(|w| format!(" on a platform whose name contains `{w}`")).unwrap_or_default()
+    )]
+    NoOpenClDevice { wanted: Option<String>, detail: String },
+
+    /// An OpenCL API call returned an error code.
+    #[error("OpenCL call {call} failed with {code} ({})", cl_error_text(*.code))]
+    OpenCl { call: String, code: i32 },
+
+    /// The OpenCL compiler rejected the program.
+    #[error("building the OpenCL program for `{device}` failed (options `{options}`); build log:\n{log}")]
+    ProgramBuild { device: String, options: String, log: String },
+
+    /// The program has no kernel with a name the manifest uses.
+    #[error(
+        "the program has no kernel named `{kernel}`, which the manifest launches; \
+         the source and the manifest must come from the same generator run"
+    )]
+    MissingKernel { kernel: String },
+
+    /// The device cannot run kernels of this precision.
+    #[error("`{device}` does not support {precision} arithmetic (no cl_khr_fp64); use f32 kernels or another device")]
+    UnsupportedPrecision { device: String, precision: Precision },
+
+    /// NVRTC could not be loaded.
+    #[error(
+        "the NVRTC library (libnvrtc.so) was not found; run `pip install --target DIR \
+         nvidia-cuda-nvrtc nvidia-cuda-runtime` and set LD_LIBRARY_PATH=DIR/nvidia/cu13/lib"
+    )]
+    NvrtcMissing,
+
+    /// NVRTC (or ptxas inside it) rejected the source.
+    #[error("NVRTC failed to compile for {arch} ({status}); log:\n{log}")]
+    NvrtcCompile { arch: String, status: String, log: String },
+
+    /// An NVRTC call other than the compilation itself failed.
+    #[error("NVRTC call {call} failed: {status}")]
+    Nvrtc { call: &'static str, status: String },
+
+    /// The architecture is not a real `sm_XY` one.
+    #[error(
+        "`{arch}` is not a real GPU architecture; pass one like `sm_90` (not `compute_90`) \
+         so that ptxas runs and checks registers and shared memory"
+    )]
+    InvalidCudaArch { arch: String },
+
+    /// The source cannot be handed to a C compiler.
+    #[error("the kernel source contains a NUL byte at offset {offset}; generated source never does, so check where it came from")]
+    SourceHasNul { offset: usize },
+
+    /// The CUDA driver (libcuda.so) could not be loaded.
+    #[error(
+        "the CUDA driver library (libcuda.so) was not found; CUDA kernels need an NVIDIA GPU \
+         and its driver (use the OpenCL backend on other machines)"
+    )]
+    CudaDriverMissing,
+
+    /// A host buffer does not hold `batch * n` complex values.
+    #[error(
+        "the {buffer} buffer holds {got} complex values but batch * n = {expected}; \
+         nothing was written"
+    )]
+    WrongLength { buffer: &'static str, expected: usize, got: usize },
+
+    /// The manifest has no transform in the requested direction.
+    #[error("the manifest has no {direction} transform (it has: {available}); generate the kernels for that direction too")]
+    MissingDirection { direction: Direction, available: String },
+
+    /// A batch of zero transforms was requested.
+    #[error("batch must be at least 1; nothing was written")]
+    ZeroBatch,
+
+    /// The batch does not fit the kernel's 32-bit batch argument or the address space.
+    #[error("a batch of {batch} transforms of length {n} is too large (at most {max} transforms); split it")]
+    BatchTooLarge { batch: usize, n: usize, max: usize },
+
+    /// The buffers' element type does not match the kernels' precision.
+    #[error("the kernels are {manifest} but the buffers hold {buffer} values; convert the data or generate {buffer} kernels")]
+    PrecisionMismatch { manifest: Precision, buffer: Precision },
+
+    /// `run` was called for in-place kernels or `run_in_place` for out-of-place ones.
+    #[error("the kernels are {manifest}; call {use_instead} instead")]
+    PlacementMismatch { manifest: Placement, use_instead: &'static str },
+
+    /// A launch shape exceeds what a device (or any CUDA GPU) accepts.
+    #[error(
+        "kernel `{kernel}`: {what} is {value} but {limits} allow at most {max}; \
+         the generator must plan a smaller launch"
+    )]
+    LaunchLimit { kernel: String, what: &'static str, value: u64, max: u64, limits: String },
+
+    /// The manifest is self-contradictory.
+    #[error("invalid manifest: {0}")]
+    InvalidManifest(String),
+}
+
+/// Result with the runtime's [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// The symbolic name of an OpenCL error code, such as `CL_OUT_OF_RESOURCES`.
+fn cl_error_text(code: i32) -> &'static str {
+    opencl3::error_codes::error_text(code)
+}
+
+impl Error {
+    /// An OpenCL failure of `call`.
+    pub(crate) fn opencl(call: impl Into<String>, error: opencl3::error_codes::ClError) -> Self {
+        Error::OpenCl { call: call.into(), code: error.0 }
+    }
+}

@@ -1,0 +1,31 @@
+//! fftgen-runtime: compiles, loads and launches the kernels that fftgen
+//! generates. It knows nothing of how kernels are generated: it reads a
+//! [`Manifest`] and a source string, so kernels made at run time by the
+//! `fftgen` library and kernels made at build time by `fft_kernel!` load the
+//! same way.
+//!
+//! - [`opencl`]: find a device ([`OpenClDevice`]) and run a manifest's passes
+//!   ([`OpenClFft`]); PoCL runs them on the CPU in CI.
+//! - [`cuda`]: compile CUDA sources with NVRTC for a real architecture
+//!   ([`compile_to_cubin_check`]); running them comes later.
+//! - [`limits`]: launch limits; every launch is checked against the device's
+//!   and against [`GPU_LIMITS`], so CPU-only test runs reject what GPUs would.
+
+pub mod cuda;
+pub mod error;
+mod launch;
+pub mod limits;
+pub mod manifest;
+pub mod opencl;
+mod real;
+
+pub use cuda::{compile_to_cubin_check, driver_available, nvrtc_available, CompiledCuda};
+pub use error::{Error, Result};
+pub use limits::{DeviceLimits, GPU_LIMITS};
+pub use manifest::{
+    Backend, Direction, GridRule, KernelArg, Manifest, Normalization, PassLaunch, Placement,
+    Precision, StaticKernels, TransformLaunch,
+};
+pub use num_complex::Complex;
+pub use opencl::{DeviceInfo, OpenClDevice, OpenClFft};
+pub use real::Real;

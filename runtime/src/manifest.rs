@@ -1,0 +1,244 @@
+//! The launch manifest: everything a host program needs to run generated
+//! kernels (entry points, launch shapes, shared memory, arguments), as plain
+//! data that serialises to JSON so that users of any language can launch the
+//! kernels. The generator writes it; the runtime reads it. It is the only
+//! contract between the two (cuFFTDx keeps description and execution apart the
+//! same way).
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// Floating-point precision of the data and of the arithmetic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum Precision {
+    F32,
+    F64,
+}
+
+impl Precision {
+    /// Bytes of one real value.
+    pub fn real_bytes(self) -> usize {
+        match self {
+            Precision::F32 => 4,
+            Precision::F64 => 8,
+        }
+    }
+
+    /// Bytes of one complex value (interleaved real, imaginary).
+    pub fn complex_bytes(self) -> usize {
+        2 * self.real_bytes()
+    }
+
+    /// Unit roundoff of the precision (half the distance from 1 to the next value).
+    pub fn epsilon(self) -> f64 {
+        match self {
+            Precision::F32 => f32::EPSILON as f64,
+            Precision::F64 => f64::EPSILON,
+        }
+    }
+}
+
+/// Sign of the exponent: forward is exp(-2 pi i jk/N), inverse exp(+2 pi i jk/N).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    Forward,
+    Inverse,
+}
+
+impl Direction {
+    /// The sign of the exponent in the DFT definition.
+    pub fn sign(self) -> i32 {
+        match self {
+            Direction::Forward => -1,
+            Direction::Inverse => 1,
+        }
+    }
+}
+
+/// Which scaling the transform applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Normalization {
+    /// No scaling in either direction (cuFFT, FFTW and RustFFT's convention).
+    #[default]
+    None,
+    /// The inverse transform is scaled by 1/N, the forward one is not (numpy's default).
+    Inverse,
+    /// Both directions are scaled by 1/sqrt(N), so the transform is unitary.
+    Unitary,
+}
+
+impl Normalization {
+    /// The factor applied to every output of a transform of length `n` in `direction`.
+    pub fn scale(self, n: usize, direction: Direction) -> f64 {
+        match (self, direction) {
+            (Normalization::None, _) => 1.0,
+            (Normalization::Inverse, Direction::Forward) => 1.0,
+            (Normalization::Inverse, Direction::Inverse) => 1.0 / n as f64,
+            (Normalization::Unitary, _) => 1.0 / (n as f64).sqrt(),
+        }
+    }
+}
+
+/// Whether the output overwrites the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Placement {
+    #[default]
+    OutOfPlace,
+    InPlace,
+}
+
+/// The two kernel languages fftgen emits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    Cuda,
+    OpenCl,
+}
+
+macro_rules! text_enum {
+    ($ty:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(match self { $($ty::$variant => $text),+ })
+            }
+        }
+        impl FromStr for $ty {
+            type Err = String;
+            fn from_str(text: &str) -> Result<Self, String> {
+                match text {
+                    $($text => Ok($ty::$variant),)+
+                    other => Err(format!(
+                        "`{other}` is not a {}; expected one of: {}",
+                        stringify!($ty).to_lowercase(),
+                        [$($text),+].join(", ")
+                    )),
+                }
+            }
+        }
+    };
+}
+
+text_enum!(Precision { F32 => "f32", F64 => "f64" });
+text_enum!(Direction { Forward => "forward", Inverse => "inverse" });
+text_enum!(Normalization { None => "none", Inverse => "inverse", Unitary => "unitary" });
+text_enum!(Placement { OutOfPlace => "out-of-place", InPlace => "in-place" });
+text_enum!(Backend { Cuda => "cuda", OpenCl => "opencl" });
+
+/// The launch description of every kernel generated for one FFT size.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Version of the generator that wrote the kernels.
+    pub generator_version: String,
+    /// Transform length.
+    pub n: usize,
+    pub precision: Precision,
+    pub normalization: Normalization,
+    pub placement: Placement,
+    /// Layout of one batch in memory: `batch` transforms of `n` interleaved
+    /// complex values, transform `b` starting at element `b * n`.
+    pub layout: String,
+    /// One entry per direction that was generated.
+    pub transforms: Vec<TransformLaunch>,
+}
+
+/// The passes that together compute one transform in one direction, run in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TransformLaunch {
+    pub direction: Direction,
+    pub passes: Vec<PassLaunch>,
+}
+
+/// How to launch one kernel.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PassLaunch {
+    /// Entry point in both the CUDA and the OpenCL source.
+    pub kernel: String,
+    /// Threads per block (CUDA) or work-group size (OpenCL).
+    pub block: [u32; 3],
+    /// How many blocks to launch for a given batch.
+    pub grid: GridRule,
+    /// Statically declared shared (local) memory, bytes.
+    pub shared_bytes: u32,
+    /// Kernel arguments, in order.
+    pub args: Vec<KernelArg>,
+}
+
+/// The rule that turns a batch count into a grid size.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum GridRule {
+    /// `grid.x = ceil(batch / ffts_per_block)`, `grid.y = grid.z = 1`.
+    FftsPerBlock { ffts_per_block: u32 },
+}
+
+impl GridRule {
+    /// Blocks in x, y, z for `batch` transforms.
+    pub fn grid(&self, batch: usize) -> [usize; 3] {
+        match *self {
+            GridRule::FftsPerBlock { ffts_per_block } => {
+                [batch.div_ceil(ffts_per_block as usize), 1, 1]
+            }
+        }
+    }
+}
+
+/// One kernel argument, by role.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum KernelArg {
+    /// Pointer to the input buffer (read only).
+    Input { name: String },
+    /// Pointer to the output buffer (write only).
+    Output { name: String },
+    /// Pointer to the buffer that is read and overwritten (in place).
+    InOut { name: String },
+    /// Number of transforms in the batch, as an unsigned 32-bit integer.
+    BatchCount { name: String },
+}
+
+impl Manifest {
+    /// The launch description of `direction`, if it was generated.
+    pub fn transform(&self, direction: Direction) -> Option<&TransformLaunch> {
+        self.transforms.iter().find(|t| t.direction == direction)
+    }
+
+    /// Reads a manifest written by the generator.
+    pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// The manifest as pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a manifest always serialises")
+    }
+}
+
+/// Kernels generated at build time by `fft_kernel!`: the type the macro
+/// defines implements this trait, so the runtime can load it like a plan made
+/// at run time.
+pub trait StaticKernels {
+    /// The CUDA C++ source of every kernel.
+    const CUDA_SOURCE: &'static str;
+    /// The OpenCL C source of every kernel.
+    const OPENCL_SOURCE: &'static str;
+    /// The manifest, as JSON.
+    const MANIFEST_JSON: &'static str;
+
+    /// The manifest, parsed.
+    fn manifest() -> Manifest {
+        Manifest::from_json(Self::MANIFEST_JSON).expect("fft_kernel! writes a valid manifest")
+    }
+
+    /// The source for `backend`.
+    fn source(backend: Backend) -> &'static str {
+        match backend {
+            Backend::Cuda => Self::CUDA_SOURCE,
+            Backend::OpenCl => Self::OPENCL_SOURCE,
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! Running generated kernels through OpenCL: [`OpenClFft`] builds a source
+//! once, creates the kernels its manifest names, and runs a transform by
+//! uploading the batch, launching every pass in order with its arguments bound
+//! by role, and downloading the result. Everything that can be checked is
+//! checked before data moves, and the caller's output is written only after
+//! the whole run succeeded.
+
+use super::device::OpenClDevice;
+use super::program::build_program;
+use crate::error::{Error, Result};
+use crate::launch::{buffers_needed, check_call, check_manifest, grid_for, route, Route};
+use crate::limits::{DeviceLimits, GPU_LIMITS};
+use crate::manifest::{Direction, KernelArg, Manifest, PassLaunch, Placement, Precision};
+use crate::real::Real;
+use num_complex::Complex;
+use opencl3::kernel::Kernel;
+use opencl3::memory::{Buffer, ClMem, CL_MEM_READ_WRITE};
+use opencl3::program::Program;
+use opencl3::types::{cl_mem, cl_uint, CL_BLOCKING};
+use std::collections::HashMap;
+use std::ptr;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// Kernels of one manifest, loaded on one OpenCL device.
+pub struct OpenClFft {
+    device: OpenClDevice,
+    manifest: Manifest,
+    // Kernel arguments are per-kernel state that clSetKernelArg mutates and
+    // OpenCL does not make thread-safe, so binding and enqueueing hold this lock.
+    kernels: Mutex<HashMap<String, Kernel>>,
+    _program: Arc<Program>,
+}
+
+impl std::fmt::Debug for OpenClFft {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenClFft")
+            .field("device", &self.device.info().name)
+            .field("manifest", &self.manifest)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OpenClFft {
+    /// Builds `source` for `device` (or takes it from the device's cache) and
+    /// creates every kernel `manifest` launches, after checking the manifest
+    /// and every launch shape against the device and [`GPU_LIMITS`].
+    pub fn new(device: &OpenClDevice, source: &str, manifest: &Manifest) -> Result<Self> {
+        let limits = device.limits();
+        check_manifest(manifest, &limits)?;
+        if manifest.precision == Precision::F64 && !device.info().supports_f64 {
+            return Err(Error::UnsupportedPrecision {
+                device: device.info().name.clone(),
+                precision: Precision::F64,
+            });
+        }
+        let program = build_program(device, source)?;
+        let mut kernels = HashMap::new();
+        for pass in manifest.transforms.iter().flat_map(|t| &t.passes) {
+            if !kernels.contains_key(&pass.kernel) {
+                kernels.insert(pass.kernel.clone(), create_kernel(&program, &pass.kernel)?);
+            }
+            check_kernel(device, &limits, &kernels[&pass.kernel], pass)?;
+        }
+        Ok(OpenClFft {
+            device: device.clone(),
+            manifest: manifest.clone(),
+            kernels: Mutex::new(kernels),
+            _program: program,
+        })
+    }
+
+    /// The manifest the kernels were loaded with.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// The device the kernels run on.
+    pub fn device(&self) -> &OpenClDevice {
+        &self.device
+    }
+
+    /// Transforms `batch` signals of `n` points from `input` into `output`
+    /// (out-of-place kernels). On error `output` is left as it was.
+    pub fn run<T: Real>(
+        &self,
+        direction: Direction,
+        input: &[Complex<T>],
+        output: &mut [Complex<T>],
+        batch: usize,
+    ) -> Result<()> {
+        let transform = check_call::<T>(
+            &self.manifest,
+            direction,
+            Placement::OutOfPlace,
+            &[("input", input.len()), ("output", output.len())],
+            batch,
+        )?;
+        let result = self.execute(&transform.passes, input, batch)?;
+        output.copy_from_slice(&result);
+        Ok(())
+    }
+
+    /// Transforms `batch` signals of `n` points in `data` in place (in-place
+    /// kernels). On error `data` is left as it was.
+    pub fn run_in_place<T: Real>(&self, direction: Direction, data: &mut [Complex<T>], batch: usize) -> Result<()> {
+        let transform =
+            check_call::<T>(&self.manifest, direction, Placement::InPlace, &[("data", data.len())], batch)?;
+        let result = self.execute(&transform.passes, data, batch)?;
+        data.copy_from_slice(&result);
+        Ok(())
+    }
+
+    /// Uploads `input`, runs `passes` and returns the downloaded result.
+    fn execute<T: Real>(&self, passes: &[PassLaunch], input: &[Complex<T>], batch: usize) -> Result<Vec<Complex<T>>> {
+        let limits = self.device.limits();
+        // Grid limits depend on the batch: check every pass before launching any.
+        let grids = passes.iter().map(|p| grid_for(p, batch, &limits)).collect::<Result<Vec<_>>>()?;
+        let (routes, result_slot) = route(passes);
+        let queue = self.device.queue();
+
+        let mut buffers = (0..buffers_needed(&routes))
+            .map(|_| {
+                // SAFETY: no host pointer is given, so OpenCL allocates the memory.
+                unsafe {
+                    Buffer::<Complex<T>>::create(self.device.context(), CL_MEM_READ_WRITE, input.len(), ptr::null_mut())
+                }
+                .map_err(|e| Error::opencl("clCreateBuffer", e))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        // SAFETY: the write is blocking, so `input` outlives it; the buffer holds input.len() values.
+        unsafe { queue.enqueue_write_buffer(&mut buffers[0], CL_BLOCKING, 0, input, &[]) }
+            .map_err(|e| Error::opencl("clEnqueueWriteBuffer", e))?;
+
+        for ((pass, route), grid) in passes.iter().zip(&routes).zip(&grids) {
+            self.launch(pass, *route, *grid, &buffers, batch)?;
+        }
+
+        let mut result = vec![Complex::<T>::default(); input.len()];
+        // SAFETY: the read is blocking and `result` has the buffer's length. The
+        // queue is in order, so the read starts after the last pass finished.
+        unsafe { queue.enqueue_read_buffer(&buffers[result_slot], CL_BLOCKING, 0, &mut result, &[]) }
+            .map_err(|e| Error::opencl("clEnqueueReadBuffer", e))?;
+        Ok(result)
+    }
+
+    /// Binds the arguments of one pass by role and enqueues it.
+    fn launch<T>(&self, pass: &PassLaunch, route: Route, grid: [usize; 3], buffers: &[Buffer<T>], batch: usize) -> Result<()> {
+        let mut global = [0usize; 3];
+        for d in 0..3 {
+            let block = pass.block[d] as usize;
+            global[d] = grid[d].checked_mul(block).ok_or_else(|| Error::LaunchLimit {
+                kernel: pass.kernel.clone(),
+                what: "global work size",
+                value: (grid[d] as u64).saturating_mul(block as u64),
+                max: usize::MAX as u64,
+                limits: "the host's address width".to_string(),
+            })?;
+        }
+        let local = pass.block.map(|b| b as usize);
+        // check_call bounded the batch by u32::MAX, so this does not truncate.
+        let batch_arg = batch as cl_uint;
+
+        let kernels = self.kernels.lock().unwrap_or_else(PoisonError::into_inner);
+        let kernel = &kernels[&pass.kernel];
+        for (index, arg) in pass.args.iter().enumerate() {
+            let index = index as cl_uint;
+            let read: cl_mem = buffers[route.read].get();
+            let write: cl_mem = buffers[route.write].get();
+            // SAFETY: check_kernel made sure the kernel takes exactly these
+            // arguments; buffers are cl_mem handles and the batch a cl_uint,
+            // the types the manifest contract gives the generated signatures.
+            let set = unsafe {
+                match arg {
+                    KernelArg::Input { .. } | KernelArg::InOut { .. } => kernel.set_arg(index, &read),
+                    KernelArg::Output { .. } => kernel.set_arg(index, &write),
+                    KernelArg::BatchCount { .. } => kernel.set_arg(index, &batch_arg),
+                }
+            };
+            set.map_err(|e| Error::opencl(format!("clSetKernelArg({}, {index})", pass.kernel), e))?;
+        }
+        // SAFETY: every argument is bound above; global and local hold 3 sizes each.
+        unsafe {
+            self.device.queue().enqueue_nd_range_kernel(
+                kernel.get(),
+                3,
+                ptr::null(),
+                global.as_ptr(),
+                local.as_ptr(),
+                &[],
+            )
+        }
+        .map_err(|e| Error::opencl(format!("clEnqueueNDRangeKernel({})", pass.kernel), e))?;
+        Ok(())
+    }
+}
+
+fn create_kernel(program: &Program, name: &str) -> Result<Kernel> {
+    Kernel::create(program, name).map_err(|e| {
+        if e.0 == opencl3::error_codes::CL_INVALID_KERNEL_NAME {
+            Error::MissingKernel { kernel: name.to_string() }
+        } else {
+            Error::opencl(format!("clCreateKernel({name})"), e)
+        }
+    })
+}
+
+/// Checks what the compiled kernel reports against the manifest and limits:
+/// its argument count, the local memory it really uses, and the largest
+/// work-group it can run with (which registers can lower below the device's).
+fn check_kernel(device: &OpenClDevice, limits: &DeviceLimits, kernel: &Kernel, pass: &PassLaunch) -> Result<()> {
+    let id = device.device().id();
+    let args = kernel.num_args().map_err(|e| Error::opencl("clGetKernelInfo(CL_KERNEL_NUM_ARGS)", e))?;
+    if args as usize != pass.args.len() {
+        return Err(Error::InvalidManifest(format!(
+            "kernel `{}` takes {args} arguments but the manifest lists {}",
+            pass.kernel,
+            pass.args.len()
+        )));
+    }
+    let over = |what, value: u64, max: u64, limits: &DeviceLimits| {
+        if value > max {
+            Err(Error::LaunchLimit { kernel: pass.kernel.clone(), what, value, max, limits: limits.name.to_string() })
+        } else {
+            Ok(())
+        }
+    };
+    let local = kernel
+        .get_local_mem_size(id)
+        .map_err(|e| Error::opencl("clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)", e))?;
+    let what = "local memory of the compiled kernel (bytes)";
+    over(what, local, GPU_LIMITS.max_static_shared_bytes.into(), &GPU_LIMITS)?;
+    over(what, local, limits.max_static_shared_bytes.into(), limits)?;
+    let max_group = kernel
+        .get_work_group_size(id)
+        .map_err(|e| Error::opencl("clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)", e))?;
+    let threads: u64 = pass.block.iter().map(|&b| u64::from(b)).product();
+    let kernel_limits = DeviceLimits {
+        name: format!("the compiled kernel on `{}`", device.info().name).into(),
+        ..limits.clone()
+    };
+    over("threads per block", threads, max_group as u64, &kernel_limits)
+}

@@ -1,0 +1,79 @@
+//! Building OpenCL programs, once each. PoCL compiles a program through
+//! clang and LLVM, which takes long enough that rebuilding the same source for
+//! every test would dominate the suite; so each device keeps the programs it
+//! built, keyed by a hash of (source, device name, build options). Different
+//! sources build in parallel; the same source built from two threads at once
+//! is built once and the second thread waits for it.
+
+use super::device::OpenClDevice;
+use crate::error::{Error, Result};
+use opencl3::error_codes::CL_BUILD_PROGRAM_FAILURE;
+use opencl3::program::Program;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// Options every program is built with: OpenCL C 1.2 is what NVIDIA, AMD,
+/// Intel and PoCL all accept.
+pub const BUILD_OPTIONS: &str = "-cl-std=CL1.2";
+
+/// The programs built on one device.
+#[derive(Default)]
+pub(crate) struct ProgramCache {
+    // One slot per key, so that a build holds only its own slot's lock.
+    slots: Mutex<HashMap<u64, Arc<Mutex<Option<Arc<Program>>>>>>,
+}
+
+impl ProgramCache {
+    /// The number of programs built so far.
+    pub(crate) fn len(&self) -> usize {
+        let slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        slots
+            .values()
+            .filter(|slot| slot.lock().unwrap_or_else(PoisonError::into_inner).is_some())
+            .count()
+    }
+}
+
+/// The program for `source` on `device`, built now or taken from the cache.
+pub(crate) fn build_program(device: &OpenClDevice, source: &str) -> Result<Arc<Program>> {
+    if let Some(offset) = source.find('\0') {
+        return Err(Error::SourceHasNul { offset });
+    }
+    let key = cache_key(source, &device.info().name, BUILD_OPTIONS);
+    let slot = {
+        let mut slots = device.programs().slots.lock().unwrap_or_else(PoisonError::into_inner);
+        Arc::clone(slots.entry(key).or_default())
+    };
+    let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(program) = slot.as_ref() {
+        return Ok(Arc::clone(program));
+    }
+    let program = Arc::new(build_uncached(device, source)?);
+    *slot = Some(Arc::clone(&program));
+    Ok(program)
+}
+
+fn build_uncached(device: &OpenClDevice, source: &str) -> Result<Program> {
+    let mut program = Program::create_from_source(device.context(), source)
+        .map_err(|e| Error::opencl("clCreateProgramWithSource", e))?;
+    let id = device.device().id();
+    match program.build(&[id], BUILD_OPTIONS) {
+        Ok(()) => Ok(program),
+        Err(e) if e.0 == CL_BUILD_PROGRAM_FAILURE => Err(Error::ProgramBuild {
+            device: device.info().name.clone(),
+            options: BUILD_OPTIONS.to_string(),
+            log: program
+                .get_build_log(id)
+                .unwrap_or_else(|e| format!("(the build log could not be read: {e})")),
+        }),
+        Err(e) => Err(Error::opencl("clBuildProgram", e)),
+    }
+}
+
+fn cache_key(source: &str, device_name: &str, options: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    (source, device_name, options).hash(&mut hasher);
+    hasher.finish()
+}

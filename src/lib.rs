@@ -1,0 +1,1 @@
+//! Root package of the workspace: it exists to own tests/ and benches/.
