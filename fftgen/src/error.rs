@@ -36,10 +36,10 @@ pub enum Error {
     UnsupportedRadix { radix: usize },
 
     #[error(
-        "the radix list {radices:?} needs {threads} threads per transform ... {reason}; \
-         choose larger radices or let the planner pick them by omitting the radix list"
+        "the radix list {radices:?} cannot run as one kernel: {reason}; choose larger or more \
+         equal radices, or omit the radix list to let the planner choose"
     )]
-    UnlaunchableRadices { radices: Vec<usize>, threads: usize, reason: String },
+    UnlaunchableRadices { radices: Vec<usize>, reason: String },
 
     #[error("no direction was requested; ask for forward, inverse or both")]
     NoDirection,

@@ -14,7 +14,10 @@ pub enum Error {
          ocl-icd-libopencl1 (a CPU implementation) or a GPU driver with OpenCL support",
         wanted.as_ref().map(|w| format!(" on a platform whose name contains `{w}`")).unwrap_or_default()
     )]
-    NoOpenClDevice { wanted: Option<String>, detail: String },
+    NoOpenClDevice {
+        wanted: Option<String>,
+        detail: String,
+    },
 
     /// An OpenCL API call returned an error code.
     #[error("OpenCL call {call} failed with {code} ({})", cl_error_text(*.code))]
@@ -22,7 +25,11 @@ pub enum Error {
 
     /// The OpenCL compiler rejected the program.
     #[error("building the OpenCL program for `{device}` failed (options `{options}`); build log:\n{log}")]
-    ProgramBuild { device: String, options: String, log: String },
+    ProgramBuild {
+        device: String,
+        options: String,
+        log: String,
+    },
 
     /// The program has no kernel with a name the manifest uses.
     #[error(
@@ -33,7 +40,10 @@ pub enum Error {
 
     /// The device cannot run kernels of this precision.
     #[error("`{device}` does not support {precision} arithmetic (no cl_khr_fp64); use f32 kernels or another device")]
-    UnsupportedPrecision { device: String, precision: Precision },
+    UnsupportedPrecision {
+        device: String,
+        precision: Precision,
+    },
 
     /// NVRTC could not be loaded.
     #[error(
@@ -44,7 +54,11 @@ pub enum Error {
 
     /// NVRTC (or ptxas inside it) rejected the source.
     #[error("NVRTC failed to compile for {arch} ({status}); log:\n{log}")]
-    NvrtcCompile { arch: String, status: String, log: String },
+    NvrtcCompile {
+        arch: String,
+        status: String,
+        log: String,
+    },
 
     /// An NVRTC call other than the compilation itself failed.
     #[error("NVRTC call {call} failed: {status}")]
@@ -73,11 +87,18 @@ pub enum Error {
         "the {buffer} buffer holds {got} complex values but batch * n = {expected}; \
          nothing was written"
     )]
-    WrongLength { buffer: &'static str, expected: usize, got: usize },
+    WrongLength {
+        buffer: &'static str,
+        expected: usize,
+        got: usize,
+    },
 
     /// The manifest has no transform in the requested direction.
     #[error("the manifest has no {direction} transform (it has: {available}); generate the kernels for that direction too")]
-    MissingDirection { direction: Direction, available: String },
+    MissingDirection {
+        direction: Direction,
+        available: String,
+    },
 
     /// A batch of zero transforms was requested.
     #[error("batch must be at least 1; nothing was written")]
@@ -89,18 +110,30 @@ pub enum Error {
 
     /// The buffers' element type does not match the kernels' precision.
     #[error("the kernels are {manifest} but the buffers hold {buffer} values; convert the data or generate {buffer} kernels")]
-    PrecisionMismatch { manifest: Precision, buffer: Precision },
+    PrecisionMismatch {
+        manifest: Precision,
+        buffer: Precision,
+    },
 
     /// `run` was called for in-place kernels or `run_in_place` for out-of-place ones.
     #[error("the kernels are {manifest}; call {use_instead} instead")]
-    PlacementMismatch { manifest: Placement, use_instead: &'static str },
+    PlacementMismatch {
+        manifest: Placement,
+        use_instead: &'static str,
+    },
 
     /// A launch shape exceeds what a device (or any CUDA GPU) accepts.
     #[error(
         "kernel `{kernel}`: {what} is {value} but {limits} allow at most {max}; \
          the generator must plan a smaller launch"
     )]
-    LaunchLimit { kernel: String, what: &'static str, value: u64, max: u64, limits: String },
+    LaunchLimit {
+        kernel: String,
+        what: &'static str,
+        value: u64,
+        max: u64,
+        limits: String,
+    },
 
     /// The manifest is self-contradictory.
     #[error("invalid manifest: {0}")]
@@ -118,6 +151,9 @@ fn cl_error_text(code: i32) -> &'static str {
 impl Error {
     /// An OpenCL failure of `call`.
     pub(crate) fn opencl(call: impl Into<String>, error: opencl3::error_codes::ClError) -> Self {
-        Error::OpenCl { call: call.into(), code: error.0 }
+        Error::OpenCl {
+            call: call.into(),
+            code: error.0,
+        }
     }
 }

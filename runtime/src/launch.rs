@@ -6,7 +6,9 @@
 
 use crate::error::{Error, Result};
 use crate::limits::{DeviceLimits, GPU_LIMITS};
-use crate::manifest::{Direction, GridRule, KernelArg, Manifest, PassLaunch, Placement, TransformLaunch};
+use crate::manifest::{
+    Direction, GridRule, KernelArg, Manifest, PassLaunch, Placement, TransformLaunch,
+};
 use crate::real::Real;
 
 /// Checks that `manifest` describes launchable kernels: a length, at least
@@ -21,8 +23,14 @@ pub(crate) fn check_manifest(manifest: &Manifest, device: &DeviceLimits) -> Resu
         return invalid("it lists no transform".into());
     }
     for (i, transform) in manifest.transforms.iter().enumerate() {
-        if manifest.transforms[..i].iter().any(|t| t.direction == transform.direction) {
-            return invalid(format!("it lists the {} transform twice", transform.direction));
+        if manifest.transforms[..i]
+            .iter()
+            .any(|t| t.direction == transform.direction)
+        {
+            return invalid(format!(
+                "it lists the {} transform twice",
+                transform.direction
+            ));
         }
         if transform.passes.is_empty() {
             return invalid(format!("the {} transform has no pass", transform.direction));
@@ -37,7 +45,12 @@ pub(crate) fn check_manifest(manifest: &Manifest, device: &DeviceLimits) -> Resu
 }
 
 fn check_pass(pass: &PassLaunch) -> Result<()> {
-    let invalid = |reason: &str| Err(Error::InvalidManifest(format!("kernel `{}`: {reason}", pass.kernel)));
+    let invalid = |reason: &str| {
+        Err(Error::InvalidManifest(format!(
+            "kernel `{}`: {reason}",
+            pass.kernel
+        )))
+    };
     if pass.kernel.is_empty() || pass.kernel.contains('\0') {
         return invalid("the name must be a non-empty C identifier");
     }
@@ -51,7 +64,11 @@ fn check_pass(pass: &PassLaunch) -> Result<()> {
     let batches = count(|a| matches!(a, KernelArg::BatchCount { .. }));
     match (inputs, outputs, in_outs) {
         (1, 1, 0) | (0, 0, 1) => {}
-        _ => return invalid("a pass takes either one input and one output buffer, or one in-out buffer"),
+        _ => {
+            return invalid(
+                "a pass takes either one input and one output buffer, or one in-out buffer",
+            )
+        }
     }
     if batches > 1 {
         return invalid("the batch count is passed more than once");
@@ -73,29 +90,51 @@ pub(crate) fn check_call<'m, T: Real>(
             Placement::OutOfPlace => "run(direction, input, output, batch)",
             Placement::InPlace => "run_in_place(direction, data, batch)",
         };
-        return Err(Error::PlacementMismatch { manifest: manifest.placement, use_instead });
+        return Err(Error::PlacementMismatch {
+            manifest: manifest.placement,
+            use_instead,
+        });
     }
     if T::PRECISION != manifest.precision {
-        return Err(Error::PrecisionMismatch { manifest: manifest.precision, buffer: T::PRECISION });
+        return Err(Error::PrecisionMismatch {
+            manifest: manifest.precision,
+            buffer: T::PRECISION,
+        });
     }
     if batch == 0 {
         return Err(Error::ZeroBatch);
     }
     // The kernels take the batch as a 32-bit unsigned integer.
-    let max = (u32::MAX as usize).min(isize::MAX as usize / manifest.precision.complex_bytes() / manifest.n);
+    let max = (u32::MAX as usize)
+        .min(isize::MAX as usize / manifest.precision.complex_bytes() / manifest.n);
     if batch > max {
-        return Err(Error::BatchTooLarge { batch, n: manifest.n, max });
+        return Err(Error::BatchTooLarge {
+            batch,
+            n: manifest.n,
+            max,
+        });
     }
     let expected = batch * manifest.n;
     for &(buffer, got) in buffers {
         if got != expected {
-            return Err(Error::WrongLength { buffer, expected, got });
+            return Err(Error::WrongLength {
+                buffer,
+                expected,
+                got,
+            });
         }
     }
-    manifest.transform(direction).ok_or_else(|| Error::MissingDirection {
-        direction,
-        available: manifest.transforms.iter().map(|t| t.direction.to_string()).collect::<Vec<_>>().join(", "),
-    })
+    manifest
+        .transform(direction)
+        .ok_or_else(|| Error::MissingDirection {
+            direction,
+            available: manifest
+                .transforms
+                .iter()
+                .map(|t| t.direction.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
 }
 
 /// Which of the two device buffers a pass reads and writes.
@@ -115,12 +154,18 @@ pub(crate) fn route(passes: &[PassLaunch]) -> (Vec<Route>, usize) {
     let routes = passes
         .iter()
         .map(|pass| {
-            let in_place = pass.args.iter().any(|a| matches!(a, KernelArg::InOut { .. }));
+            let in_place = pass
+                .args
+                .iter()
+                .any(|a| matches!(a, KernelArg::InOut { .. }));
             let read = current;
             if !in_place {
                 current = 1 - current;
             }
-            Route { read, write: current }
+            Route {
+                read,
+                write: current,
+            }
         })
         .collect();
     (routes, current)
@@ -136,7 +181,11 @@ pub(crate) fn buffers_needed(routes: &[Route]) -> usize {
 }
 
 /// Blocks (work-groups) per dimension for `batch` transforms, checked against both the device's grid limits and [`GPU_LIMITS`].
-pub(crate) fn grid_for(pass: &PassLaunch, batch: usize, device: &DeviceLimits) -> Result<[usize; 3]> {
+pub(crate) fn grid_for(
+    pass: &PassLaunch,
+    batch: usize,
+    device: &DeviceLimits,
+) -> Result<[usize; 3]> {
     let grid = pass.grid.grid(batch);
     GPU_LIMITS.check_grid(pass, grid)?;
     device.check_grid(pass, grid)?;

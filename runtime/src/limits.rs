@@ -58,11 +58,23 @@ impl DeviceLimits {
             )));
         }
         let threads: u64 = pass.block.iter().map(|&b| u64::from(b)).product();
-        over("threads per block", threads, self.max_threads_per_block.into())?;
+        over(
+            "threads per block",
+            threads,
+            self.max_threads_per_block.into(),
+        )?;
         for (dim, what) in ["block.x", "block.y", "block.z"].into_iter().enumerate() {
-            over(what, pass.block[dim].into(), self.max_block_dims[dim].into())?;
+            over(
+                what,
+                pass.block[dim].into(),
+                self.max_block_dims[dim].into(),
+            )?;
         }
-        over("static shared memory (bytes)", pass.shared_bytes.into(), self.max_static_shared_bytes.into())
+        over(
+            "static shared memory (bytes)",
+            pass.shared_bytes.into(),
+            self.max_static_shared_bytes.into(),
+        )
     }
 
     /// Checks the grid that `pass` launches for `grid` blocks.

@@ -4,4 +4,6 @@
 
 mod nvrtc;
 
-pub use nvrtc::{check_driver, compile_to_cubin_check, driver_available, nvrtc_available, CompiledCuda};
+pub use nvrtc::{
+    check_driver, compile_to_cubin_check, driver_available, nvrtc_available, CompiledCuda,
+};

@@ -10,9 +10,10 @@ use cudarc::nvrtc::{result, sys};
 use std::ffi::{CStr, CString};
 use std::sync::OnceLock;
 
-/// Options beyond the architecture: ptxas reports registers, spills and
-/// shared memory per kernel in the log.
-const EXTRA_OPTIONS: &[&str] = &["--ptxas-options=--verbose"];
+/// Makes ptxas report registers, spills and shared memory per kernel in the
+/// log. NVRTC 13 then drops ptxas's error messages from the log, so a failed
+/// compilation is repeated without it to get them.
+const VERBOSE: &str = "--ptxas-options=--verbose";
 
 /// The result of a successful NVRTC compilation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,37 +62,74 @@ pub fn check_driver() -> Result<()> {
 /// NVRTC and ptxas, returning the CUBIN and the log.
 pub fn compile_to_cubin_check(source: &str, arch: &str) -> Result<CompiledCuda> {
     if !is_real_arch(arch) {
-        return Err(Error::InvalidCudaArch { arch: arch.to_string() });
+        return Err(Error::InvalidCudaArch {
+            arch: arch.to_string(),
+        });
     }
     if !nvrtc_available() {
         return Err(Error::NvrtcMissing);
     }
-    let src = CString::new(source).map_err(|e| Error::SourceHasNul { offset: e.nul_position() })?;
-    let mut options = vec![format!("--gpu-architecture={arch}")];
-    options.extend(EXTRA_OPTIONS.iter().map(|o| o.to_string()));
+    let src = CString::new(source).map_err(|e| Error::SourceHasNul {
+        offset: e.nul_position(),
+    })?;
+    let mut options = vec![format!("--gpu-architecture={arch}"), VERBOSE.to_string()];
 
+    let (verbose, verbose_log) = compile(&src, &options)?;
+    match verbose {
+        Ok(cubin) => Ok(CompiledCuda {
+            arch: arch.to_string(),
+            options,
+            log: verbose_log,
+            cubin,
+        }),
+        Err(status) => {
+            options.pop();
+            let (_, quiet_log) = compile(&src, &options)?;
+            let log = if quiet_log.contains(&verbose_log) {
+                quiet_log
+            } else {
+                format!("{quiet_log}\n{verbose_log}")
+            };
+            Err(Error::NvrtcCompile {
+                arch: arch.to_string(),
+                status,
+                log,
+            })
+        }
+    }
+}
+
+/// One NVRTC compilation: the CUBIN or the failure status, and the log.
+fn compile(
+    src: &CStr,
+    options: &[String],
+) -> Result<(std::result::Result<Vec<u8>, String>, String)> {
     let program = ProgramGuard(
-        result::create_program(&src, Some(c"fftgen.cu")).map_err(|e| nvrtc_error("nvrtcCreateProgram", e))?,
+        result::create_program(src, Some(c"fftgen.cu"))
+            .map_err(|e| nvrtc_error("nvrtcCreateProgram", e))?,
     );
     // SAFETY: the program was just created and is destroyed only by the guard.
-    let compiled = unsafe { result::compile_program(program.0, &options) };
+    let compiled = unsafe { result::compile_program(program.0, options) };
     // SAFETY: as above; the log exists whether or not compilation succeeded.
     let log = unsafe { result::get_program_log(program.0) }
         .map(|raw| c_chars_to_string(&raw))
         .map_err(|e| nvrtc_error("nvrtcGetProgramLog", e))?;
-    if let Err(e) = compiled {
-        return Err(Error::NvrtcCompile { arch: arch.to_string(), status: format!("{:?}", e.0), log });
+    match compiled {
+        // SAFETY: as above; the program compiled.
+        Ok(()) => Ok((Ok(unsafe { get_cubin(program.0) }?), log)),
+        Err(e) => Ok((Err(format!("{:?}", e.0)), log)),
     }
-    // SAFETY: as above; the program compiled.
-    let cubin = unsafe { get_cubin(program.0) }?;
-    Ok(CompiledCuda { arch: arch.to_string(), options, log, cubin })
 }
 
 /// `sm_` then digits, then at most one letter (`sm_90`, `sm_90a`, `sm_100f`).
 fn is_real_arch(arch: &str) -> bool {
-    let Some(rest) = arch.strip_prefix("sm_") else { return false };
+    let Some(rest) = arch.strip_prefix("sm_") else {
+        return false;
+    };
     let digits = rest.trim_end_matches(|c: char| c.is_ascii_lowercase());
-    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && rest.len() - digits.len() <= 1
+    !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && rest.len() - digits.len() <= 1
 }
 
 /// # Safety
@@ -109,7 +147,10 @@ unsafe fn get_cubin(program: sys::nvrtcProgram) -> Result<Vec<u8>> {
 }
 
 fn nvrtc_error(call: &'static str, error: result::NvrtcError) -> Error {
-    Error::Nvrtc { call, status: format!("{:?}", error.0) }
+    Error::Nvrtc {
+        call,
+        status: format!("{:?}", error.0),
+    }
 }
 
 /// The NUL-terminated text NVRTC writes, as a String.

@@ -10,10 +10,8 @@ use crate::error::{Error, Result};
 use crate::limits::DeviceLimits;
 use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
-use opencl3::device::{
-    Device, CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU,
-};
-use opencl3::error_codes::{ClError, DLOPEN_RUNTIME_LOAD_FAILED};
+use opencl3::device::{Device, CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU};
+use opencl3::error_codes::{ClError, CL_PLATFORM_NOT_FOUND_KHR, DLOPEN_RUNTIME_LOAD_FAILED};
 use opencl3::platform::{get_platforms, Platform};
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -76,7 +74,9 @@ struct Inner {
 
 impl std::fmt::Debug for OpenClDevice {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OpenClDevice").field("info", &self.inner.info).finish_non_exhaustive()
+        f.debug_struct("OpenClDevice")
+            .field("info", &self.inner.info)
+            .finish_non_exhaustive()
     }
 }
 
@@ -86,7 +86,10 @@ impl OpenClDevice {
     /// has a device; `None` takes the first platform with any device.
     pub fn find(platform_name_contains: Option<&str>) -> Result<Self> {
         let wanted = platform_name_contains.map(str::to_string);
-        let no_device = |detail: String| Error::NoOpenClDevice { wanted: wanted.clone(), detail };
+        let no_device = |detail: String| Error::NoOpenClDevice {
+            wanted: wanted.clone(),
+            detail,
+        };
         let _guard = ENUMERATION.lock().unwrap_or_else(PoisonError::into_inner);
 
         let platforms = get_platforms().map_err(|e| no_device(platform_failure(e)))?;
@@ -94,9 +97,10 @@ impl OpenClDevice {
         for platform in platforms {
             let name = platform.name().unwrap_or_default();
             seen.push(name.clone());
-            let matches = wanted
-                .as_deref()
-                .map_or(true, |w| name.to_lowercase().contains(&w.to_lowercase()));
+            let matches = match wanted.as_deref() {
+                None => true,
+                Some(w) => name.to_lowercase().contains(&w.to_lowercase()),
+            };
             if !matches {
                 continue;
             }
@@ -105,8 +109,7 @@ impl OpenClDevice {
             }
         }
         Err(no_device(if seen.is_empty() {
-            "the OpenCL loader found no platform (is there an .icd file in /etc/OpenCL/vendors?)"
-                .to_string()
+            NO_PLATFORM.to_string()
         } else {
             format!("platforms present: {}", seen.join(", "))
         }))
@@ -141,12 +144,19 @@ impl OpenClDevice {
 
     fn new(device: Device, platform_name: String) -> Result<Self> {
         let info = device_info(&device, platform_name)?;
-        let context = Context::from_device(&device).map_err(|e| Error::opencl("clCreateContext", e))?;
+        let context =
+            Context::from_device(&device).map_err(|e| Error::opencl("clCreateContext", e))?;
         // SAFETY: the device belongs to the context just made from it.
         let queue = unsafe { CommandQueue::create(&context, device.id(), 0) }
             .map_err(|e| Error::opencl("clCreateCommandQueue", e))?;
         Ok(OpenClDevice {
-            inner: Arc::new(Inner { queue, programs: ProgramCache::default(), context, device, info }),
+            inner: Arc::new(Inner {
+                queue,
+                programs: ProgramCache::default(),
+                context,
+                device,
+                info,
+            }),
         })
     }
 
@@ -184,12 +194,17 @@ impl OpenClDevice {
 
 /// Why no platform could be listed, in words.
 fn platform_failure(error: ClError) -> String {
-    if error.0 == DLOPEN_RUNTIME_LOAD_FAILED {
-        "the OpenCL loader library (libOpenCL.so.1) could not be loaded".to_string()
-    } else {
-        format!("clGetPlatformIDs failed with {} ({error})", error.0)
+    match error.0 {
+        DLOPEN_RUNTIME_LOAD_FAILED => {
+            "the OpenCL loader library (libOpenCL.so.1) could not be loaded".to_string()
+        }
+        CL_PLATFORM_NOT_FOUND_KHR => NO_PLATFORM.to_string(),
+        code => format!("clGetPlatformIDs failed with {code} ({error})"),
     }
 }
+
+const NO_PLATFORM: &str =
+    "the OpenCL loader found no platform (no .icd file in /etc/OpenCL/vendors or $OCL_ICD_VENDORS)";
 
 fn first_device(platform: &Platform) -> Option<Device> {
     [CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_ALL]
@@ -200,7 +215,9 @@ fn first_device(platform: &Platform) -> Option<Device> {
 
 fn device_info(device: &Device, platform_name: String) -> Result<DeviceInfo> {
     let q = |call: &str, e| Error::opencl(format!("clGetDeviceInfo({call})"), e);
-    let sizes = device.max_work_item_sizes().map_err(|e| q("CL_DEVICE_MAX_WORK_ITEM_SIZES", e))?;
+    let sizes = device
+        .max_work_item_sizes()
+        .map_err(|e| q("CL_DEVICE_MAX_WORK_ITEM_SIZES", e))?;
     let size = |i: usize| sizes.get(i).copied().unwrap_or(1);
     Ok(DeviceInfo {
         name: device.name().map_err(|e| q("CL_DEVICE_NAME", e))?,
@@ -209,7 +226,9 @@ fn device_info(device: &Device, platform_name: String) -> Result<DeviceInfo> {
             .max_work_group_size()
             .map_err(|e| q("CL_DEVICE_MAX_WORK_GROUP_SIZE", e))?,
         max_work_item_sizes: [size(0), size(1), size(2)],
-        local_mem_bytes: device.local_mem_size().map_err(|e| q("CL_DEVICE_LOCAL_MEM_SIZE", e))?,
+        local_mem_bytes: device
+            .local_mem_size()
+            .map_err(|e| q("CL_DEVICE_LOCAL_MEM_SIZE", e))?,
         supports_f64: device.double_fp_config().is_ok_and(|config| config != 0),
     })
 }

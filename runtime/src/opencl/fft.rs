@@ -102,19 +102,37 @@ impl OpenClFft {
 
     /// Transforms `batch` signals of `n` points in `data` in place (in-place
     /// kernels). On error `data` is left as it was.
-    pub fn run_in_place<T: Real>(&self, direction: Direction, data: &mut [Complex<T>], batch: usize) -> Result<()> {
-        let transform =
-            check_call::<T>(&self.manifest, direction, Placement::InPlace, &[("data", data.len())], batch)?;
+    pub fn run_in_place<T: Real>(
+        &self,
+        direction: Direction,
+        data: &mut [Complex<T>],
+        batch: usize,
+    ) -> Result<()> {
+        let transform = check_call::<T>(
+            &self.manifest,
+            direction,
+            Placement::InPlace,
+            &[("data", data.len())],
+            batch,
+        )?;
         let result = self.execute(&transform.passes, data, batch)?;
         data.copy_from_slice(&result);
         Ok(())
     }
 
     /// Uploads `input`, runs `passes` and returns the downloaded result.
-    fn execute<T: Real>(&self, passes: &[PassLaunch], input: &[Complex<T>], batch: usize) -> Result<Vec<Complex<T>>> {
+    fn execute<T: Real>(
+        &self,
+        passes: &[PassLaunch],
+        input: &[Complex<T>],
+        batch: usize,
+    ) -> Result<Vec<Complex<T>>> {
         let limits = self.device.limits();
         // Grid limits depend on the batch: check every pass before launching any.
-        let grids = passes.iter().map(|p| grid_for(p, batch, &limits)).collect::<Result<Vec<_>>>()?;
+        let grids = passes
+            .iter()
+            .map(|p| grid_for(p, batch, &limits))
+            .collect::<Result<Vec<_>>>()?;
         let (routes, result_slot) = route(passes);
         let queue = self.device.queue();
 
@@ -122,7 +140,12 @@ impl OpenClFft {
             .map(|_| {
                 // SAFETY: no host pointer is given, so OpenCL allocates the memory.
                 unsafe {
-                    Buffer::<Complex<T>>::create(self.device.context(), CL_MEM_READ_WRITE, input.len(), ptr::null_mut())
+                    Buffer::<Complex<T>>::create(
+                        self.device.context(),
+                        CL_MEM_READ_WRITE,
+                        input.len(),
+                        ptr::null_mut(),
+                    )
                 }
                 .map_err(|e| Error::opencl("clCreateBuffer", e))
             })
@@ -138,23 +161,34 @@ impl OpenClFft {
         let mut result = vec![Complex::<T>::default(); input.len()];
         // SAFETY: the read is blocking and `result` has the buffer's length. The
         // queue is in order, so the read starts after the last pass finished.
-        unsafe { queue.enqueue_read_buffer(&buffers[result_slot], CL_BLOCKING, 0, &mut result, &[]) }
-            .map_err(|e| Error::opencl("clEnqueueReadBuffer", e))?;
+        unsafe {
+            queue.enqueue_read_buffer(&buffers[result_slot], CL_BLOCKING, 0, &mut result, &[])
+        }
+        .map_err(|e| Error::opencl("clEnqueueReadBuffer", e))?;
         Ok(result)
     }
 
     /// Binds the arguments of one pass by role and enqueues it.
-    fn launch<T>(&self, pass: &PassLaunch, route: Route, grid: [usize; 3], buffers: &[Buffer<T>], batch: usize) -> Result<()> {
+    fn launch<T>(
+        &self,
+        pass: &PassLaunch,
+        route: Route,
+        grid: [usize; 3],
+        buffers: &[Buffer<T>],
+        batch: usize,
+    ) -> Result<()> {
         let mut global = [0usize; 3];
         for d in 0..3 {
             let block = pass.block[d] as usize;
-            global[d] = grid[d].checked_mul(block).ok_or_else(|| Error::LaunchLimit {
-                kernel: pass.kernel.clone(),
-                what: "global work size",
-                value: (grid[d] as u64).saturating_mul(block as u64),
-                max: usize::MAX as u64,
-                limits: "the host's address width".to_string(),
-            })?;
+            global[d] = grid[d]
+                .checked_mul(block)
+                .ok_or_else(|| Error::LaunchLimit {
+                    kernel: pass.kernel.clone(),
+                    what: "global work size",
+                    value: (grid[d] as u64).saturating_mul(block as u64),
+                    max: usize::MAX as u64,
+                    limits: "the host's address width".to_string(),
+                })?;
         }
         let local = pass.block.map(|b| b as usize);
         // check_call bounded the batch by u32::MAX, so this does not truncate.
@@ -171,7 +205,9 @@ impl OpenClFft {
             // the types the manifest contract gives the generated signatures.
             let set = unsafe {
                 match arg {
-                    KernelArg::Input { .. } | KernelArg::InOut { .. } => kernel.set_arg(index, &read),
+                    KernelArg::Input { .. } | KernelArg::InOut { .. } => {
+                        kernel.set_arg(index, &read)
+                    }
                     KernelArg::Output { .. } => kernel.set_arg(index, &write),
                     KernelArg::BatchCount { .. } => kernel.set_arg(index, &batch_arg),
                 }
@@ -197,7 +233,9 @@ impl OpenClFft {
 fn create_kernel(program: &Program, name: &str) -> Result<Kernel> {
     Kernel::create(program, name).map_err(|e| {
         if e.0 == opencl3::error_codes::CL_INVALID_KERNEL_NAME {
-            Error::MissingKernel { kernel: name.to_string() }
+            Error::MissingKernel {
+                kernel: name.to_string(),
+            }
         } else {
             Error::opencl(format!("clCreateKernel({name})"), e)
         }
@@ -207,9 +245,16 @@ fn create_kernel(program: &Program, name: &str) -> Result<Kernel> {
 /// Checks what the compiled kernel reports against the manifest and limits:
 /// its argument count, the local memory it really uses, and the largest
 /// work-group it can run with (which registers can lower below the device's).
-fn check_kernel(device: &OpenClDevice, limits: &DeviceLimits, kernel: &Kernel, pass: &PassLaunch) -> Result<()> {
+fn check_kernel(
+    device: &OpenClDevice,
+    limits: &DeviceLimits,
+    kernel: &Kernel,
+    pass: &PassLaunch,
+) -> Result<()> {
     let id = device.device().id();
-    let args = kernel.num_args().map_err(|e| Error::opencl("clGetKernelInfo(CL_KERNEL_NUM_ARGS)", e))?;
+    let args = kernel
+        .num_args()
+        .map_err(|e| Error::opencl("clGetKernelInfo(CL_KERNEL_NUM_ARGS)", e))?;
     if args as usize != pass.args.len() {
         return Err(Error::InvalidManifest(format!(
             "kernel `{}` takes {args} arguments but the manifest lists {}",
@@ -219,7 +264,13 @@ fn check_kernel(device: &OpenClDevice, limits: &DeviceLimits, kernel: &Kernel, p
     }
     let over = |what, value: u64, max: u64, limits: &DeviceLimits| {
         if value > max {
-            Err(Error::LaunchLimit { kernel: pass.kernel.clone(), what, value, max, limits: limits.name.to_string() })
+            Err(Error::LaunchLimit {
+                kernel: pass.kernel.clone(),
+                what,
+                value,
+                max,
+                limits: limits.name.to_string(),
+            })
         } else {
             Ok(())
         }
@@ -228,7 +279,12 @@ fn check_kernel(device: &OpenClDevice, limits: &DeviceLimits, kernel: &Kernel, p
         .get_local_mem_size(id)
         .map_err(|e| Error::opencl("clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)", e))?;
     let what = "local memory of the compiled kernel (bytes)";
-    over(what, local, GPU_LIMITS.max_static_shared_bytes.into(), &GPU_LIMITS)?;
+    over(
+        what,
+        local,
+        GPU_LIMITS.max_static_shared_bytes.into(),
+        &GPU_LIMITS,
+    )?;
     over(what, local, limits.max_static_shared_bytes.into(), limits)?;
     let max_group = kernel
         .get_work_group_size(id)
@@ -238,5 +294,10 @@ fn check_kernel(device: &OpenClDevice, limits: &DeviceLimits, kernel: &Kernel, p
         name: format!("the compiled kernel on `{}`", device.info().name).into(),
         ..limits.clone()
     };
-    over("threads per block", threads, max_group as u64, &kernel_limits)
+    over(
+        "threads per block",
+        threads,
+        max_group as u64,
+        &kernel_limits,
+    )
 }

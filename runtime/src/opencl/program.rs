@@ -22,8 +22,11 @@ pub const BUILD_OPTIONS: &str = "-cl-std=CL1.2";
 #[derive(Default)]
 pub(crate) struct ProgramCache {
     // One slot per key, so that a build holds only its own slot's lock.
-    slots: Mutex<HashMap<u64, Arc<Mutex<Option<Arc<Program>>>>>>,
+    slots: Mutex<HashMap<u64, Arc<Slot>>>,
 }
+
+/// A program, once built (None while unbuilt or after a failed build).
+type Slot = Mutex<Option<Arc<Program>>>;
 
 impl ProgramCache {
     /// The number of programs built so far.
@@ -31,7 +34,11 @@ impl ProgramCache {
         let slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
         slots
             .values()
-            .filter(|slot| slot.lock().unwrap_or_else(PoisonError::into_inner).is_some())
+            .filter(|slot| {
+                slot.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .is_some()
+            })
             .count()
     }
 }
@@ -43,7 +50,11 @@ pub(crate) fn build_program(device: &OpenClDevice, source: &str) -> Result<Arc<P
     }
     let key = cache_key(source, &device.info().name, BUILD_OPTIONS);
     let slot = {
-        let mut slots = device.programs().slots.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut slots = device
+            .programs()
+            .slots
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         Arc::clone(slots.entry(key).or_default())
     };
     let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);

@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 use fftgen_runtime::{nvrtc_available, OpenClDevice};
+use std::io::Write;
 
 /// Whether the environment declares itself CI (CI=true, as GitHub Actions and `.ci/run` set).
 pub fn in_ci() -> bool {
@@ -17,7 +18,8 @@ pub fn skip(test: &str, why: &str) {
     if in_ci() {
         panic!("{test}: {why}, and CI=true forbids skipping");
     }
-    eprintln!("SKIPPED: {test}: {why}");
+    // Written to the stream itself: libtest captures eprintln! of passing tests.
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {test}: {why}");
 }
 
 /// The shared PoCL device, or None after reporting why the test skips.
@@ -35,7 +37,10 @@ pub fn pocl(test: &str) -> Option<&'static OpenClDevice> {
 pub fn nvrtc(test: &str) -> bool {
     let available = nvrtc_available();
     if !available {
-        skip(test, "NVRTC is not loadable (set LD_LIBRARY_PATH to DIR/nvidia/cu13/lib)");
+        skip(
+            test,
+            "NVRTC is not loadable (set LD_LIBRARY_PATH to DIR/nvidia/cu13/lib)",
+        );
     }
     available
 }

@@ -1,0 +1,121 @@
+//! The execution plan: how a transform is computed, as plain data (RustFFT's
+//! Recipe, cuFFTDx's execution description). Planning code in [`planner`]
+//! holds every heuristic; lowering and emission only read a [`Plan`], so a
+//! tuner can later make plans of its own and tests can assert their shape.
+
+pub mod factor;
+pub mod padding;
+pub mod planner;
+pub mod radix;
+
+pub use padding::Padding;
+pub use planner::{plan, MAX_SINGLE_KERNEL};
+
+use crate::{Direction, Normalization, Placement, Precision};
+use serde::Serialize;
+
+/// A complete plan: what to compute and the passes that compute it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Plan {
+    pub n: usize,
+    pub precision: Precision,
+    pub directions: Vec<Direction>,
+    pub normalization: Normalization,
+    pub placement: Placement,
+    /// Kernels run one after another; one today (single-kernel FFTs), several
+    /// once four-step plans exist.
+    pub passes: Vec<Pass>,
+}
+
+/// One kernel: the shared-memory Stockham FFT of seed 000, Fig. 4.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Pass {
+    /// Length of the FFTs this kernel computes.
+    pub n: usize,
+    /// Radix stages, first to last.
+    pub stages: Vec<Stage>,
+    /// Threads that cooperate on one FFT (T in seed 000).
+    pub threads_per_fft: usize,
+    /// Complex values each thread holds in registers at most.
+    pub values_per_thread: usize,
+    /// FFTs computed by one block, so small sizes still fill a block.
+    pub ffts_per_block: usize,
+    pub threads_per_block: usize,
+    pub lanes: LaneLayout,
+    pub io: GlobalIo,
+    /// Shared-memory words (per real/imaginary array) between consecutive FFTs of a block.
+    pub fft_stride: usize,
+    /// Static shared memory of the kernel: real and imaginary arrays of
+    /// `ffts_per_block * fft_stride` values each.
+    pub shared_bytes: usize,
+    pub twiddles: Twiddles,
+}
+
+/// One radix-R step of the Stockham algorithm.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Stage {
+    pub radix: usize,
+    /// Product of the radices of the earlier stages (Ns in seed 000).
+    pub stride: usize,
+    /// Butterflies each thread computes in this stage: ceil(N / (R * T)).
+    pub butterflies_per_thread: usize,
+    /// True when N / R is not a multiple of T, so a thread's last butterfly
+    /// may not exist and is skipped.
+    pub guarded: bool,
+    /// Where this stage's twiddles start in the table; `None` when all are 1
+    /// (the first stage).
+    pub twiddle_offset: Option<usize>,
+    /// How this stage's outputs are laid out in shared memory for the next
+    /// stage; `None` for the last stage, which writes global memory.
+    pub exchange: Option<Padding>,
+}
+
+/// Which threads of a block work on which FFT.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum LaneLayout {
+    /// Thread `tid` works on FFT `tid / T` as its thread `tid % T`: for T of a
+    /// warp or more, so a warp's accesses stay within one FFT.
+    FftMajor,
+    /// Thread `tid` works on FFT `tid % M` as its thread `tid / M`: for T
+    /// under a warp, so a warp's lanes touch 32 different FFTs at the same
+    /// index, which an odd `fft_stride` spreads over all banks.
+    FftMinor,
+}
+
+/// How the kernel moves data between global and shared memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum GlobalIo {
+    /// The first stage reads and the last stage writes global memory directly;
+    /// both access consecutive addresses across consecutive threads (the
+    /// Stockham index pattern is unit-stride at both ends).
+    Direct,
+    /// The block copies its contiguous slice of the batch into shared memory
+    /// (and out again) with unit-stride accesses: for small N, where one FFT
+    /// is shorter than a warp's worth of loads.
+    StagedThroughShared,
+}
+
+/// Where twiddle factors come from.
+///
+/// Accuracy comes first: a table computed in f64 from exact angle reductions
+/// and rounded once to the kernel's precision is correct to half an ulp,
+/// better than on-the-fly `sincos` (one to two ulps, and slow when accurate)
+/// and far better than recurrences. The table is at most N - R0 values and
+/// stays in L1/L2. Constants inside a butterfly are inlined exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Twiddles {
+    /// A table of `len` roots of unity in the kernel source.
+    RoundedF64Table { len: usize },
+}
+
+impl Pass {
+    /// Radices of the stages, first to last.
+    pub fn radices(&self) -> Vec<usize> {
+        self.stages.iter().map(|s| s.radix).collect()
+    }
+
+    /// Blocks needed for `batch` transforms.
+    pub fn blocks(&self, batch: usize) -> usize {
+        batch.div_ceil(self.ffts_per_block)
+    }
+}

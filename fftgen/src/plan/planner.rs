@@ -1,0 +1,208 @@
+//! Turns an [`FftSpec`] into a [`Plan`]: validates the request, picks the
+//! radix sequence, the threads per FFT, the FFTs per block, the lane layout
+//! and the shared-memory layout (seed 000, section IV.B, Fig. 4).
+
+use super::factor::{is_smooth, nearest_supported, prime_factors};
+use super::padding::{bank_words, Padding};
+use super::radix::{choose, thread_shape};
+use super::{GlobalIo, LaneLayout, Pass, Plan, Stage, Twiddles};
+use crate::codelet::is_supported_radix;
+use crate::{Error, FftSpec, Precision};
+
+/// Largest size one kernel handles: 48 KiB of static shared memory holds
+/// 4096 complex f32 or 2048 complex f64 values with padding.
+pub const MAX_SINGLE_KERNEL: [(Precision, usize); 2] = [(Precision::F32, 4096), (Precision::F64, 2048)];
+
+/// Hard limits of the GPUs we target (and that PoCL must not be allowed to exceed).
+pub const MAX_THREADS_PER_BLOCK: usize = 1024;
+pub const MAX_STATIC_SHARED_BYTES: usize = 48 * 1024;
+
+/// Threads per block the planner aims for: enough warps to hide latency,
+/// few enough that several blocks share an SM.
+const TARGET_THREADS_PER_BLOCK: usize = 256;
+
+/// Complex values a thread may keep in registers.
+fn max_values_per_thread(precision: Precision) -> usize {
+    match precision {
+        Precision::F32 => 32,
+        Precision::F64 => 16,
+    }
+}
+
+/// The largest single-kernel size for `precision`.
+pub fn max_size(precision: Precision) -> usize {
+    MAX_SINGLE_KERNEL.iter().find(|(p, _)| *p == precision).map_or(0, |&(_, n)| n)
+}
+
+/// Plans `spec`, or says why it cannot be planned.
+pub fn plan(spec: &FftSpec) -> Result<Plan, Error> {
+    let n = spec.n;
+    let max = max_size(spec.precision);
+    match n {
+        0 => return Err(Error::ZeroSize),
+        1 => return Err(Error::TrivialSize),
+        _ => {}
+    }
+    if !is_smooth(n) {
+        let prime = *prime_factors(n).last().expect("n >= 2 has a prime factor");
+        return Err(Error::UnsupportedPrime { n, prime, suggestion: nearest_supported(n, max) });
+    }
+    if n > max {
+        return Err(Error::TooLarge { n, precision: spec.precision, max });
+    }
+    if spec.directions.is_empty() {
+        return Err(Error::NoDirection);
+    }
+    let radices = match &spec.radices {
+        Some(radices) => validate_radices(n, radices)?,
+        None => choose(n, max_values_per_thread(spec.precision), MAX_THREADS_PER_BLOCK)
+            .ok_or(Error::TooLarge { n, precision: spec.precision, max })?,
+    };
+    let pass = plan_pass(n, &radices, spec.precision, max_values_per_thread(spec.precision))?;
+    Ok(Plan {
+        n,
+        precision: spec.precision,
+        directions: spec.directions.clone(),
+        normalization: spec.normalization,
+        placement: spec.placement,
+        passes: vec![pass],
+    })
+}
+
+fn validate_radices(n: usize, radices: &[usize]) -> Result<Vec<usize>, Error> {
+    if radices.is_empty() {
+        return Err(Error::EmptyRadixList);
+    }
+    if let Some(&radix) = radices.iter().find(|&&r| !is_supported_radix(r)) {
+        return Err(Error::UnsupportedRadix { radix });
+    }
+    let product = radices.iter().try_fold(1usize, |acc, &r| acc.checked_mul(r)).unwrap_or(usize::MAX);
+    if product != n {
+        return Err(Error::RadixProduct { radices: radices.to_vec(), product, n });
+    }
+    Ok(radices.to_vec())
+}
+
+/// The single-kernel pass for `radices`.
+fn plan_pass(n: usize, radices: &[usize], precision: Precision, max_values: usize) -> Result<Pass, Error> {
+    let (threads_per_fft, values) = thread_shape(n, radices, max_values);
+    let unlaunchable = |reason: String| Error::UnlaunchableRadices { radices: radices.to_vec(), reason };
+    if threads_per_fft > MAX_THREADS_PER_BLOCK {
+        return Err(unlaunchable(format!(
+            "they need {threads_per_fft} threads per transform (n / lcm of the radices), more than the {MAX_THREADS_PER_BLOCK} a block can hold"
+        )));
+    }
+
+    let banks = bank_words(precision.real_bytes());
+    let lanes = if threads_per_fft >= 32 { LaneLayout::FftMajor } else { LaneLayout::FftMinor };
+    let mut stages = Vec::with_capacity(radices.len());
+    let mut stride = 1;
+    let mut twiddle_len = 0;
+    for (s, &radix) in radices.iter().enumerate() {
+        let last = s + 1 == radices.len();
+        let exchange = (!last).then(|| match lanes {
+            LaneLayout::FftMajor => Padding::for_stage(radix, stride, banks),
+            // Lanes of a warp read the same index of different FFTs: the odd
+            // FFT stride alone spreads them over the banks.
+            LaneLayout::FftMinor => Padding::NONE,
+        });
+        let twiddle_offset = (stride > 1).then_some(twiddle_len);
+        if stride > 1 {
+            twiddle_len += stride * (radix - 1);
+        }
+        stages.push(Stage {
+            radix,
+            stride,
+            butterflies_per_thread: (n / radix).div_ceil(threads_per_fft),
+            guarded: (n / radix) % threads_per_fft != 0,
+            twiddle_offset,
+            exchange,
+        });
+        stride *= radix;
+    }
+
+    let padded = stages.iter().filter_map(|s| s.exchange).map(|p| p.padded_len(n)).max().unwrap_or(n);
+    let (fft_stride, io) = match lanes {
+        LaneLayout::FftMajor => (padded, GlobalIo::Direct),
+        LaneLayout::FftMinor => (n | 1, GlobalIo::StagedThroughShared),
+    };
+    let bytes_per_fft = fft_stride * 2 * precision.real_bytes();
+    if bytes_per_fft > MAX_STATIC_SHARED_BYTES {
+        return Err(Error::TooLarge { n, precision, max: max_size(precision) });
+    }
+    let ffts_per_block = (TARGET_THREADS_PER_BLOCK / threads_per_fft)
+        .max(1)
+        .min(MAX_STATIC_SHARED_BYTES / bytes_per_fft)
+        .min(MAX_THREADS_PER_BLOCK / threads_per_fft);
+    Ok(Pass {
+        n,
+        stages,
+        threads_per_fft,
+        values_per_thread: values,
+        ffts_per_block,
+        threads_per_block: ffts_per_block * threads_per_fft,
+        lanes,
+        io,
+        fft_stride,
+        shared_bytes: ffts_per_block * bytes_per_fft,
+        twiddles: Twiddles::RoundedF64Table { len: twiddle_len },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::LaneLayout;
+
+    #[test]
+    fn n4096_radix_8_plan_shape() {
+        let plan = plan(&FftSpec::new(4096).radices(&[8, 8, 8, 8])).unwrap();
+        let pass = &plan.passes[0];
+        assert_eq!(pass.radices(), vec![8, 8, 8, 8]);
+        assert_eq!(pass.threads_per_fft, 512);
+        assert_eq!(pass.ffts_per_block, 1);
+        assert_eq!(pass.lanes, LaneLayout::FftMajor);
+        assert_eq!(pass.stages.iter().map(|s| s.stride).collect::<Vec<_>>(), vec![1, 8, 64, 512]);
+        assert_eq!(pass.stages[0].twiddle_offset, None);
+        assert_eq!(pass.stages[1].twiddle_offset, Some(0));
+        assert_eq!(pass.twiddles, Twiddles::RoundedF64Table { len: 4096 - 8 });
+        assert_eq!(pass.stages[0].exchange, Some(Padding { period: 32, gap: 1 }));
+        assert_eq!(pass.stages[1].exchange, Some(Padding { period: 64, gap: 8 }));
+        assert_eq!(pass.stages[2].exchange, Some(Padding::NONE));
+        assert!(pass.shared_bytes <= MAX_STATIC_SHARED_BYTES);
+    }
+
+    #[test]
+    fn small_sizes_fill_a_block_with_interleaved_lanes() {
+        let pass = &plan(&FftSpec::new(16)).unwrap().passes[0];
+        assert_eq!(pass.radices(), vec![16]);
+        assert_eq!(pass.threads_per_fft, 1);
+        assert_eq!(pass.ffts_per_block, 256);
+        assert_eq!(pass.lanes, LaneLayout::FftMinor);
+        assert_eq!(pass.fft_stride, 17);
+    }
+
+    #[test]
+    fn bad_requests_are_errors() {
+        assert_eq!(plan(&FftSpec::new(0)), Err(Error::ZeroSize));
+        assert!(matches!(plan(&FftSpec::new(17)), Err(Error::UnsupportedPrime { prime: 17, .. })));
+        assert!(matches!(plan(&FftSpec::new(8192)), Err(Error::TooLarge { .. })));
+        assert!(matches!(plan(&FftSpec::new(4096).precision(Precision::F64)), Err(Error::TooLarge { .. })));
+        assert!(matches!(plan(&FftSpec::new(64).radices(&[8, 4])), Err(Error::RadixProduct { product: 32, .. })));
+        assert!(matches!(plan(&FftSpec::new(34).radices(&[2, 17])), Err(Error::UnsupportedPrime { .. })));
+        assert!(matches!(plan(&FftSpec::new(4096).radices(&[2; 12])), Err(Error::UnlaunchableRadices { .. })));
+    }
+
+    #[test]
+    fn every_supported_size_plans_within_gpu_limits() {
+        for (precision, max) in MAX_SINGLE_KERNEL {
+            for n in crate::plan::factor::supported_sizes(max) {
+                let plan = plan(&FftSpec::new(n).precision(precision)).unwrap_or_else(|e| panic!("{n}: {e}"));
+                let pass = &plan.passes[0];
+                assert!(pass.threads_per_block <= MAX_THREADS_PER_BLOCK, "{n}");
+                assert!(pass.shared_bytes <= MAX_STATIC_SHARED_BYTES, "{n}");
+                assert_eq!(pass.radices().iter().product::<usize>(), n);
+            }
+        }
+    }
+}

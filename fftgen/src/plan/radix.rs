@@ -1,0 +1,108 @@
+//! Choosing the radix sequence for a size when the user gives none. Fewer
+//! stages mean fewer shared-memory exchanges and barriers, so the schedule
+//! with the fewest stages wins; among those, the one that keeps the fewest
+//! values per thread in registers, then the one with the fewest operations.
+//! (Seed 004 replaces this heuristic with measured stage costs once the
+//! autotuner lands; it will produce the same `Vec<usize>`.)
+
+use crate::codelet::{is_supported_radix, Codelet};
+use crate::Direction;
+
+/// Threads per transform and complex values per thread for `radices`.
+///
+/// With T = n / lcm(radices) every stage splits evenly over the threads and no
+/// thread idles; when the lcm exceeds `max_values` (11 * 13 = 143, say), T = n /
+/// max(radix) instead, and stages with more butterflies than threads give some
+/// threads one butterfly more (the kernel guards the extra ones).
+pub fn thread_shape(n: usize, radices: &[usize], max_values: usize) -> (usize, usize) {
+    let even = radices.iter().fold(1, |acc, &r| lcm(acc, r));
+    if even <= max_values {
+        return (n / even, even);
+    }
+    let threads = n / radices.iter().copied().max().unwrap_or(1);
+    let values = radices.iter().map(|&r| (n / r).div_ceil(threads) * r).max().unwrap_or(1);
+    (threads, values)
+}
+
+fn lcm(a: usize, b: usize) -> usize {
+    a / gcd(a, b) * b
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// The best radix sequence for `n`, largest radix first, given the most
+/// values a thread may hold and the most threads a transform may use; `None`
+/// if no sequence fits.
+pub fn choose(n: usize, max_values: usize, max_threads: usize) -> Option<Vec<usize>> {
+    let mut best: Option<(Score, Vec<usize>)> = None;
+    let mut current = Vec::new();
+    search(n, 32, &mut current, &mut |radices| {
+        let (threads, values) = thread_shape(n, radices, max_values);
+        if threads > max_threads {
+            return;
+        }
+        let score = Score::of(radices, values);
+        if best.as_ref().is_none_or(|(b, _)| score < *b) {
+            best = Some((score, radices.to_vec()));
+        }
+    });
+    best.map(|(_, radices)| radices)
+}
+
+/// Lexicographic: stages, values per thread, flops per point (scaled).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Score(usize, usize, u64);
+
+impl Score {
+    fn of(radices: &[usize], values: usize) -> Score {
+        let flops_per_point: f64 = radices
+            .iter()
+            .map(|&r| Codelet::generate(r, Direction::Forward).ops.flops() as f64 / r as f64)
+            .sum();
+        Score(radices.len(), values, (flops_per_point * 1000.0) as u64)
+    }
+}
+
+/// Calls `visit` with every non-increasing sequence of supported radices,
+/// each at most `largest`, whose product is `remaining`.
+fn search(remaining: usize, largest: usize, current: &mut Vec<usize>, visit: &mut dyn FnMut(&[usize])) {
+    if remaining == 1 {
+        if !current.is_empty() {
+            visit(current);
+        }
+        return;
+    }
+    if current.len() >= 8 {
+        return;
+    }
+    for radix in (2..=largest.min(remaining)).rev() {
+        if remaining % radix == 0 && is_supported_radix(radix) {
+            current.push(radix);
+            search(remaining / radix, radix, current, visit);
+            current.pop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedules_for_the_sizes_we_benchmark() {
+        let pick = |n| choose(n, 32, 1024).unwrap();
+        assert_eq!(pick(4096), vec![16, 16, 16]);
+        assert_eq!(pick(2048), vec![16, 16, 8]);
+        assert_eq!(pick(1000), vec![10, 10, 10]);
+        assert_eq!(pick(2197), vec![13, 13, 13]);
+        assert_eq!(pick(3125), vec![25, 25, 5]);
+        assert_eq!(pick(8), vec![8]);
+        assert_eq!(pick(64), vec![8, 8]);
+    }
+}
