@@ -31,7 +31,7 @@ impl Precision {
         2 * self.real_bytes()
     }
 
-    /// Unit roundoff of the precision (half the distance from 1 to the next value).
+    /// Machine epsilon of the precision: the distance from 1 to the next value.
     pub fn epsilon(self) -> f64 {
         match self {
             Precision::F32 => f32::EPSILON as f64,

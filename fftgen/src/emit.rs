@@ -1,0 +1,234 @@
+//! Whole source files and their launch manifest: the plan lowered once per
+//! direction, helpers and butterflies the kernels call, the twiddle table, and
+//! the header every generated file starts with (generator version, the command
+//! that reproduces it, 'generated, do not edit', op counts, shared memory,
+//! launch shape). The skeleton is a tera template; bodies come from the AST.
+
+use crate::codelet::Codelet;
+use crate::expr::OpCount;
+use crate::kernel::butterfly::lower_butterfly;
+use crate::kernel::complex_ops::cmul;
+use crate::kernel::stockham::{lower_stockham, twiddle_table};
+use crate::kernel::{dialect, KernelKey};
+use crate::plan::{plan, Pass, Plan, Twiddles};
+use crate::{Backend, Direction, Error, FftSpec, Placement, Precision, VERSION};
+use fftgen_runtime::manifest::{GridRule, KernelArg, PassLaunch, TransformLaunch};
+use fftgen_runtime::Manifest;
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+const SOURCE_TEMPLATE: &str = include_str!("../../templates/source.tera");
+
+/// Everything generated for one spec.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    pub plan: Plan,
+    pub cuda_source: String,
+    pub opencl_source: String,
+    pub manifest: Manifest,
+}
+
+impl Generated {
+    pub fn source(&self, backend: Backend) -> &str {
+        match backend {
+            Backend::Cuda => &self.cuda_source,
+            Backend::OpenCl => &self.opencl_source,
+        }
+    }
+
+    /// File name without extension, e.g. `fftgen_n4096_r8x8x8x8_f32`.
+    pub fn file_stem(&self) -> String {
+        file_stem(&self.plan)
+    }
+}
+
+/// File extension of each backend's sources.
+pub fn extension(backend: Backend) -> &'static str {
+    match backend {
+        Backend::Cuda => "cu",
+        Backend::OpenCl => "cl",
+    }
+}
+
+/// Plans `spec` and emits both sources and the manifest. `invocation` is the
+/// command or macro call that reproduces the output, written in the header.
+pub fn generate(spec: &FftSpec, invocation: &str) -> Result<Generated, Error> {
+    let plan = plan(spec)?;
+    let cuda_source = render_source(&plan, Backend::Cuda, invocation)?;
+    let opencl_source = render_source(&plan, Backend::OpenCl, invocation)?;
+    let manifest = manifest(&plan);
+    Ok(Generated { plan, cuda_source, opencl_source, manifest })
+}
+
+fn file_stem(plan: &Plan) -> String {
+    let radices: Vec<String> = plan.passes[0].radices().iter().map(|r| r.to_string()).collect();
+    format!("fftgen_n{}_r{}_{}", plan.n, radices.join("x"), plan.precision)
+}
+
+/// The key of the kernel that runs `pass` of `plan` in `direction`.
+pub fn kernel_key(plan: &Plan, pass: &Pass, direction: Direction) -> KernelKey {
+    KernelKey {
+        n: pass.n,
+        radices: pass.radices(),
+        threads_per_fft: pass.threads_per_fft,
+        ffts_per_block: pass.ffts_per_block,
+        precision: plan.precision,
+        direction,
+        placement: plan.placement,
+        normalization: plan.normalization,
+    }
+}
+
+/// Operations one transform of `pass` performs: butterflies plus twiddle
+/// multiplications (2 muls and 2 FMAs each).
+pub fn pass_ops(pass: &Pass, direction: Direction) -> OpCount {
+    pass.stages
+        .iter()
+        .map(|stage| {
+            let butterflies = (pass.n / stage.radix) as u64;
+            let butterfly = Codelet::generate(stage.radix, direction).ops * butterflies;
+            let twiddles = if stage.twiddle_offset.is_some() {
+                OpCount { adds: 0, muls: 2, fmas: 2 } * (butterflies * (stage.radix as u64 - 1))
+            } else {
+                OpCount::default()
+            };
+            butterfly + twiddles
+        })
+        .fold(OpCount::default(), |a, b| a + b)
+}
+
+/// The source of one radix butterfly alone, as it appears in kernel files.
+pub fn butterfly_source(radix: usize, direction: Direction, precision: Precision, backend: Backend) -> String {
+    let d = dialect(backend, precision);
+    lower_butterfly(&Codelet::generate(radix, direction), precision).render(d.as_ref())
+}
+
+#[derive(Serialize)]
+struct SourceContext {
+    file_name: String,
+    n: usize,
+    precision: String,
+    backend: String,
+    version: &'static str,
+    invocation: String,
+    radices: String,
+    threads_per_fft: usize,
+    ffts_per_block: usize,
+    threads_per_block: usize,
+    shared_bytes: usize,
+    twiddles: String,
+    ops: String,
+    kernel_names: Vec<String>,
+    arguments: String,
+    prelude: String,
+    helpers: Vec<String>,
+    table: String,
+    kernels: Vec<String>,
+}
+
+/// One complete source file for `backend`.
+pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<String, Error> {
+    let d = dialect(backend, plan.precision);
+    let pass = &plan.passes[0];
+    let table_name = format!("{}_twiddles", file_stem(plan));
+
+    let mut helpers = Vec::new();
+    let conjugations: BTreeSet<bool> = plan.directions.iter().map(|&dir| dir == Direction::Inverse).collect();
+    if pass.stages.iter().any(|s| s.twiddle_offset.is_some()) {
+        for conjugate in conjugations {
+            helpers.push(cmul(conjugate, plan.precision).render(d.as_ref()));
+        }
+    }
+    let radices: BTreeSet<usize> = pass.stages.iter().map(|s| s.radix).collect();
+    for &direction in &plan.directions {
+        for &radix in &radices {
+            helpers.push(butterfly_source(radix, direction, plan.precision, backend));
+        }
+    }
+    let table = twiddle_table(pass);
+    let table_source = if table.is_empty() { String::new() } else { d.complex_table(&table_name, &table) };
+
+    let keys: Vec<KernelKey> = plan.directions.iter().map(|&dir| kernel_key(plan, pass, dir)).collect();
+    let kernels = keys.iter().map(|key| lower_stockham(pass, key, &table_name).render(d.as_ref())).collect();
+    let ops = plan.directions.first().map(|&dir| pass_ops(pass, dir)).unwrap_or_default();
+    let Twiddles::RoundedF64Table { len } = pass.twiddles;
+
+    let context = SourceContext {
+        file_name: format!("{}.{}", file_stem(plan), extension(backend)),
+        n: plan.n,
+        precision: plan.precision.to_string(),
+        backend: backend.to_string(),
+        version: VERSION,
+        invocation: invocation.to_string(),
+        radices: format!("{:?}", pass.radices()),
+        threads_per_fft: pass.threads_per_fft,
+        ffts_per_block: pass.ffts_per_block,
+        threads_per_block: pass.threads_per_block,
+        shared_bytes: pass.shared_bytes,
+        twiddles: format!("twiddle table of {len} values computed in f64, rounded once"),
+        ops: ops.to_string(),
+        kernel_names: keys.iter().map(|k| k.to_string()).collect(),
+        arguments: match plan.placement {
+            Placement::OutOfPlace => "input (complex*), output (complex*), batch (uint)".into(),
+            Placement::InPlace => "data (complex*, overwritten), batch (uint)".into(),
+        },
+        prelude: d.prelude(),
+        helpers,
+        table: table_source,
+        kernels,
+    };
+    let context = tera::Context::from_serialize(&context).map_err(|e| Error::Template(e.to_string()))?;
+    templates().render("source", &context).map_err(|e| Error::Template(format!("{e:?}")))
+}
+
+fn templates() -> &'static tera::Tera {
+    static TERA: OnceLock<tera::Tera> = OnceLock::new();
+    TERA.get_or_init(|| {
+        let mut tera = tera::Tera::default();
+        tera.autoescape_on(vec![]);
+        tera.add_raw_template("source", SOURCE_TEMPLATE).expect("the embedded template parses");
+        tera
+    })
+}
+
+/// The launch manifest of `plan`.
+pub fn manifest(plan: &Plan) -> Manifest {
+    let transforms = plan
+        .directions
+        .iter()
+        .map(|&direction| TransformLaunch {
+            direction,
+            passes: plan
+                .passes
+                .iter()
+                .map(|pass| PassLaunch {
+                    kernel: kernel_key(plan, pass, direction).to_string(),
+                    block: [pass.threads_per_block as u32, 1, 1],
+                    grid: GridRule::FftsPerBlock { ffts_per_block: pass.ffts_per_block as u32 },
+                    shared_bytes: pass.shared_bytes as u32,
+                    args: match plan.placement {
+                        Placement::OutOfPlace => vec![
+                            KernelArg::Input { name: "input".into() },
+                            KernelArg::Output { name: "output".into() },
+                            KernelArg::BatchCount { name: "batch".into() },
+                        ],
+                        Placement::InPlace => vec![
+                            KernelArg::InOut { name: "data".into() },
+                            KernelArg::BatchCount { name: "batch".into() },
+                        ],
+                    },
+                })
+                .collect(),
+        })
+        .collect();
+    Manifest {
+        generator_version: VERSION.to_string(),
+        n: plan.n,
+        precision: plan.precision,
+        normalization: plan.normalization,
+        placement: plan.placement,
+        layout: "batch of contiguous interleaved complex transforms; transform b starts at element b * n".into(),
+        transforms,
+    }
+}

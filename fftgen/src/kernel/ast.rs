@@ -1,0 +1,357 @@
+//! The kernel AST (rocFFT's generator, in Rust): high-level FFT operations
+//! lower into these statements, and every node renders itself through a
+//! [`Dialect`], with only the parentheses operator precedence requires.
+//! Nothing here knows which backend it serves.
+
+use super::dialect::Dialect;
+use std::fmt::Write;
+
+/// Value types; the dialect names them for the kernel's precision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Type {
+    /// The kernel's real type (float or double).
+    Real,
+    /// The kernel's complex type (float2 or double2).
+    Complex,
+    /// 32-bit unsigned integer.
+    Uint,
+    /// 64-bit unsigned integer, for offsets into large batches.
+    Index,
+    Bool,
+}
+
+/// Binary operators, in C's precedence classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Mul,
+    Div,
+    Rem,
+    Add,
+    Sub,
+    Lt,
+    And,
+}
+
+impl BinOp {
+    fn precedence(self) -> u8 {
+        match self {
+            BinOp::Mul | BinOp::Div | BinOp::Rem => 5,
+            BinOp::Add | BinOp::Sub => 4,
+            BinOp::Lt => 3,
+            BinOp::And => 1,
+        }
+    }
+
+    fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Lt => "<",
+            BinOp::And => "&&",
+        }
+    }
+
+    /// Operators for which `a op (b op c)` differs from `(a op b) op c`.
+    fn right_needs_parens_at_equal_precedence(self) -> bool {
+        matches!(self, BinOp::Sub | BinOp::Div | BinOp::Rem | BinOp::Mul)
+    }
+}
+
+/// Functions whose spelling differs between dialects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Intrinsic {
+    /// Fused multiply-add `a * b + c`.
+    Fma,
+    Min,
+}
+
+/// Values the hardware provides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Builtin {
+    ThreadIndex,
+    BlockIndex,
+}
+
+/// Real or imaginary part of a complex value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Re,
+    Im,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    Var(String),
+    /// An integer literal (unsigned in generated code).
+    Uint(u64),
+    /// A real literal in the kernel's precision.
+    Real(f64),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Neg(Box<Expr>),
+    Index(Box<Expr>, Box<Expr>),
+    Part(Box<Expr>, Part),
+    Intrinsic(Intrinsic, Vec<Expr>),
+    Call(String, Vec<Expr>),
+    Builtin(Builtin),
+    Complex(Box<Expr>, Box<Expr>),
+    Cast(Type, Box<Expr>),
+    Select(Box<Expr>, Box<Expr>, Box<Expr>),
+}
+
+/// Shorthands that keep lowering code readable.
+pub fn var(name: impl Into<String>) -> Expr {
+    Expr::Var(name.into())
+}
+
+pub fn uint(value: usize) -> Expr {
+    Expr::Uint(value as u64)
+}
+
+impl Expr {
+    fn binary(self, op: BinOp, other: Expr) -> Expr {
+        Expr::Binary(op, Box::new(self), Box::new(other))
+    }
+    pub fn add(self, other: Expr) -> Expr {
+        self.binary(BinOp::Add, other)
+    }
+    pub fn sub(self, other: Expr) -> Expr {
+        self.binary(BinOp::Sub, other)
+    }
+    pub fn mul(self, other: Expr) -> Expr {
+        self.binary(BinOp::Mul, other)
+    }
+    pub fn div(self, other: Expr) -> Expr {
+        self.binary(BinOp::Div, other)
+    }
+    pub fn rem(self, other: Expr) -> Expr {
+        self.binary(BinOp::Rem, other)
+    }
+    pub fn lt(self, other: Expr) -> Expr {
+        self.binary(BinOp::Lt, other)
+    }
+    pub fn and(self, other: Expr) -> Expr {
+        self.binary(BinOp::And, other)
+    }
+    pub fn neg(self) -> Expr {
+        Expr::Neg(Box::new(self))
+    }
+    pub fn at(self, index: Expr) -> Expr {
+        Expr::Index(Box::new(self), Box::new(index))
+    }
+    pub fn re(self) -> Expr {
+        Expr::Part(Box::new(self), Part::Re)
+    }
+    pub fn im(self) -> Expr {
+        Expr::Part(Box::new(self), Part::Im)
+    }
+    pub fn cast(self, ty: Type) -> Expr {
+        Expr::Cast(ty, Box::new(self))
+    }
+    pub fn complex(re: Expr, im: Expr) -> Expr {
+        Expr::Complex(Box::new(re), Box::new(im))
+    }
+    pub fn fma(a: Expr, b: Expr, c: Expr) -> Expr {
+        Expr::Intrinsic(Intrinsic::Fma, vec![a, b, c])
+    }
+    pub fn call(name: impl Into<String>, args: Vec<Expr>) -> Expr {
+        Expr::Call(name.into(), args)
+    }
+
+    /// Precedence of the outermost operator (postfix and primary bind tightest).
+    fn precedence(&self) -> u8 {
+        match self {
+            Expr::Binary(op, ..) => op.precedence(),
+            Expr::Neg(_) | Expr::Cast(..) => 6,
+            Expr::Select(..) => 0,
+            _ => 7,
+        }
+    }
+
+    pub fn render(&self, d: &dyn Dialect) -> String {
+        match self {
+            Expr::Var(name) => name.clone(),
+            Expr::Uint(v) => format!("{v}u"),
+            Expr::Real(v) => d.real_literal(*v),
+            Expr::Binary(op, a, b) => {
+                let left = a.render_within(d, op.precedence(), false);
+                let right = b.render_within(d, op.precedence(), op.right_needs_parens_at_equal_precedence());
+                format!("{left} {} {right}", op.symbol())
+            }
+            Expr::Neg(a) => format!("-{}", a.render_within(d, 6, true)),
+            Expr::Index(a, i) => format!("{}[{}]", a.render_within(d, 7, false), i.render(d)),
+            Expr::Part(a, part) => {
+                let field = match part {
+                    Part::Re => "x",
+                    Part::Im => "y",
+                };
+                format!("{}.{field}", a.render_within(d, 7, false))
+            }
+            Expr::Intrinsic(f, args) => d.intrinsic(*f, &render_all(d, args)),
+            Expr::Call(name, args) => format!("{name}({})", render_all(d, args).join(", ")),
+            Expr::Builtin(b) => d.builtin(*b),
+            Expr::Complex(re, im) => d.make_complex(&re.render(d), &im.render(d)),
+            Expr::Cast(ty, a) => format!("({}){}", d.type_name(*ty), a.render_within(d, 6, false)),
+            Expr::Select(c, a, b) => format!("{} ? {} : {}", c.render(d), a.render(d), b.render(d)),
+        }
+    }
+
+    /// Renders as an operand of an operator of `precedence`.
+    fn render_within(&self, d: &dyn Dialect, precedence: u8, strict: bool) -> String {
+        let own = self.precedence();
+        if own < precedence || (strict && own == precedence) {
+            format!("({})", self.render(d))
+        } else {
+            self.render(d)
+        }
+    }
+}
+
+fn render_all(d: &dyn Dialect, args: &[Expr]) -> Vec<String> {
+    args.iter().map(|a| a.render(d)).collect()
+}
+
+/// Memory a declared array lives in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Space {
+    /// Per-thread registers.
+    Private,
+    /// Shared by the block (CUDA `__shared__`, OpenCL `__local`).
+    Shared,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stmt {
+    /// `const? ty name = init;`
+    Let { ty: Type, name: String, init: Expr, constant: bool },
+    Array { space: Space, ty: Type, name: String, len: usize },
+    Assign(Expr, Expr),
+    If(Expr, Vec<Stmt>),
+    /// Block-wide barrier that also orders shared-memory accesses.
+    Barrier,
+    Comment(String),
+    /// A `{ }` scope.
+    Scope(Vec<Stmt>),
+    /// An expression evaluated for its effect (a call).
+    Expr(Expr),
+    Return(Expr),
+}
+
+pub fn let_const(ty: Type, name: impl Into<String>, init: Expr) -> Stmt {
+    Stmt::Let { ty, name: name.into(), init, constant: true }
+}
+
+pub fn assign(target: Expr, value: Expr) -> Stmt {
+    Stmt::Assign(target, value)
+}
+
+impl Stmt {
+    pub fn render_into(&self, d: &dyn Dialect, indent: usize, out: &mut String) {
+        let pad = "    ".repeat(indent);
+        match self {
+            Stmt::Let { ty, name, init, constant } => {
+                let qualifier = if *constant { "const " } else { "" };
+                let _ = writeln!(out, "{pad}{qualifier}{} {name} = {};", d.type_name(*ty), init.render(d));
+            }
+            Stmt::Array { space, ty, name, len } => {
+                let _ = writeln!(out, "{pad}{}{} {name}[{len}];", d.space_qualifier(*space), d.type_name(*ty));
+            }
+            Stmt::Assign(target, value) => {
+                let _ = writeln!(out, "{pad}{} = {};", target.render(d), value.render(d));
+            }
+            Stmt::If(cond, body) => {
+                let _ = writeln!(out, "{pad}if ({}) {{", cond.render(d));
+                for s in body {
+                    s.render_into(d, indent + 1, out);
+                }
+                let _ = writeln!(out, "{pad}}}");
+            }
+            Stmt::Barrier => {
+                let _ = writeln!(out, "{pad}{};", d.barrier());
+            }
+            Stmt::Comment(text) => {
+                let _ = writeln!(out, "{pad}// {text}");
+            }
+            Stmt::Scope(body) => {
+                let _ = writeln!(out, "{pad}{{");
+                for s in body {
+                    s.render_into(d, indent + 1, out);
+                }
+                let _ = writeln!(out, "{pad}}}");
+            }
+            Stmt::Expr(e) => {
+                let _ = writeln!(out, "{pad}{};", e.render(d));
+            }
+            Stmt::Return(e) => {
+                let _ = writeln!(out, "{pad}return {};", e.render(d));
+            }
+        }
+    }
+}
+
+/// How a function parameter is passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamKind {
+    /// A pointer to global memory.
+    Global { ty: Type, read_only: bool, restrict: bool },
+    /// A pointer to the caller's registers (a private array).
+    Private(Type),
+    Value(Type),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    pub name: String,
+    pub kind: ParamKind,
+}
+
+/// A kernel entry point or a device helper.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FunctionKind {
+    Kernel { threads_per_block: usize },
+    Helper { returns: Option<Type> },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Function {
+    pub kind: FunctionKind,
+    pub name: String,
+    pub params: Vec<Param>,
+    pub body: Vec<Stmt>,
+}
+
+impl Function {
+    pub fn render(&self, d: &dyn Dialect) -> String {
+        let params: Vec<String> = self.params.iter().map(|p| d.param(p)).collect();
+        let prefix = match self.kind {
+            FunctionKind::Kernel { threads_per_block } => d.kernel_prefix(threads_per_block),
+            FunctionKind::Helper { returns } => d.helper_prefix(returns),
+        };
+        let mut out = format!("{prefix} {}({})\n{{\n", self.name, params.join(", "));
+        for s in &self.body {
+            s.render_into(d, 1, &mut out);
+        }
+        out.push_str("}\n");
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::dialect::Cuda;
+    use crate::Precision;
+
+    #[test]
+    fn parentheses_follow_precedence() {
+        let d = Cuda::new(Precision::F32);
+        let e = var("a").sub(var("b").sub(var("c"))).mul(var("d").add(var("e")));
+        assert_eq!(e.render(&d), "(a - (b - c)) * (d + e)");
+        let e = var("a").add(var("b").mul(var("c"))).add(var("d"));
+        assert_eq!(e.render(&d), "a + b * c + d");
+        assert_eq!(var("x").neg().neg().render(&d), "-(-x)");
+        assert_eq!(var("a").div(var("b").mul(var("c"))).render(&d), "a / (b * c)");
+    }
+}

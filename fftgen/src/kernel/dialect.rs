@@ -1,0 +1,254 @@
+//! Every difference between CUDA C++ and OpenCL C, in one place (where VkFFT
+//! spreads `#if`s over thirty files). Lowering builds one AST; a `Dialect`
+//! spells it.
+
+use super::ast::{Builtin, Intrinsic, Param, ParamKind, Space, Type};
+use crate::{Backend, Precision};
+
+/// How one kernel language spells the constructs the AST uses.
+pub trait Dialect {
+    fn backend(&self) -> Backend;
+    fn precision(&self) -> Precision;
+
+    /// Lines every source file starts with (extensions, helper macros).
+    fn prelude(&self) -> String;
+    /// Qualifiers and return type of a kernel entry point.
+    fn kernel_prefix(&self, threads_per_block: usize) -> String;
+    /// Qualifiers and return type of an inlined helper.
+    fn helper_prefix(&self, returns: Option<Type>) -> String;
+    fn param(&self, param: &Param) -> String;
+    fn type_name(&self, ty: Type) -> String;
+    fn space_qualifier(&self, space: Space) -> &'static str;
+    fn barrier(&self) -> &'static str;
+    fn builtin(&self, builtin: Builtin) -> String;
+    fn intrinsic(&self, f: Intrinsic, args: &[String]) -> String;
+    fn make_complex(&self, re: &str, im: &str) -> String;
+    /// A read-only table of complex values at program scope.
+    fn complex_table(&self, name: &str, values: &[(f64, f64)]) -> String;
+
+    /// A real literal that reads back as exactly the value rounded to the
+    /// kernel's precision.
+    fn real_literal(&self, value: f64) -> String {
+        let text = match self.precision() {
+            Precision::F32 => format!("{:?}f", value as f32),
+            Precision::F64 => format!("{value:?}"),
+        };
+        if value.is_sign_negative() {
+            format!("({text})")
+        } else {
+            text
+        }
+    }
+
+    fn real_name(&self) -> &'static str {
+        match self.precision() {
+            Precision::F32 => "float",
+            Precision::F64 => "double",
+        }
+    }
+
+    fn complex_name(&self) -> &'static str {
+        match self.precision() {
+            Precision::F32 => "float2",
+            Precision::F64 => "double2",
+        }
+    }
+}
+
+/// The dialect for `backend` and `precision`.
+pub fn dialect(backend: Backend, precision: Precision) -> Box<dyn Dialect> {
+    match backend {
+        Backend::Cuda => Box::new(Cuda::new(precision)),
+        Backend::OpenCl => Box::new(OpenCl::new(precision)),
+    }
+}
+
+/// CUDA C++ as NVRTC compiles it (no headers needed: NVRTC provides the
+/// vector types and `make_float2`).
+#[derive(Debug, Clone, Copy)]
+pub struct Cuda {
+    precision: Precision,
+}
+
+impl Cuda {
+    pub fn new(precision: Precision) -> Cuda {
+        Cuda { precision }
+    }
+}
+
+impl Dialect for Cuda {
+    fn backend(&self) -> Backend {
+        Backend::Cuda
+    }
+    fn precision(&self) -> Precision {
+        self.precision
+    }
+    fn prelude(&self) -> String {
+        String::new()
+    }
+    fn kernel_prefix(&self, threads_per_block: usize) -> String {
+        format!("extern \"C\" __global__ void __launch_bounds__({threads_per_block})")
+    }
+    fn helper_prefix(&self, returns: Option<Type>) -> String {
+        let ret = returns.map_or_else(|| "void".to_string(), |t| self.type_name(t));
+        format!("static __device__ __forceinline__ {ret}")
+    }
+    fn param(&self, param: &Param) -> String {
+        match param.kind {
+            ParamKind::Global { ty, read_only, restrict } => format!(
+                "{}{}* {}{}",
+                if read_only { "const " } else { "" },
+                self.type_name(ty),
+                if restrict { "__restrict__ " } else { "" },
+                param.name
+            ),
+            ParamKind::Private(ty) => format!("{}* {}", self.type_name(ty), param.name),
+            ParamKind::Value(ty) => format!("const {} {}", self.type_name(ty), param.name),
+        }
+    }
+    fn type_name(&self, ty: Type) -> String {
+        match ty {
+            Type::Real => self.real_name().into(),
+            Type::Complex => self.complex_name().into(),
+            Type::Uint => "unsigned int".into(),
+            Type::Index => "unsigned long long".into(),
+            Type::Bool => "bool".into(),
+        }
+    }
+    fn space_qualifier(&self, space: Space) -> &'static str {
+        match space {
+            Space::Private => "",
+            Space::Shared => "__shared__ ",
+        }
+    }
+    fn barrier(&self) -> &'static str {
+        "__syncthreads()"
+    }
+    fn builtin(&self, builtin: Builtin) -> String {
+        match builtin {
+            Builtin::ThreadIndex => "threadIdx.x".into(),
+            Builtin::BlockIndex => "blockIdx.x".into(),
+        }
+    }
+    fn intrinsic(&self, f: Intrinsic, args: &[String]) -> String {
+        let name = match (f, self.precision) {
+            (Intrinsic::Fma, Precision::F32) => "fmaf",
+            (Intrinsic::Fma, Precision::F64) => "fma",
+            (Intrinsic::Min, _) => "min",
+        };
+        format!("{name}({})", args.join(", "))
+    }
+    fn make_complex(&self, re: &str, im: &str) -> String {
+        format!("make_{}({re}, {im})", self.complex_name())
+    }
+    fn complex_table(&self, name: &str, values: &[(f64, f64)]) -> String {
+        let entries: Vec<String> = values
+            .iter()
+            .map(|&(re, im)| format!("{{{}, {}}}", self.real_literal(re), self.real_literal(im)))
+            .collect();
+        format!(
+            "__device__ const {} {name}[{}] = {{\n{}\n}};\n",
+            self.complex_name(),
+            values.len(),
+            wrap(&entries)
+        )
+    }
+}
+
+/// OpenCL C 1.2.
+#[derive(Debug, Clone, Copy)]
+pub struct OpenCl {
+    precision: Precision,
+}
+
+impl OpenCl {
+    pub fn new(precision: Precision) -> OpenCl {
+        OpenCl { precision }
+    }
+}
+
+impl Dialect for OpenCl {
+    fn backend(&self) -> Backend {
+        Backend::OpenCl
+    }
+    fn precision(&self) -> Precision {
+        self.precision
+    }
+    fn prelude(&self) -> String {
+        match self.precision {
+            Precision::F64 => "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n".into(),
+            Precision::F32 => String::new(),
+        }
+    }
+    fn kernel_prefix(&self, threads_per_block: usize) -> String {
+        format!("__kernel __attribute__((reqd_work_group_size({threads_per_block}, 1, 1))) void")
+    }
+    fn helper_prefix(&self, returns: Option<Type>) -> String {
+        let ret = returns.map_or_else(|| "void".to_string(), |t| self.type_name(t));
+        format!("static inline {ret}")
+    }
+    fn param(&self, param: &Param) -> String {
+        match param.kind {
+            ParamKind::Global { ty, read_only, restrict } => format!(
+                "__global {}{}* {}{}",
+                if read_only { "const " } else { "" },
+                self.type_name(ty),
+                if restrict { "restrict " } else { "" },
+                param.name
+            ),
+            ParamKind::Private(ty) => format!("{}* {}", self.type_name(ty), param.name),
+            ParamKind::Value(ty) => format!("const {} {}", self.type_name(ty), param.name),
+        }
+    }
+    fn type_name(&self, ty: Type) -> String {
+        match ty {
+            Type::Real => self.real_name().into(),
+            Type::Complex => self.complex_name().into(),
+            Type::Uint => "uint".into(),
+            Type::Index => "ulong".into(),
+            Type::Bool => "bool".into(),
+        }
+    }
+    fn space_qualifier(&self, space: Space) -> &'static str {
+        match space {
+            Space::Private => "",
+            Space::Shared => "__local ",
+        }
+    }
+    fn barrier(&self) -> &'static str {
+        "barrier(CLK_LOCAL_MEM_FENCE)"
+    }
+    fn builtin(&self, builtin: Builtin) -> String {
+        match builtin {
+            Builtin::ThreadIndex => "(uint)get_local_id(0)".into(),
+            Builtin::BlockIndex => "(uint)get_group_id(0)".into(),
+        }
+    }
+    fn intrinsic(&self, f: Intrinsic, args: &[String]) -> String {
+        let name = match f {
+            Intrinsic::Fma => "fma",
+            Intrinsic::Min => "min",
+        };
+        format!("{name}({})", args.join(", "))
+    }
+    fn make_complex(&self, re: &str, im: &str) -> String {
+        format!("({})({re}, {im})", self.complex_name())
+    }
+    fn complex_table(&self, name: &str, values: &[(f64, f64)]) -> String {
+        let entries: Vec<String> = values
+            .iter()
+            .map(|&(re, im)| self.make_complex(&self.real_literal(re), &self.real_literal(im)))
+            .collect();
+        format!(
+            "__constant {} {name}[{}] = {{\n{}\n}};\n",
+            self.complex_name(),
+            values.len(),
+            wrap(&entries)
+        )
+    }
+}
+
+/// Table entries, four to a line.
+fn wrap(entries: &[String]) -> String {
+    entries.chunks(4).map(|line| format!("    {},", line.join(", "))).collect::<Vec<_>>().join("\n")
+}

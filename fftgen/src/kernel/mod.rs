@@ -1,0 +1,13 @@
+//! From plan to kernel source: the kernel AST ([`ast`]), the one place where
+//! CUDA and OpenCL differ ([`dialect`]), and the lowerings of butterflies,
+//! complex helpers and the Stockham pass into that AST.
+
+pub mod ast;
+pub mod butterfly;
+pub mod complex_ops;
+pub mod dialect;
+pub mod key;
+pub mod stockham;
+
+pub use dialect::{dialect, Cuda, Dialect, OpenCl};
+pub use key::KernelKey;

@@ -1,0 +1,301 @@
+//! Lowers a [`Pass`] into the single-kernel shared-memory Stockham FFT of
+//! seed 000 (section IV.B, Fig. 4): each thread keeps R values per butterfly
+//! in registers, stage s reads x[j + r N/R] and writes
+//! y[(j / Ns) Ns R + j % Ns + r Ns], and stages exchange data through shared
+//! memory with real and imaginary parts in separate, padded arrays.
+//!
+//! Variants (direction, placement, normalisation) change only a few
+//! statements: the butterfly called, the twiddle conjugation, the pointer
+//! arguments and a scale at the store.
+
+use super::ast::{
+    assign, let_const, uint, var, Builtin, Expr, Function, FunctionKind, Param, ParamKind, Space, Stmt, Type,
+};
+use super::butterfly::butterfly_name;
+use super::complex_ops::cmul_name;
+use super::key::KernelKey;
+use crate::expr::constant::root_of_unity_f64;
+use crate::plan::{GlobalIo, LaneLayout, Padding, Pass, Stage};
+use crate::{Direction, Placement};
+
+/// Names of the kernel's pointer arguments.
+struct Buffers {
+    input: &'static str,
+    output: &'static str,
+}
+
+/// The twiddle table of a pass, forward direction: stage by stage (skipping
+/// the first, whose twiddles are all 1), `w_{Ns R}^{p r}` for p < Ns, 1 <= r < R.
+pub fn twiddle_table(pass: &Pass) -> Vec<(f64, f64)> {
+    let mut table = Vec::new();
+    for stage in pass.stages.iter().filter(|s| s.twiddle_offset.is_some()) {
+        let span = (stage.stride * stage.radix) as i64;
+        for p in 0..stage.stride {
+            for r in 1..stage.radix {
+                table.push(root_of_unity_f64((p * r) as i64, span, -1));
+            }
+        }
+    }
+    table
+}
+
+/// Lowers `pass` into the kernel named by `key`, reading twiddles from `table`.
+pub fn lower_stockham(pass: &Pass, key: &KernelKey, table: &str) -> Function {
+    let buffers = match key.placement {
+        Placement::OutOfPlace => Buffers { input: "input", output: "output" },
+        Placement::InPlace => Buffers { input: "data", output: "data" },
+    };
+    let params = match key.placement {
+        Placement::OutOfPlace => vec![
+            Param { name: "input".into(), kind: ParamKind::Global { ty: Type::Complex, read_only: true, restrict: true } },
+            Param { name: "output".into(), kind: ParamKind::Global { ty: Type::Complex, read_only: false, restrict: true } },
+            Param { name: "batch".into(), kind: ParamKind::Value(Type::Uint) },
+        ],
+        // Input and output alias, so neither may be restrict.
+        Placement::InPlace => vec![
+            Param { name: "data".into(), kind: ParamKind::Global { ty: Type::Complex, read_only: false, restrict: false } },
+            Param { name: "batch".into(), kind: ParamKind::Value(Type::Uint) },
+        ],
+    };
+    let lowering = Lowering { pass, key, table, buffers: &buffers };
+    Function {
+        kind: FunctionKind::Kernel { threads_per_block: pass.threads_per_block },
+        name: key.to_string(),
+        params,
+        body: lowering.body(),
+    }
+}
+
+struct Lowering<'a> {
+    pass: &'a Pass,
+    key: &'a KernelKey,
+    table: &'a str,
+    buffers: &'a Buffers,
+}
+
+impl Lowering<'_> {
+    fn body(&self) -> Vec<Stmt> {
+        let pass = self.pass;
+        let (t, m, n) = (pass.threads_per_fft, pass.ffts_per_block, pass.n);
+        let words = pass.ffts_per_block * pass.fft_stride;
+        let mut body = vec![
+            Stmt::Array { space: Space::Shared, ty: Type::Real, name: "shared_re".into(), len: words },
+            Stmt::Array { space: Space::Shared, ty: Type::Real, name: "shared_im".into(), len: words },
+            let_const(Type::Uint, "tid", Expr::Builtin(Builtin::ThreadIndex)),
+        ];
+        let (fft_local, thread) = match pass.lanes {
+            LaneLayout::FftMajor => (var("tid").div(uint(t)), var("tid").rem(uint(t))),
+            LaneLayout::FftMinor => (var("tid").rem(uint(m)), var("tid").div(uint(m))),
+        };
+        body.push(Stmt::Comment(format!(
+            "{m} FFT(s) per block, {t} thread(s) per FFT, lanes {:?}",
+            pass.lanes
+        )));
+        body.push(let_const(Type::Uint, "fft_local", fft_local));
+        body.push(let_const(Type::Uint, "t", thread));
+        body.push(let_const(Type::Uint, "region", var("fft_local").mul(uint(pass.fft_stride))));
+        match pass.io {
+            GlobalIo::Direct => {
+                let fft = Expr::Builtin(Builtin::BlockIndex).cast(Type::Index).mul(uint(m)).add(var("fft_local"));
+                body.push(let_const(Type::Index, "fft", fft));
+                body.push(let_const(Type::Bool, "active", var("fft").lt(var("batch"))));
+                body.push(let_const(Type::Index, "base", var("fft").mul(uint(n))));
+            }
+            GlobalIo::StagedThroughShared => {
+                let block_base = Expr::Builtin(Builtin::BlockIndex).cast(Type::Index).mul(uint(m * n));
+                body.push(let_const(Type::Index, "block_base", block_base));
+                body.push(let_const(Type::Index, "total", var("batch").cast(Type::Index).mul(uint(n))));
+                body.push(Stmt::Comment("Unit-stride copy of the block's slice of the batch into shared memory.".into()));
+                body.extend(self.staged_load());
+                body.push(Stmt::Barrier);
+            }
+        }
+        let mut previous = Padding::NONE;
+        for (s, stage) in pass.stages.iter().enumerate() {
+            body.push(Stmt::Scope(self.stage(s, stage, previous)));
+            if let Some(padding) = stage.exchange {
+                previous = padding;
+            }
+        }
+        body
+    }
+
+    /// `shared_re[region + padding(index)]` and its imaginary twin.
+    fn shared(&self, index: Expr, padding: Padding) -> (Expr, Expr) {
+        let padded = if padding.is_none() {
+            index
+        } else {
+            index.clone().add(index.div(uint(padding.period)).mul(uint(padding.gap)))
+        };
+        let at = var("region").add(padded);
+        (var("shared_re").at(at.clone()), var("shared_im").at(at))
+    }
+
+    /// Copies `block_base + e` for e = tid, tid + block, ... into shared memory.
+    fn staged_load(&self) -> Vec<Stmt> {
+        let pass = self.pass;
+        let n = pass.n;
+        (0..n / pass.threads_per_fft)
+            .map(|k| {
+                let e = var("tid").add(uint(k * pass.threads_per_block));
+                let slot = e.clone().div(uint(n)).mul(uint(pass.fft_stride)).add(e.clone().rem(uint(n)));
+                let source = var(self.buffers.input).at(var("block_base").add(var(format!("e{k}"))));
+                Stmt::Scope(vec![
+                    let_const(Type::Uint, format!("e{k}"), e),
+                    Stmt::If(
+                        var("block_base").add(var(format!("e{k}"))).lt(var("total")),
+                        vec![
+                            let_const(Type::Complex, "x", source),
+                            assign(var("shared_re").at(slot.clone()), var("x").re()),
+                            assign(var("shared_im").at(slot), var("x").im()),
+                        ],
+                    ),
+                ])
+            })
+            .collect()
+    }
+
+    /// Copies the block's results from shared memory to `block_base + e`, scaled.
+    fn staged_store(&self) -> Vec<Stmt> {
+        let pass = self.pass;
+        let n = pass.n;
+        (0..n / pass.threads_per_fft)
+            .map(|k| {
+                let e = var(format!("e{k}"));
+                let slot = e.clone().div(uint(n)).mul(uint(pass.fft_stride)).add(e.clone().rem(uint(n)));
+                let value = self.scaled(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
+                Stmt::Scope(vec![
+                    let_const(Type::Uint, format!("e{k}"), var("tid").add(uint(k * pass.threads_per_block))),
+                    Stmt::If(
+                        var("block_base").add(e.clone()).lt(var("total")),
+                        vec![assign(var(self.buffers.output).at(var("block_base").add(e)), value)],
+                    ),
+                ])
+            })
+            .collect()
+    }
+
+    /// The output value with the normalisation applied.
+    fn scaled(&self, re: Expr, im: Expr) -> Expr {
+        let scale = self.key.normalization.scale(self.pass.n, self.key.direction);
+        if scale == 1.0 {
+            Expr::complex(re, im)
+        } else {
+            Expr::complex(re.mul(Expr::Real(scale)), im.mul(Expr::Real(scale)))
+        }
+    }
+
+    /// One radix-R stage for all of this thread's butterflies.
+    fn stage(&self, s: usize, stage: &Stage, input_padding: Padding) -> Vec<Stmt> {
+        let pass = self.pass;
+        let (n, radix, stride) = (pass.n, stage.radix, stage.stride);
+        let butterflies = n / radix;
+        let first = s == 0;
+        let last = s + 1 == pass.stages.len();
+        let direct_in = first && pass.io == GlobalIo::Direct;
+        let mut out = vec![Stmt::Comment(format!(
+            "Stage {s}: radix {radix}, stride {stride}, {} butterfl{} per thread",
+            stage.butterflies_per_thread,
+            if stage.butterflies_per_thread == 1 { "y" } else { "ies" }
+        ))];
+        let batches: Vec<usize> = (0..stage.butterflies_per_thread).collect();
+        for &b in &batches {
+            out.push(Stmt::Array { space: Space::Private, ty: Type::Complex, name: format!("v{b}"), len: radix });
+            out.push(let_const(Type::Uint, format!("j{b}"), var("t").add(uint(b * pass.threads_per_fft))));
+        }
+        // Guards: a butterfly past N/R does not exist; an inactive FFT (past the batch) reads nothing.
+        let guard = |b: usize, direct: bool| -> Option<Expr> {
+            let exists = stage.guarded.then(|| var(format!("j{b}")).lt(uint(butterflies)));
+            match (exists, direct) {
+                (Some(e), true) => Some(var("active").and(e)),
+                (Some(e), false) => Some(e),
+                (None, true) => Some(var("active")),
+                (None, false) => None,
+            }
+        };
+        let guarded = |cond: Option<Expr>, body: Vec<Stmt>| match cond {
+            Some(c) => vec![Stmt::If(c, body)],
+            None => body,
+        };
+
+        // Read, twiddle, butterfly.
+        let dft = butterfly_name(radix, self.key.direction, self.key.precision);
+        let cmul = cmul_name(self.key.direction == Direction::Inverse, self.key.precision);
+        for &b in &batches {
+            let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
+            let mut work = Vec::new();
+            for r in 0..radix {
+                let index = j.clone().add(uint(r * butterflies));
+                let value = if direct_in {
+                    var(self.buffers.input).at(var("base").add(index))
+                } else {
+                    let (re, im) = self.shared(index, input_padding);
+                    Expr::complex(re, im)
+                };
+                work.push(assign(v.clone().at(uint(r)), value));
+            }
+            if let Some(offset) = stage.twiddle_offset {
+                work.push(let_const(Type::Uint, format!("p{b}"), j.clone().rem(uint(stride))));
+                for r in 1..radix {
+                    let entry = uint(offset + r - 1).add(var(format!("p{b}")).mul(uint(radix - 1)));
+                    let w = var(self.table).at(entry);
+                    work.push(assign(v.clone().at(uint(r)), Expr::call(&cmul, vec![v.clone().at(uint(r)), w])));
+                }
+            }
+            work.push(Stmt::Expr(Expr::call(&dft, vec![v.clone()])));
+            out.extend(guarded(guard(b, direct_in), work));
+        }
+
+        // Write: to shared memory for the next stage, or out of the kernel.
+        let write_shared = |padding: Padding, natural: bool| -> Vec<Stmt> {
+            let mut writes = Vec::new();
+            for &b in &batches {
+                let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
+                let mut stores = Vec::new();
+                for r in 0..radix {
+                    // In the last stage j < Ns, so the Stockham index is j + r Ns.
+                    let index = if natural {
+                        j.clone().add(uint(r * stride))
+                    } else {
+                        j.clone().div(uint(stride)).mul(uint(stride * radix))
+                            .add(j.clone().rem(uint(stride)))
+                            .add(uint(r * stride))
+                    };
+                    let (re, im) = self.shared(index, padding);
+                    stores.push(assign(re, v.clone().at(uint(r)).re()));
+                    stores.push(assign(im, v.clone().at(uint(r)).im()));
+                }
+                writes.extend(guarded(guard(b, false), stores));
+            }
+            writes
+        };
+        if !last {
+            out.push(Stmt::Barrier);
+            out.extend(write_shared(stage.exchange.unwrap_or(Padding::NONE), false));
+            out.push(Stmt::Barrier);
+            return out;
+        }
+        match pass.io {
+            GlobalIo::Direct => {
+                for &b in &batches {
+                    let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
+                    let stores = (0..radix)
+                        .map(|r| {
+                            let index = var("base").add(j.clone().add(uint(r * stride)));
+                            let value = v.clone().at(uint(r));
+                            assign(var(self.buffers.output).at(index), self.scaled(value.clone().re(), value.im()))
+                        })
+                        .collect();
+                    out.extend(guarded(guard(b, true), stores));
+                }
+            }
+            GlobalIo::StagedThroughShared => {
+                out.push(Stmt::Barrier);
+                out.extend(write_shared(Padding::NONE, true));
+                out.push(Stmt::Barrier);
+                out.extend(self.staged_store());
+            }
+        }
+        out
+    }
+}
