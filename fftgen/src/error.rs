@@ -23,7 +23,7 @@ pub enum Error {
     )]
     TooLarge { n: usize, precision: fftgen_runtime::Precision, max: usize },
 
-    #[error("the radix list is empty; give radices whose product is n, e.g. --radix 8,8,8,8 for n = 4096")]
+    #[error("the radix list is empty; give radices whose product is n, e.g. 8, 8, 8, 8 for n = 4096")]
     EmptyRadixList,
 
     #[error("the radices {radices:?} multiply to {product}, not n = {n}; give radices whose product is n")]

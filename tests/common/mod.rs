@@ -11,10 +11,10 @@ use rand_chacha::ChaCha8Rng;
 
 /// Tolerance constant c in `c * eps * log2(n)`. An FFT's relative L2 error
 /// grows like eps * log2(n) with a small constant (Higham, Accuracy and
-/// Stability, section 24.1); c = 5 leaves room for twiddles rounded once
+/// Stability, section 24.1); c = 1 leaves room for twiddles rounded once
 /// while still catching a wrong twiddle or a lost sign, which give errors of
 /// order one.
-pub const TOLERANCE_C: f64 = 5.0;
+pub const TOLERANCE_C: f64 = 1.0;
 
 pub fn tolerance(n: usize, precision: Precision) -> f64 {
     TOLERANCE_C * precision.epsilon() * (n as f64).log2().max(1.0)
@@ -23,7 +23,9 @@ pub fn tolerance(n: usize, precision: Precision) -> f64 {
 /// `len` complex values uniform in [-1, 1)^2 from a fixed seed (never zeros).
 pub fn random_input(len: usize, seed: u64) -> Vec<Complex<f64>> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..len).map(|_| Complex::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0))).collect()
+    (0..len)
+        .map(|_| Complex::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)))
+        .collect()
 }
 
 /// The f64 reference: rustfft on each transform of the batch, unnormalised.
@@ -47,7 +49,9 @@ pub fn naive_dft(input: &[Complex<f64>], direction: Direction) -> Vec<Complex<f6
                 .iter()
                 .enumerate()
                 .map(|(j, x)| {
-                    let angle = direction.sign() as f64 * std::f64::consts::TAU * ((j * k) % n) as f64 / n as f64;
+                    let angle =
+                        direction.sign() as f64 * std::f64::consts::TAU * ((j * k) % n) as f64
+                            / n as f64;
                     x * Complex::new(angle.cos(), angle.sin())
                 })
                 .sum()
@@ -84,7 +88,9 @@ pub fn nvrtc() -> bool {
     if fftgen_runtime::cuda::nvrtc_available() {
         true
     } else if in_ci() {
-        panic!("CI=true but NVRTC is unavailable: install nvidia-cuda-nvrtc and set LD_LIBRARY_PATH");
+        panic!(
+            "CI=true but NVRTC is unavailable: install nvidia-cuda-nvrtc and set LD_LIBRARY_PATH"
+        );
     } else {
         skip("NVRTC unavailable (pip install nvidia-cuda-nvrtc, set LD_LIBRARY_PATH)");
         false
@@ -99,5 +105,8 @@ pub fn skip(reason: &str) {
 
 /// Widens a batch of f32 or f64 values to f64.
 pub fn widen<T: Into<f64> + Copy>(values: &[Complex<T>]) -> Vec<Complex<f64>> {
-    values.iter().map(|c| Complex::new(c.re.into(), c.im.into())).collect()
+    values
+        .iter()
+        .map(|c| Complex::new(c.re.into(), c.im.into()))
+        .collect()
 }

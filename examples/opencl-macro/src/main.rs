@@ -1,1 +1,135 @@
-fn main(){}
+//! A 4096-point FFT whose kernels `fft_kernel!` generates while this example
+//! compiles, run through OpenCL on whatever device the environment names
+//! (`FFTGEN_OPENCL_PLATFORM`, else an NVIDIA platform, else any; PoCL runs it
+//! on the CPU). It transforms a random batch forward and inverse, checks both
+//! against a direct O(n^2) DFT computed in f64 on the CPU, and prints the
+//! relative L2 errors next to the tolerance c * eps * log2(n) that the test
+//! suite uses. Exits with status 1 and a message when anything fails.
+//!
+//! Run with `cargo run -p opencl-macro-example --release`.
+
+use fftgen_macros::fft_kernel;
+use fftgen_runtime::{Direction, OpenClDevice, OpenClFft, Precision, StaticKernels};
+use num_complex::Complex;
+use std::process::ExitCode;
+
+// Defines `pub struct Fft4096F32` with the CUDA and OpenCL sources and the manifest.
+fft_kernel!(n = 4096, radix = [8, 8, 8, 8]);
+
+/// Transforms in the batch.
+const BATCH: usize = 16;
+
+/// c in the tolerance c * eps * log2(n), as in the workspace tests.
+const TOLERANCE_C: f64 = 5.0;
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<(), String> {
+    let n = Fft4096F32::N;
+    let device = OpenClDevice::from_env().map_err(|e| {
+        format!(
+            "{e}\n({} picks the platform by a part of its name; unset it to take any)",
+            fftgen_runtime::opencl::PLATFORM_ENV
+        )
+    })?;
+    println!(
+        "device: {} ({}); kernels: {}-point, radices {:?}, f32, batch {BATCH}",
+        device.info().name,
+        device.info().platform_name,
+        n,
+        Fft4096F32::RADICES,
+    );
+    let fft = OpenClFft::new(&device, Fft4096F32::OPENCL_SOURCE, &Fft4096F32::manifest())
+        .map_err(|e| format!("loading the kernels failed: {e}"))?;
+
+    let input = random_batch(n * BATCH, 0x5eed);
+    let narrow: Vec<Complex<f32>> = input
+        .iter()
+        .map(|c| Complex::new(c.re as f32, c.im as f32))
+        .collect();
+    let tolerance = TOLERANCE_C * Precision::F32.epsilon() * (n as f64).log2();
+    let mut failed = Vec::new();
+    for direction in [Direction::Forward, Direction::Inverse] {
+        let mut output = vec![Complex::new(0.0f32, 0.0); n * BATCH];
+        fft.run(direction, &narrow, &mut output, BATCH)
+            .map_err(|e| format!("the {direction} transform failed: {e}"))?;
+        let want: Vec<Complex<f64>> = input
+            .chunks(n)
+            .flat_map(|x| direct_dft(x, direction))
+            .collect();
+        let got: Vec<Complex<f64>> = output
+            .iter()
+            .map(|c| Complex::new(c.re as f64, c.im as f64))
+            .collect();
+        let error = relative_l2(&got, &want);
+        let verdict = if error <= tolerance {
+            "ok"
+        } else {
+            "TOO LARGE"
+        };
+        println!(
+            "{direction}: relative L2 error {error:.2e} (tolerance {tolerance:.2e}) {verdict}"
+        );
+        if error > tolerance {
+            failed.push(direction.to_string());
+        }
+    }
+    if failed.is_empty() {
+        println!("OK: the macro-generated kernels match the direct DFT in both directions");
+        Ok(())
+    } else {
+        Err(format!(
+            "the {} transform(s) differ from the direct DFT by more than the tolerance; \
+             the generated kernels or the device's OpenCL compiler are wrong",
+            failed.join(" and ")
+        ))
+    }
+}
+
+/// `len` complex values uniform in [-1, 1)^2 from a fixed seed (xorshift64*,
+/// so the example needs no random-number crate).
+fn random_batch(len: usize, seed: u64) -> Vec<Complex<f64>> {
+    let mut state = seed | 1;
+    let mut uniform = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        let bits = state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11;
+        bits as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    };
+    (0..len)
+        .map(|_| Complex::new(uniform(), uniform()))
+        .collect()
+}
+
+/// The DFT by its definition, in f64: X[k] = sum_j x[j] exp(sign 2 pi i jk / n).
+fn direct_dft(x: &[Complex<f64>], direction: Direction) -> Vec<Complex<f64>> {
+    let n = x.len();
+    let sign = direction.sign() as f64;
+    let roots: Vec<Complex<f64>> = (0..n)
+        .map(|m| Complex::from_polar(1.0, sign * std::f64::consts::TAU * m as f64 / n as f64))
+        .collect();
+    (0..n)
+        .map(|k| {
+            x.iter()
+                .enumerate()
+                .map(|(j, &v)| v * roots[(j * k) % n])
+                .sum()
+        })
+        .collect()
+}
+
+/// ||got - want|| / ||want||.
+fn relative_l2(got: &[Complex<f64>], want: &[Complex<f64>]) -> f64 {
+    let diff: f64 = got.iter().zip(want).map(|(a, b)| (a - b).norm_sqr()).sum();
+    let norm: f64 = want.iter().map(|b| b.norm_sqr()).sum();
+    (diff / norm).sqrt()
+}

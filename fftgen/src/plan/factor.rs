@@ -8,7 +8,7 @@ pub const SUPPORTED_PRIMES: [usize; 6] = [2, 3, 5, 7, 11, 13];
 pub fn prime_factors(mut n: usize) -> Vec<usize> {
     let mut factors = Vec::new();
     let mut p = 2;
-    while p * p <= n {
+    while p <= n / p {
         while n % p == 0 {
             factors.push(p);
             n /= p;

@@ -43,12 +43,13 @@ pub fn plan(spec: &FftSpec) -> Result<Plan, Error> {
         1 => return Err(Error::TrivialSize),
         _ => {}
     }
+    // Size first: factoring a huge n by trial division would take minutes.
+    if n > max {
+        return Err(Error::TooLarge { n, precision: spec.precision, max });
+    }
     if !is_smooth(n) {
         let prime = *prime_factors(n).last().expect("n >= 2 has a prime factor");
         return Err(Error::UnsupportedPrime { n, prime, suggestion: nearest_supported(n, max) });
-    }
-    if n > max {
-        return Err(Error::TooLarge { n, precision: spec.precision, max });
     }
     if spec.directions.is_empty() {
         return Err(Error::NoDirection);

@@ -1,0 +1,299 @@
+//! The arguments of `fft_kernel!`: `key = value` pairs separated by commas,
+//! parsed into an [`FftSpec`] plus the tokens each value came from, so that
+//! errors found later (by the generator) can still point at the value to fix.
+//! Values are parsed as expressions first and checked per key afterwards, so a
+//! value of the wrong form gets a message that names the key and shows the
+//! form it takes, rather than a bare parse error.
+
+use fftgen::{Direction, FftSpec, Normalization, Placement, Precision};
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
+use syn::ext::IdentExt;
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::{Error, Expr, Ident, Lit, LitInt, Result, Token};
+
+/// Every key the macro accepts, in the order the documentation lists them.
+const KEYS: [&str; 7] = [
+    "n",
+    "radix",
+    "precision",
+    "direction",
+    "normalization",
+    "placement",
+    "name",
+];
+
+/// A parsed, checked `fft_kernel!` call.
+pub struct KernelArgs {
+    /// The transform to generate.
+    pub spec: FftSpec,
+    /// Whether the caller gave `direction` explicitly.
+    pub direction_tokens: Option<TokenStream>,
+    /// The tokens of the `n` value.
+    pub n_tokens: TokenStream,
+    /// The tokens of the radix list, if one was given.
+    pub radix_tokens: Option<RadixTokens>,
+    /// The struct name the caller chose, if any.
+    pub name: Option<Ident>,
+    /// The call as written, normalised: `fft_kernel!(n = 4096, radix = [8, 8, 8, 8])`.
+    pub invocation: String,
+}
+
+/// Where the radix list and each of its elements were written.
+pub struct RadixTokens {
+    pub list: TokenStream,
+    pub elements: Vec<(usize, TokenStream)>,
+}
+
+/// One `key = value` pair, before its value is checked.
+struct Entry {
+    key: Ident,
+    value: Expr,
+}
+
+impl Parse for Entry {
+    fn parse(input: ParseStream) -> Result<Self> {
+        let key = Ident::parse_any(input).map_err(|e| {
+            Error::new(
+                e.span(),
+                format!(
+                    "expected a key such as `n = 4096`; valid keys are: {}",
+                    KEYS.join(", ")
+                ),
+            )
+        })?;
+        if !input.peek(Token![=]) {
+            return Err(input.error(format!("expected `=` after `{key}`, as in `n = 4096`")));
+        }
+        input.parse::<Token![=]>()?;
+        let value = input.parse::<Expr>()?;
+        Ok(Entry { key, value })
+    }
+}
+
+impl Parse for KernelArgs {
+    fn parse(input: ParseStream) -> Result<Self> {
+        let entries = Punctuated::<Entry, Token![,]>::parse_terminated(input)?;
+        let mut seen: Vec<String> = Vec::new();
+        let mut rendered = Vec::new();
+        let mut spec = FftSpec::new(0);
+        let mut n_tokens = None;
+        let mut radix_tokens = None;
+        let mut direction_tokens = None;
+        let mut name = None;
+
+        for Entry { key, value } in &entries {
+            let key_text = key.unraw().to_string();
+            if !KEYS.contains(&key_text.as_str()) {
+                return Err(Error::new(
+                    key.span(),
+                    format!(
+                        "unknown key `{key_text}`; valid keys are: {}",
+                        KEYS.join(", ")
+                    ),
+                ));
+            }
+            if seen.contains(&key_text) {
+                return Err(Error::new(
+                    key.span(),
+                    format!("duplicate key `{key_text}`; give each key once and remove this one"),
+                ));
+            }
+            seen.push(key_text.clone());
+            match key_text.as_str() {
+                "n" => {
+                    spec.n = integer(value, "`n`", "n = 4096")?;
+                    n_tokens = Some(value.to_token_stream());
+                }
+                "radix" => {
+                    let radices = radix_list(value)?;
+                    spec.radices = Some(radices.elements.iter().map(|&(r, _)| r).collect());
+                    radix_tokens = Some(radices);
+                }
+                "precision" => {
+                    spec.precision = match word(value, "precision", &["f32", "f64"])? {
+                        "f32" => Precision::F32,
+                        _ => Precision::F64,
+                    };
+                }
+                "direction" => {
+                    spec.directions =
+                        match word(value, "direction", &["forward", "inverse", "both"])? {
+                            "forward" => vec![Direction::Forward],
+                            "inverse" => vec![Direction::Inverse],
+                            _ => vec![Direction::Forward, Direction::Inverse],
+                        };
+                    direction_tokens = Some(value.to_token_stream());
+                }
+                "normalization" => {
+                    spec.normalization =
+                        match word(value, "normalization", &["none", "inverse", "unitary"])? {
+                            "none" => Normalization::None,
+                            "inverse" => Normalization::Inverse,
+                            _ => Normalization::Unitary,
+                        };
+                }
+                "placement" => {
+                    spec.placement = match word(value, "placement", &["out_of_place", "in_place"])?
+                    {
+                        "out_of_place" => Placement::OutOfPlace,
+                        _ => Placement::InPlace,
+                    };
+                }
+                _ => name = Some(identifier(value)?),
+            }
+            rendered.push(format!("{key_text} = {}", render(value)));
+        }
+
+        let n_tokens = n_tokens.ok_or_else(|| {
+            Error::new(
+                Span::call_site(),
+                "missing `n`: give the transform length, e.g. `fft_kernel!(n = 4096, radix = [8, 8, 8, 8])`",
+            )
+        })?;
+        Ok(KernelArgs {
+            spec,
+            direction_tokens,
+            n_tokens,
+            radix_tokens,
+            name,
+            invocation: format!("fft_kernel!({})", rendered.join(", ")),
+        })
+    }
+}
+
+/// The value of an unsuffixed (or `usize`) integer literal; `what` names it
+/// in messages (`n`, `each radix`).
+fn integer(value: &Expr, what: &str, example: &str) -> Result<usize> {
+    let not_literal = || {
+        Error::new_spanned(
+            value,
+            format!(
+                "{what} must be an integer literal, as in `{example}`; the macro runs before constants \
+                 and expressions have values, so write the number itself"
+            ),
+        )
+    };
+    match value {
+        Expr::Lit(lit) if lit.attrs.is_empty() => match &lit.lit {
+            Lit::Int(int) => usize_literal(int, what),
+            _ => Err(not_literal()),
+        },
+        Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Neg(_)) => Err(Error::new_spanned(
+            value,
+            format!("{what} must be positive, as in `{example}`"),
+        )),
+        Expr::Group(group) => integer(&group.expr, what, example),
+        _ => Err(not_literal()),
+    }
+}
+
+fn usize_literal(int: &LitInt, what: &str) -> Result<usize> {
+    if !matches!(int.suffix(), "" | "usize") {
+        return Err(Error::new(
+            int.span(),
+            format!("{what} is a usize; drop the `{}` suffix", int.suffix()),
+        ));
+    }
+    int.base10_parse::<usize>().map_err(|_| {
+        Error::new(
+            int.span(),
+            format!(
+                "{} does not fit in a usize; {what} must be far smaller",
+                int.base10_digits()
+            ),
+        )
+    })
+}
+
+/// A bracketed list of integer literals, with the tokens of each element.
+fn radix_list(value: &Expr) -> Result<RadixTokens> {
+    let Expr::Array(array) = value else {
+        return Err(Error::new_spanned(
+            value,
+            "`radix` takes a list of integer literals whose product is n, as in `radix = [8, 8, 8, 8]`",
+        ));
+    };
+    let elements = array
+        .elems
+        .iter()
+        .map(|element| {
+            Ok((
+                integer(element, "each radix", "radix = [8, 8, 8, 8]")?,
+                element.to_token_stream(),
+            ))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(RadixTokens {
+        list: value.to_token_stream(),
+        elements,
+    })
+}
+
+/// One of `valid`, written as an identifier or a string literal.
+fn word(value: &Expr, key: &str, valid: &[&'static str]) -> Result<&'static str> {
+    let expected = || {
+        valid
+            .iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let text = match value {
+        Expr::Path(path) if path.attrs.is_empty() && path.qself.is_none() => {
+            path.path.get_ident().map(|ident| ident.unraw().to_string())
+        }
+        Expr::Lit(lit) if lit.attrs.is_empty() => match &lit.lit {
+            Lit::Str(s) => Some(s.value()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some(text) = text else {
+        return Err(Error::new_spanned(
+            value,
+            format!("`{key}` takes one of {}", expected()),
+        ));
+    };
+    valid.iter().copied().find(|&v| v == text).ok_or_else(|| {
+        Error::new_spanned(
+            value,
+            format!(
+                "`{text}` is not a valid {key}; expected one of {}",
+                expected()
+            ),
+        )
+    })
+}
+
+/// The struct name: a plain identifier.
+fn identifier(value: &Expr) -> Result<Ident> {
+    match value {
+        Expr::Path(path) if path.attrs.is_empty() && path.qself.is_none() => {
+            path.path.get_ident().cloned().ok_or_else(|| {
+                Error::new_spanned(
+                    value,
+                    "`name` takes a plain identifier, as in `name = Fft4096`",
+                )
+            })
+        }
+        _ => Err(Error::new_spanned(
+            value,
+            "`name` takes an identifier, as in `name = Fft4096`",
+        )),
+    }
+}
+
+/// A checked value as the header records it: literals and identifiers as
+/// written, lists as `[a, b, c]`.
+fn render(value: &Expr) -> String {
+    match value {
+        Expr::Array(array) => {
+            let elements: Vec<String> = array.elems.iter().map(render).collect();
+            format!("[{}]", elements.join(", "))
+        }
+        Expr::Group(group) => render(&group.expr),
+        other => other.to_token_stream().to_string(),
+    }
+}

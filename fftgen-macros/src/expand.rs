@@ -1,0 +1,107 @@
+//! The items `fft_kernel!` expands to: a documented unit struct, its `N` and
+//! `RADICES` constants, and its `fftgen_runtime::StaticKernels` implementation
+//! holding both sources and the manifest JSON as string constants.
+
+use crate::args::KernelArgs;
+use fftgen::{Direction, Generated, Normalization, Placement, Precision};
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+use syn::Ident;
+
+/// The expansion for a call whose kernels were generated.
+pub fn expand(args: &KernelArgs, generated: &Generated) -> TokenStream {
+    let name = args.name.clone().unwrap_or_else(|| derived_name(args));
+    let n = generated.plan.n;
+    let radices: Vec<usize> = generated
+        .plan
+        .passes
+        .iter()
+        .flat_map(|pass| pass.radices())
+        .collect();
+    let docs = doc_lines(args, generated, &radices);
+    let cuda = Literal::string(&generated.cuda_source);
+    let opencl = Literal::string(&generated.opencl_source);
+    let manifest = Literal::string(&generated.manifest.to_json());
+    quote! {
+        #(#[doc = #docs])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+        pub struct #name;
+
+        impl #name {
+            /// Transform length.
+            pub const N: usize = #n;
+            /// The radix of every stage, first stage first; their product is `N`.
+            pub const RADICES: &'static [usize] = &[#(#radices),*];
+        }
+
+        impl ::fftgen_runtime::StaticKernels for #name {
+            const CUDA_SOURCE: &'static str = #cuda;
+            const OPENCL_SOURCE: &'static str = #opencl;
+            const MANIFEST_JSON: &'static str = #manifest;
+        }
+    }
+}
+
+/// `Fft{n}{precision}`, then the direction if only one, `InPlace`, and the
+/// normalisation if any: `Fft4096F32`, `Fft1024F64ForwardInPlace`.
+fn derived_name(args: &KernelArgs) -> Ident {
+    let spec = &args.spec;
+    let precision = match spec.precision {
+        Precision::F32 => "F32",
+        Precision::F64 => "F64",
+    };
+    let direction = match spec.directions.as_slice() {
+        [Direction::Forward] => "Forward",
+        [Direction::Inverse] => "Inverse",
+        _ => "",
+    };
+    let placement = match spec.placement {
+        Placement::OutOfPlace => "",
+        Placement::InPlace => "InPlace",
+    };
+    let normalization = match spec.normalization {
+        Normalization::None => "",
+        Normalization::Inverse => "NormInverse",
+        Normalization::Unitary => "Unitary",
+    };
+    format_ident!(
+        "Fft{}{precision}{direction}{placement}{normalization}",
+        spec.n
+    )
+}
+
+/// The struct's documentation: what it is, the call that made it, and the
+/// kernels it carries.
+fn doc_lines(args: &KernelArgs, generated: &Generated, radices: &[usize]) -> Vec<String> {
+    let spec = &args.spec;
+    let directions: Vec<String> = spec.directions.iter().map(|d| d.to_string()).collect();
+    let kernels: Vec<String> = generated
+        .manifest
+        .transforms
+        .iter()
+        .flat_map(|t| &t.passes)
+        .map(|pass| format!(" - `{}`", pass.kernel))
+        .collect();
+    let mut lines = vec![
+        format!(
+            " {}-point complex-to-complex FFT kernels ({}, {}, {}, normalization {}, radices {:?}),",
+            spec.n,
+            spec.precision,
+            directions.join(" and "),
+            spec.placement,
+            spec.normalization,
+            radices,
+        ),
+        " generated at build time by fftgen from".to_string(),
+        format!(" `{}`.", args.invocation),
+        String::new(),
+        " `StaticKernels::CUDA_SOURCE` and `OPENCL_SOURCE` hold the sources and".to_string(),
+        " `manifest()` their launch description; load them with".to_string(),
+        " `fftgen_runtime::OpenClFft::new(&device, Self::OPENCL_SOURCE, &Self::manifest())`.".to_string(),
+        String::new(),
+        " Kernels:".to_string(),
+        String::new(),
+    ];
+    lines.extend(kernels);
+    lines
+}
