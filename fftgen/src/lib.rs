@@ -10,6 +10,8 @@
 //!    [`kernel::Dialect`] into CUDA or OpenCL C.
 //! 5. [`emit`]: whole source files with their header, and the launch manifest.
 
+pub mod accuracy;
+pub mod check;
 pub mod codelet;
 pub mod emit;
 pub mod error;

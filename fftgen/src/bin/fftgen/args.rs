@@ -1,0 +1,110 @@
+//! The transform options every subcommand shares, and the canonical command
+//! line that reproduces them (written into generated headers).
+
+use clap::{Args, ValueEnum};
+use fftgen::{Direction, FftSpec, Normalization, Placement, Precision};
+
+#[derive(Args, Debug, Clone)]
+pub struct TransformArgs {
+    /// Transform length.
+    #[arg(long)]
+    pub n: usize,
+    /// Radix sequence, first stage first (e.g. 8,8,8,8); the planner chooses when omitted.
+    #[arg(long, value_delimiter = ',')]
+    pub radix: Option<Vec<usize>>,
+    #[arg(long, value_enum, default_value_t = PrecisionArg::F32)]
+    pub precision: PrecisionArg,
+    #[arg(long, value_enum, default_value_t = DirectionArg::Both)]
+    pub direction: DirectionArg,
+    #[arg(long, value_enum, default_value_t = NormalizationArg::None)]
+    pub normalization: NormalizationArg,
+    #[arg(long, value_enum, default_value_t = PlacementArg::OutOfPlace)]
+    pub placement: PlacementArg,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub enum PrecisionArg {
+    F32,
+    F64,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub enum DirectionArg {
+    Forward,
+    Inverse,
+    Both,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub enum NormalizationArg {
+    /// No scaling (cuFFT, FFTW, RustFFT).
+    None,
+    /// 1/N on the inverse transform (numpy).
+    Inverse,
+    /// 1/sqrt(N) both ways.
+    Unitary,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub enum PlacementArg {
+    OutOfPlace,
+    InPlace,
+}
+
+impl TransformArgs {
+    pub fn spec(&self) -> FftSpec {
+        let mut spec = FftSpec::new(self.n)
+            .precision(match self.precision {
+                PrecisionArg::F32 => Precision::F32,
+                PrecisionArg::F64 => Precision::F64,
+            })
+            .directions(match self.direction {
+                DirectionArg::Forward => &[Direction::Forward],
+                DirectionArg::Inverse => &[Direction::Inverse],
+                DirectionArg::Both => &[Direction::Forward, Direction::Inverse],
+            })
+            .normalization(match self.normalization {
+                NormalizationArg::None => Normalization::None,
+                NormalizationArg::Inverse => Normalization::Inverse,
+                NormalizationArg::Unitary => Normalization::Unitary,
+            })
+            .placement(match self.placement {
+                PlacementArg::OutOfPlace => Placement::OutOfPlace,
+                PlacementArg::InPlace => Placement::InPlace,
+            });
+        if let Some(radices) = &self.radix {
+            spec = spec.radices(radices);
+        }
+        spec
+    }
+
+    /// `fftgen emit --n 4096 --radix 8,8,8,8 ...`: every option that shapes
+    /// the generated code, spelled out, so the header reproduces the file.
+    pub fn invocation(&self, subcommand: &str) -> String {
+        let value = |v: &dyn ValueEnumName| v.name();
+        let mut line = format!("fftgen {subcommand} --n {}", self.n);
+        if let Some(radices) = &self.radix {
+            let list: Vec<String> = radices.iter().map(|r| r.to_string()).collect();
+            line.push_str(&format!(" --radix {}", list.join(",")));
+        }
+        line.push_str(&format!(
+            " --precision {} --direction {} --normalization {} --placement {}",
+            value(&self.precision),
+            value(&self.direction),
+            value(&self.normalization),
+            value(&self.placement)
+        ));
+        line
+    }
+}
+
+/// The command-line spelling of a value.
+trait ValueEnumName {
+    fn name(&self) -> String;
+}
+
+impl<T: ValueEnum> ValueEnumName for T {
+    fn name(&self) -> String {
+        self.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default()
+    }
+}
