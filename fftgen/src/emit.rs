@@ -8,7 +8,7 @@ use crate::codelet::Codelet;
 use crate::expr::OpCount;
 use crate::kernel::butterfly::lower_butterfly;
 use crate::kernel::complex_ops::cmul;
-use crate::kernel::stockham::{lower_stockham, twiddle_table};
+use crate::kernel::stockham::{lower_stockham, pad_helper, twiddle_table};
 use crate::kernel::{dialect, KernelKey};
 use crate::plan::{plan, Pass, Plan, Twiddles};
 use crate::{Backend, Direction, Error, FftSpec, Placement, Precision, VERSION};
@@ -140,6 +140,9 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
             helpers.push(cmul(conjugate, plan.precision).render(d.as_ref()));
         }
     }
+    if pass.stages.iter().filter_map(|s| s.exchange).any(|p| !p.is_none()) {
+        helpers.push(pad_helper().render(d.as_ref()));
+    }
     let radices: BTreeSet<usize> = pass.stages.iter().map(|s| s.radix).collect();
     for &direction in &plan.directions {
         for &radix in &radices {
@@ -166,7 +169,11 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
         ffts_per_block: pass.ffts_per_block,
         threads_per_block: pass.threads_per_block,
         shared_bytes: pass.shared_bytes,
-        twiddles: format!("twiddle table of {len} values computed in f64, rounded once"),
+        twiddles: if len == 0 {
+            "no twiddles between stages (one stage)".to_string()
+        } else {
+            format!("twiddle table of {len} values computed in f64, rounded once")
+        },
         ops: ops.to_string(),
         kernel_names: keys.iter().map(|k| k.to_string()).collect(),
         arguments: match plan.placement {

@@ -56,4 +56,23 @@ impl FftSpec {
         self.radices = Some(radices.to_vec());
         self
     }
+
+    /// The `fftgen emit` command line that generates this spec, every option
+    /// spelled out; generated headers carry it so the file can be reproduced.
+    pub fn emit_command(&self) -> String {
+        let mut line = format!("fftgen emit --n {}", self.n);
+        if let Some(radices) = &self.radices {
+            let list: Vec<String> = radices.iter().map(|r| r.to_string()).collect();
+            line.push_str(&format!(" --radix {}", list.join(",")));
+        }
+        let direction = match self.directions.as_slice() {
+            [single] => single.to_string(),
+            _ => "both".to_string(),
+        };
+        line.push_str(&format!(
+            " --precision {} --direction {direction} --normalization {} --placement {}",
+            self.precision, self.normalization, self.placement
+        ));
+        line
+    }
 }

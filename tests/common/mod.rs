@@ -3,41 +3,16 @@
 //! access to the OpenCL (PoCL) device and NVRTC that fail loudly in CI.
 #![allow(dead_code)]
 
-use fftgen::{Direction, Precision};
+use fftgen::Direction;
 use fftgen_runtime::opencl::OpenClDevice;
 use num_complex::Complex;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
-/// Tolerance constant c in `c * eps * log2(n)`. An FFT's relative L2 error
-/// grows like eps * log2(n) with a small constant (Higham, Accuracy and
-/// Stability, section 24.1); c = 1 leaves room for twiddles rounded once
-/// while still catching a wrong twiddle or a lost sign, which give errors of
-/// order one.
-pub const TOLERANCE_C: f64 = 1.0;
+#[allow(unused_imports)]
+pub use fftgen::accuracy::{random_input, relative_l2, tolerance, TOLERANCE_C};
 
-pub fn tolerance(n: usize, precision: Precision) -> f64 {
-    TOLERANCE_C * precision.epsilon() * (n as f64).log2().max(1.0)
-}
-
-/// `len` complex values uniform in [-1, 1)^2 from a fixed seed (never zeros).
-pub fn random_input(len: usize, seed: u64) -> Vec<Complex<f64>> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..len)
-        .map(|_| Complex::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)))
-        .collect()
-}
-
-/// The f64 reference: rustfft on each transform of the batch, unnormalised.
+/// The unnormalised f64 reference (RustFFT) of a batch of length-`n` transforms.
 pub fn reference(input: &[Complex<f64>], n: usize, direction: Direction) -> Vec<Complex<f64>> {
-    let mut planner = rustfft::FftPlanner::<f64>::new();
-    let fft = match direction {
-        Direction::Forward => planner.plan_fft_forward(n),
-        Direction::Inverse => planner.plan_fft_inverse(n),
-    };
-    let mut out = input.to_vec();
-    fft.process(&mut out);
-    out
+    fftgen::accuracy::reference(input, n, direction, fftgen::Normalization::None)
 }
 
 /// Textbook O(n^2) DFT in f64, to check the reference itself.
@@ -57,13 +32,6 @@ pub fn naive_dft(input: &[Complex<f64>], direction: Direction) -> Vec<Complex<f6
                 .sum()
         })
         .collect()
-}
-
-/// ||got - want|| / ||want||.
-pub fn relative_l2(got: &[Complex<f64>], want: &[Complex<f64>]) -> f64 {
-    let diff: f64 = got.iter().zip(want).map(|(a, b)| (a - b).norm_sqr()).sum();
-    let norm: f64 = want.iter().map(|b| b.norm_sqr()).sum();
-    (diff / norm).sqrt()
 }
 
 pub fn in_ci() -> bool {

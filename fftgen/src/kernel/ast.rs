@@ -111,8 +111,15 @@ pub fn uint(value: usize) -> Expr {
 }
 
 impl Expr {
+    /// Builds `self op other`, folding the integer identities that index
+    /// arithmetic produces for stride 1 or offset 0 (x + 0, x * 1, x / 1, x % 1).
     fn binary(self, op: BinOp, other: Expr) -> Expr {
-        Expr::Binary(op, Box::new(self), Box::new(other))
+        match (op, &self, &other) {
+            (BinOp::Add, _, Expr::Uint(0)) | (BinOp::Mul | BinOp::Div, _, Expr::Uint(1)) => self,
+            (BinOp::Add, Expr::Uint(0), _) | (BinOp::Mul, Expr::Uint(1), _) => other,
+            (BinOp::Rem, _, Expr::Uint(1)) | (BinOp::Mul, _, Expr::Uint(0)) => Expr::Uint(0),
+            _ => Expr::Binary(op, Box::new(self), Box::new(other)),
+        }
     }
     pub fn add(self, other: Expr) -> Expr {
         self.binary(BinOp::Add, other)
@@ -353,5 +360,6 @@ mod tests {
         assert_eq!(e.render(&d), "a + b * c + d");
         assert_eq!(var("x").neg().neg().render(&d), "-(-x)");
         assert_eq!(var("a").div(var("b").mul(var("c"))).render(&d), "a / (b * c)");
+        assert_eq!(var("j").div(uint(1)).mul(uint(8)).add(var("j").rem(uint(1))).add(uint(0)).render(&d), "j * 8u");
     }
 }

@@ -18,6 +18,23 @@ use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{GlobalIo, LaneLayout, Padding, Pass, Stage};
 use crate::{Direction, Placement};
 
+/// The helper that applies a [`Padding`]: `index + index / period * gap`.
+pub const PAD: &str = "fftgen_pad";
+
+/// `uint fftgen_pad(uint index, uint period, uint gap)`.
+pub fn pad_helper() -> Function {
+    let index = var("index");
+    Function {
+        kind: FunctionKind::Helper { returns: Some(Type::Uint) },
+        name: PAD.into(),
+        params: ["index", "period", "gap"]
+            .into_iter()
+            .map(|name| Param { name: name.into(), kind: ParamKind::Value(Type::Uint) })
+            .collect(),
+        body: vec![Stmt::Return(index.clone().add(index.div(var("period")).mul(var("gap"))))],
+    }
+}
+
 /// Names of the kernel's pointer arguments.
 struct Buffers {
     input: &'static str,
@@ -125,7 +142,7 @@ impl Lowering<'_> {
         let padded = if padding.is_none() {
             index
         } else {
-            index.clone().add(index.div(uint(padding.period)).mul(uint(padding.gap)))
+            Expr::call(PAD, vec![index, uint(padding.period), uint(padding.gap)])
         };
         let at = var("region").add(padded);
         (var("shared_re").at(at.clone()), var("shared_im").at(at))
@@ -137,11 +154,11 @@ impl Lowering<'_> {
         let n = pass.n;
         (0..n / pass.threads_per_fft)
             .map(|k| {
-                let e = var("tid").add(uint(k * pass.threads_per_block));
+                let e = var(format!("e{k}"));
                 let slot = e.clone().div(uint(n)).mul(uint(pass.fft_stride)).add(e.clone().rem(uint(n)));
-                let source = var(self.buffers.input).at(var("block_base").add(var(format!("e{k}"))));
+                let source = var(self.buffers.input).at(var("block_base").add(e));
                 Stmt::Scope(vec![
-                    let_const(Type::Uint, format!("e{k}"), e),
+                    let_const(Type::Uint, format!("e{k}"), var("tid").add(uint(k * pass.threads_per_block))),
                     Stmt::If(
                         var("block_base").add(var(format!("e{k}"))).lt(var("total")),
                         vec![
@@ -163,7 +180,7 @@ impl Lowering<'_> {
             .map(|k| {
                 let e = var(format!("e{k}"));
                 let slot = e.clone().div(uint(n)).mul(uint(pass.fft_stride)).add(e.clone().rem(uint(n)));
-                let value = self.scaled(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
+                let value = self.scaled_parts(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
                 Stmt::Scope(vec![
                     let_const(Type::Uint, format!("e{k}"), var("tid").add(uint(k * pass.threads_per_block))),
                     Stmt::If(
@@ -176,13 +193,26 @@ impl Lowering<'_> {
     }
 
     /// The output value with the normalisation applied.
-    fn scaled(&self, re: Expr, im: Expr) -> Expr {
-        let scale = self.key.normalization.scale(self.pass.n, self.key.direction);
+    fn scaled(&self, value: Expr) -> Expr {
+        if self.scale() == 1.0 {
+            value
+        } else {
+            self.scaled_parts(value.clone().re(), value.im())
+        }
+    }
+
+    /// The output value built from its parts, with the normalisation applied.
+    fn scaled_parts(&self, re: Expr, im: Expr) -> Expr {
+        let scale = self.scale();
         if scale == 1.0 {
             Expr::complex(re, im)
         } else {
             Expr::complex(re.mul(Expr::Real(scale)), im.mul(Expr::Real(scale)))
         }
+    }
+
+    fn scale(&self) -> f64 {
+        self.key.normalization.scale(self.pass.n, self.key.direction)
     }
 
     /// One radix-R stage for all of this thread's butterflies.
@@ -282,8 +312,7 @@ impl Lowering<'_> {
                     let stores = (0..radix)
                         .map(|r| {
                             let index = var("base").add(j.clone().add(uint(r * stride)));
-                            let value = v.clone().at(uint(r));
-                            assign(var(self.buffers.output).at(index), self.scaled(value.clone().re(), value.im()))
+                            assign(var(self.buffers.output).at(index), self.scaled(v.clone().at(uint(r))))
                         })
                         .collect();
                     out.extend(guarded(guard(b, true), stores));

@@ -77,34 +77,4 @@ impl TransformArgs {
         }
         spec
     }
-
-    /// `fftgen emit --n 4096 --radix 8,8,8,8 ...`: every option that shapes
-    /// the generated code, spelled out, so the header reproduces the file.
-    pub fn invocation(&self, subcommand: &str) -> String {
-        let value = |v: &dyn ValueEnumName| v.name();
-        let mut line = format!("fftgen {subcommand} --n {}", self.n);
-        if let Some(radices) = &self.radix {
-            let list: Vec<String> = radices.iter().map(|r| r.to_string()).collect();
-            line.push_str(&format!(" --radix {}", list.join(",")));
-        }
-        line.push_str(&format!(
-            " --precision {} --direction {} --normalization {} --placement {}",
-            value(&self.precision),
-            value(&self.direction),
-            value(&self.normalization),
-            value(&self.placement)
-        ));
-        line
-    }
-}
-
-/// The command-line spelling of a value.
-trait ValueEnumName {
-    fn name(&self) -> String;
-}
-
-impl<T: ValueEnum> ValueEnumName for T {
-    fn name(&self) -> String {
-        self.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default()
-    }
 }

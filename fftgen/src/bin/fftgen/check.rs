@@ -42,7 +42,8 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
     if args.batch == 0 {
         return Err(Failure::Usage("--batch 0 is empty; give a batch of 1 or more transforms".into()));
     }
-    let generated = fftgen::generate(&args.transform.spec(), &args.transform.invocation("emit"))?;
+    let spec = args.transform.spec();
+    let generated = fftgen::generate(&spec, &spec.emit_command())?;
     let CheckBackend::Opencl = args.backend;
     let device = match &args.platform {
         Some(name) => OpenClDevice::find(Some(name))?,

@@ -28,7 +28,8 @@ enum BackendArg {
 }
 
 pub fn run(args: EmitArgs) -> Result<(), Failure> {
-    let generated = fftgen::generate(&args.transform.spec(), &args.transform.invocation("emit"))?;
+    let spec = args.transform.spec();
+    let generated = fftgen::generate(&spec, &spec.emit_command())?;
     let backends: &[Backend] = match args.backend {
         BackendArg::Cuda => &[Backend::Cuda],
         BackendArg::Opencl => &[Backend::OpenCl],

@@ -1,0 +1,64 @@
+//! Every CUDA kernel the tests emit is compiled by NVRTC for sm_90, a real
+//! architecture, so ptxas runs and checks registers and shared memory: every
+//! supported size in f32 and f64, both directions, plus the in-place and
+//! normalised variants. Register spills are reported as failures too, since a
+//! spilling FFT kernel cannot reach the copy bandwidth.
+
+mod common;
+
+use common::nvrtc;
+use fftgen::plan::factor::supported_sizes;
+use fftgen::plan::planner::max_size;
+use fftgen::{FftSpec, Normalization, Placement, Precision};
+use fftgen_runtime::cuda::compile_to_cubin_check;
+
+const ARCH: &str = "sm_90";
+
+fn compile(spec: &FftSpec) {
+    let generated = fftgen::generate(spec, "tests/nvrtc_compile.rs").unwrap_or_else(|e| panic!("n = {}: {e}", spec.n));
+    let compiled = compile_to_cubin_check(&generated.cuda_source, ARCH)
+        .unwrap_or_else(|e| panic!("n = {} {}: NVRTC failed: {e}", spec.n, spec.precision));
+    assert!(!compiled.cubin.is_empty());
+    for line in compiled.log.lines().filter(|l| l.contains("spill")) {
+        assert!(
+            line.contains(" 0 bytes spill stores") && line.contains(" 0 bytes spill loads"),
+            "n = {} {}: registers spill: {line}",
+            spec.n,
+            spec.precision
+        );
+    }
+}
+
+fn sweep(precision: Precision, part: usize, parts: usize) {
+    if !nvrtc() {
+        return;
+    }
+    for n in supported_sizes(max_size(precision)).into_iter().skip(part).step_by(parts) {
+        compile(&FftSpec::new(n).precision(precision));
+    }
+}
+
+macro_rules! sweep_tests {
+    ($precision:expr, $parts:literal: $($name:ident = $part:literal),+) => {
+        $(#[test] fn $name() { sweep($precision, $part, $parts) })+
+    };
+}
+
+sweep_tests!(Precision::F32, 4: f32_sizes_part0 = 0, f32_sizes_part1 = 1, f32_sizes_part2 = 2, f32_sizes_part3 = 3);
+sweep_tests!(Precision::F64, 2: f64_sizes_part0 = 0, f64_sizes_part1 = 1);
+
+#[test]
+fn variants_and_explicit_radices() {
+    if !nvrtc() {
+        return;
+    }
+    for n in [2, 16, 143, 1000, 4096] {
+        for placement in [Placement::OutOfPlace, Placement::InPlace] {
+            for normalization in [Normalization::None, Normalization::Inverse, Normalization::Unitary] {
+                compile(&FftSpec::new(n).placement(placement).normalization(normalization));
+            }
+        }
+    }
+    compile(&FftSpec::new(4096).radices(&[8, 8, 8, 8]));
+    compile(&FftSpec::new(1000).radices(&[8, 5, 5, 5]));
+}

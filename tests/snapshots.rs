@@ -1,0 +1,53 @@
+//! Snapshots of emitted source: every radix butterfly, n = 4096 with radices
+//! [8, 8, 8, 8] in both dialects, a mixed-radix size (1000) and an f64 size.
+//! A diff in these files is a change to generated code: review it like code.
+//! Names read dialect, precision, direction, size and radices.
+
+use fftgen::codelet::is_supported_radix;
+use fftgen::emit::butterfly_source;
+use fftgen::{Backend, Direction, FftSpec, Precision};
+
+fn source(spec: &FftSpec, backend: Backend) -> String {
+    fftgen::generate(spec, &spec.emit_command()).expect("the pinned specs plan").source(backend).to_string()
+}
+
+#[test]
+fn butterflies_cuda_f32_forward() {
+    for radix in (2..=32).filter(|&r| is_supported_radix(r)) {
+        let text = butterfly_source(radix, Direction::Forward, Precision::F32, Backend::Cuda);
+        insta::assert_snapshot!(format!("butterfly_cuda_f32_fwd_radix{radix:02}"), text);
+    }
+}
+
+#[test]
+fn butterflies_opencl_f64_inverse() {
+    for radix in [2, 3, 4, 5, 7, 8, 11, 13, 16] {
+        let text = butterfly_source(radix, Direction::Inverse, Precision::F64, Backend::OpenCl);
+        insta::assert_snapshot!(format!("butterfly_opencl_f64_inv_radix{radix:02}"), text);
+    }
+}
+
+#[test]
+fn n4096_radix_8x8x8x8_f32_both_dialects() {
+    let spec = FftSpec::new(4096).radices(&[8, 8, 8, 8]);
+    insta::assert_snapshot!("kernel_cuda_f32_n4096_r8x8x8x8", source(&spec, Backend::Cuda));
+    insta::assert_snapshot!("kernel_opencl_f32_n4096_r8x8x8x8", source(&spec, Backend::OpenCl));
+}
+
+#[test]
+fn n1000_mixed_radix_f32_cuda() {
+    let spec = FftSpec::new(1000);
+    insta::assert_snapshot!("kernel_cuda_f32_n1000_r10x10x10", source(&spec, Backend::Cuda));
+}
+
+#[test]
+fn n24_small_size_f32_opencl_staged_io() {
+    let spec = FftSpec::new(24);
+    insta::assert_snapshot!("kernel_opencl_f32_n24_planned", source(&spec, Backend::OpenCl));
+}
+
+#[test]
+fn n512_f64_cuda() {
+    let spec = FftSpec::new(512).precision(Precision::F64);
+    insta::assert_snapshot!("kernel_cuda_f64_n512_planned", source(&spec, Backend::Cuda));
+}
