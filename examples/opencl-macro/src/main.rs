@@ -14,13 +14,14 @@ use num_complex::Complex;
 use std::process::ExitCode;
 
 // Defines `pub struct Fft4096F32` with the CUDA and OpenCL sources and the manifest.
-fft_kernel!(n = 4096, radix = [8, 8, 8, 8]);
+#[rustfmt::skip]
+fft_kernel!(n = 4096, radix = [8,8,8,8]);
 
 /// Transforms in the batch.
 const BATCH: usize = 16;
 
 /// c in the tolerance c * eps * log2(n), as in the workspace tests.
-const TOLERANCE_C: f64 = 5.0;
+const TOLERANCE_C: f64 = 1.0;
 
 fn main() -> ExitCode {
     match run() {

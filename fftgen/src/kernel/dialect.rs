@@ -87,7 +87,7 @@ impl Dialect for Cuda {
         String::new()
     }
     fn kernel_prefix(&self, threads_per_block: usize) -> String {
-        format!("extern \"C\" __global__ void __launch_bounds__({threads_per_block})")
+        format!("extern \"C\" __global__ void __launch_bounds__({threads_per_block}, 1)")
     }
     fn helper_prefix(&self, returns: Option<Type>) -> String {
         let ret = returns.map_or_else(|| "void".to_string(), |t| self.type_name(t));
