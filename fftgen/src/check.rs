@@ -3,6 +3,7 @@
 
 use crate::accuracy::{random_input, reference, relative_l2, tolerance};
 use crate::{Direction, Generated, Placement, Precision};
+use fftgen_runtime::cuda::{CudaDevice, CudaFft};
 use fftgen_runtime::opencl::{OpenClDevice, OpenClFft};
 use fftgen_runtime::Real;
 use num_complex::Complex;
@@ -30,8 +31,8 @@ pub struct CheckReport {
     pub directions: Vec<DirectionCheck>,
 }
 
-/// Runs every direction of `generated` on `device` for `batch` random
-/// transforms from `seed`. Each direction transforms the same input.
+/// Runs every direction of `generated` on an OpenCL `device` for `batch`
+/// random transforms from `seed`. Each direction transforms the same input.
 pub fn check_opencl(
     generated: &Generated,
     device: &OpenClDevice,
@@ -39,15 +40,52 @@ pub fn check_opencl(
     seed: u64,
 ) -> Result<CheckReport, fftgen_runtime::Error> {
     let fft = OpenClFft::new(device, &generated.opencl_source, &generated.manifest)?;
+    check_with(generated, &Runner::OpenCl(&fft), batch, seed)
+}
+
+/// The same as [`check_opencl`] through CUDA.
+pub fn check_cuda(
+    generated: &Generated,
+    device: &CudaDevice,
+    batch: usize,
+    seed: u64,
+) -> Result<CheckReport, fftgen_runtime::Error> {
+    let fft = CudaFft::new(device, &generated.cuda_source, &generated.manifest)?;
+    check_with(generated, &Runner::Cuda(&fft), batch, seed)
+}
+
+/// A loaded transform on either backend; both expose the same host-slice calls.
+enum Runner<'a> {
+    OpenCl(&'a OpenClFft),
+    Cuda(&'a CudaFft),
+}
+
+impl Runner<'_> {
+    fn run<T: Real>(&self, direction: Direction, input: &[Complex<T>], output: &mut [Complex<T>], batch: usize) -> fftgen_runtime::Result<()> {
+        match self {
+            Runner::OpenCl(fft) => fft.run(direction, input, output, batch),
+            Runner::Cuda(fft) => fft.run(direction, input, output, batch),
+        }
+    }
+
+    fn run_in_place<T: Real>(&self, direction: Direction, data: &mut [Complex<T>], batch: usize) -> fftgen_runtime::Result<()> {
+        match self {
+            Runner::OpenCl(fft) => fft.run_in_place(direction, data, batch),
+            Runner::Cuda(fft) => fft.run_in_place(direction, data, batch),
+        }
+    }
+}
+
+fn check_with(generated: &Generated, fft: &Runner<'_>, batch: usize, seed: u64) -> Result<CheckReport, fftgen_runtime::Error> {
     match generated.plan.precision {
-        Precision::F32 => run::<f32>(generated, &fft, batch, seed, |x| x as f32),
-        Precision::F64 => run::<f64>(generated, &fft, batch, seed, |x| x),
+        Precision::F32 => run::<f32>(generated, fft, batch, seed, |x| x as f32),
+        Precision::F64 => run::<f64>(generated, fft, batch, seed, |x| x),
     }
 }
 
 fn run<T: Real + Into<f64>>(
     generated: &Generated,
-    fft: &OpenClFft,
+    fft: &Runner<'_>,
     batch: usize,
     seed: u64,
     narrow: fn(f64) -> T,

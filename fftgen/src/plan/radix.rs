@@ -1,9 +1,10 @@
-//! Choosing the radix sequence for a size when the user gives none. Fewer
-//! stages mean fewer shared-memory exchanges and barriers, so the schedule
-//! with the fewest stages wins; among those, the one that keeps the fewest
-//! values per thread in registers, then the one with the fewest operations.
-//! (Seed 004 replaces this heuristic with measured stage costs once the
-//! autotuner lands; it will produce the same `Vec<usize>`.)
+//! Choosing the radix sequence for a size when the user gives none. A
+//! schedule that keeps more values per thread than the register budget (and
+//! would spill) loses to any that fits. Then fewer stages win, since each
+//! stage costs a shared-memory exchange and two barriers; then fewer values
+//! per thread; then fewer operations. (Seed 004 replaces this heuristic with
+//! measured stage costs once the autotuner lands; it will produce the same
+//! `Vec<usize>`.)
 
 use crate::codelet::{is_supported_radix, Codelet};
 use crate::Direction;
@@ -47,7 +48,7 @@ pub fn choose(n: usize, max_values: usize, max_threads: usize) -> Option<Vec<usi
         if threads > max_threads {
             return;
         }
-        let score = Score::of(radices, values);
+        let score = Score::of(radices, values, max_values);
         if best.as_ref().is_none_or(|(b, _)| score < *b) {
             best = Some((score, radices.to_vec()));
         }
@@ -55,17 +56,18 @@ pub fn choose(n: usize, max_values: usize, max_threads: usize) -> Option<Vec<usi
     best.map(|(_, radices)| radices)
 }
 
-/// Lexicographic: stages, values per thread, flops per point (scaled).
+/// Lexicographic: over the register budget, stages, values per thread,
+/// flops per point (scaled).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Score(usize, usize, u64);
+struct Score(bool, usize, usize, u64);
 
 impl Score {
-    fn of(radices: &[usize], values: usize) -> Score {
+    fn of(radices: &[usize], values: usize, max_values: usize) -> Score {
         let flops_per_point: f64 = radices
             .iter()
             .map(|&r| Codelet::generate(r, Direction::Forward).ops.flops() as f64 / r as f64)
             .sum();
-        Score(radices.len(), values, (flops_per_point * 1000.0) as u64)
+        Score(values > max_values, radices.len(), values, (flops_per_point * 1000.0) as u64)
     }
 }
 

@@ -5,7 +5,8 @@
 use crate::args::TransformArgs;
 use crate::Failure;
 use clap::{Args, ValueEnum};
-use fftgen::check::check_opencl;
+use fftgen::check::{check_cuda, check_opencl};
+use fftgen_runtime::cuda::CudaDevice;
 use fftgen::{npy, Precision};
 use fftgen_runtime::opencl::OpenClDevice;
 use num_complex::Complex;
@@ -28,6 +29,9 @@ pub struct CheckArgs {
     /// FFTGEN_OPENCL_PLATFORM, else NVIDIA, else the first one.
     #[arg(long)]
     platform: Option<String>,
+    /// CUDA device ordinal (with --backend cuda).
+    #[arg(long, default_value_t = 0)]
+    device: usize,
     /// Write input.npy and output.npy (or output_forward.npy and output_inverse.npy) here.
     #[arg(long)]
     save: Option<PathBuf>,
@@ -36,6 +40,7 @@ pub struct CheckArgs {
 #[derive(ValueEnum, Clone, Copy)]
 enum CheckBackend {
     Opencl,
+    Cuda,
 }
 
 pub fn run(args: CheckArgs) -> Result<(), Failure> {
@@ -44,20 +49,27 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
     }
     let spec = args.transform.spec();
     let generated = fftgen::generate(&spec, &spec.emit_command())?;
-    let CheckBackend::Opencl = args.backend;
-    let device = match &args.platform {
-        Some(name) => OpenClDevice::find(Some(name))?,
-        None => OpenClDevice::from_env()?,
+    let (report, device_name) = match args.backend {
+        CheckBackend::Opencl => {
+            let device = match &args.platform {
+                Some(name) => OpenClDevice::find(Some(name))?,
+                None => OpenClDevice::from_env()?,
+            };
+            (check_opencl(&generated, &device, args.batch, args.seed)?, format!("OpenCL {}", device.info().name))
+        }
+        CheckBackend::Cuda => {
+            let device = CudaDevice::new(args.device)?;
+            (check_cuda(&generated, &device, args.batch, args.seed)?, format!("CUDA {}", device.name()))
+        }
     };
-    let report = check_opencl(&generated, &device, args.batch, args.seed)?;
     let plan = &generated.plan;
     println!(
-        "n = {}, batch = {}, {}, radices {:?}, OpenCL device: {}",
+        "n = {}, batch = {}, {}, radices {:?}, device: {}",
         plan.n,
         args.batch,
         plan.precision,
         plan.passes[0].radices(),
-        device.info().name
+        device_name
     );
     let mut all_passed = true;
     for check in &report.directions {
