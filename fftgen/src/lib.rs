@@ -11,6 +11,7 @@
 //! 5. [`emit`]: whole source files with their header, and the launch manifest.
 
 pub mod accuracy;
+pub mod bench;
 pub mod check;
 pub mod codelet;
 pub mod emit;
@@ -19,6 +20,7 @@ pub mod expr;
 pub mod kernel;
 pub mod npy;
 pub mod plan;
+pub mod runtime_plan;
 pub mod spec;
 
 pub use emit::{generate, Generated};

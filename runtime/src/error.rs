@@ -82,6 +82,44 @@ pub enum Error {
     )]
     CudaDriverMissing,
 
+    /// The CUDA driver is loaded but there is no device with this ordinal.
+    #[error(
+        "no CUDA device with ordinal {ordinal} ({detail}); pick an ordinal below the device \
+         count, check `nvidia-smi`, or leave CUDA_VISIBLE_DEVICES unset"
+    )]
+    NoCudaDevice { ordinal: usize, detail: String },
+
+    /// A CUDA driver call failed.
+    #[error("CUDA driver call {call} failed: {status}")]
+    CudaDriver { call: String, status: String },
+
+    /// The driver refused the CUBIN NVRTC produced.
+    #[error(
+        "loading the CUBIN compiled for {arch} failed ({status}); the driver may be older than \
+         the NVRTC that compiled it (a CUDA 13 NVRTC needs a driver for CUDA 13 or newer), or \
+         the GPU is not {arch}"
+    )]
+    CudaModuleLoad { arch: String, status: String },
+
+    /// A stream or device buffer of another CUDA context was given to a plan.
+    #[error(
+        "plan used with another context: the {what} belongs to a different CUDA context than \
+         the one the plan's kernels were loaded into; make the plan with a CudaDevice of that \
+         context, or use a stream and buffers of the plan's context (CudaFft::device())"
+    )]
+    ForeignContext { what: &'static str },
+
+    /// A device buffer does not hold `2 * n * batch` reals.
+    #[error(
+        "the {buffer} device buffer holds {got} real values but 2 * n * batch = {expected} \
+         (interleaved complex values); nothing was launched"
+    )]
+    WrongDeviceLength {
+        buffer: &'static str,
+        expected: usize,
+        got: usize,
+    },
+
     /// A host buffer does not hold `batch * n` complex values.
     #[error(
         "the {buffer} buffer holds {got} complex values but batch * n = {expected}; \
@@ -149,11 +187,27 @@ fn cl_error_text(code: i32) -> &'static str {
 }
 
 impl Error {
+    /// A CUDA driver failure of `call`.
+    pub(crate) fn cuda(call: impl Into<String>, error: cudarc::driver::DriverError) -> Self {
+        Error::CudaDriver {
+            call: call.into(),
+            status: driver_status(error),
+        }
+    }
+
     /// An OpenCL failure of `call`.
     pub(crate) fn opencl(call: impl Into<String>, error: opencl3::error_codes::ClError) -> Self {
         Error::OpenCl {
             call: call.into(),
             code: error.0,
         }
+    }
+}
+
+/// `CUDA_ERROR_NAME (description)` of a driver error.
+pub(crate) fn driver_status(error: cudarc::driver::DriverError) -> String {
+    match error.error_string() {
+        Ok(text) => format!("{:?} ({})", error.0, text.to_string_lossy()),
+        Err(_) => format!("{:?}", error.0),
     }
 }

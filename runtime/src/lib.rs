@@ -7,7 +7,9 @@
 //! - [`opencl`]: find a device ([`OpenClDevice`]) and run a manifest's passes
 //!   ([`OpenClFft`]); PoCL runs them on the CPU in CI.
 //! - [`cuda`]: compile CUDA sources with NVRTC for a real architecture
-//!   ([`compile_to_cubin_check`]); running them comes later.
+//!   ([`compile_to_cubin_check`]), cache the CUBINs in memory and on disk
+//!   ([`CubinCache`]), find a device ([`CudaDevice`]) and run a manifest's
+//!   passes on device buffers or host slices ([`CudaFft`]).
 //! - [`limits`]: launch limits; every launch is checked against the device's
 //!   and against [`GPU_LIMITS`], so CPU-only test runs reject what GPUs would.
 
@@ -19,7 +21,13 @@ pub mod manifest;
 pub mod opencl;
 mod real;
 
-pub use cuda::{compile_to_cubin_check, driver_available, nvrtc_available, CompiledCuda};
+pub use cuda::{
+    compile_to_cubin_check, driver_available, nvrtc_available, CacheOrigin, CacheStats,
+    CompiledCuda, CubinCache, CudaDevice, CudaDeviceInfo, CudaFft, CudaKernelInfo,
+};
+/// The cudarc this crate was built with, for callers that make their own
+/// streams and buffers ([`cuda::CudaStream`], [`cuda::CudaSlice`]).
+pub use cudarc;
 pub use error::{Error, Result};
 pub use limits::{DeviceLimits, GPU_LIMITS};
 pub use manifest::{

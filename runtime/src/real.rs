@@ -11,7 +11,17 @@ mod sealed {
 }
 
 /// `f32` or `f64`: the real part type of the complex values a kernel reads.
-pub trait Real: sealed::Sealed + Copy + Default + Send + Sync + 'static {
+/// The cudarc bounds let CUDA buffers of it be allocated and copied.
+pub trait Real:
+    sealed::Sealed
+    + Copy
+    + Default
+    + Send
+    + Sync
+    + 'static
+    + cudarc::driver::DeviceRepr
+    + cudarc::driver::ValidAsZeroBits
+{
     /// The manifest precision of kernels that read this type.
     const PRECISION: Precision;
 }

@@ -58,6 +58,29 @@ pub fn check_driver() -> Result<()> {
     }
 }
 
+/// The options [`compile_to_cubin_check`] gives NVRTC for `arch` (the
+/// verbose ptxas flag last); the compile cache hashes them into its keys.
+pub fn cubin_options(arch: &str) -> Vec<String> {
+    vec![format!("--gpu-architecture={arch}"), VERBOSE.to_string()]
+}
+
+/// The version of the loaded NVRTC library as (major, minor), or `None` when
+/// NVRTC cannot be loaded (checked once per process).
+pub fn nvrtc_version() -> Option<(i32, i32)> {
+    static VERSION: OnceLock<Option<(i32, i32)>> = OnceLock::new();
+    *VERSION.get_or_init(|| {
+        if !nvrtc_available() {
+            return None;
+        }
+        let (mut major, mut minor) = (0, 0);
+        // SAFETY: NVRTC is loadable (checked above); both pointers are valid for writes.
+        unsafe { sys::nvrtcVersion(&mut major, &mut minor) }
+            .result()
+            .ok()
+            .map(|()| (major, minor))
+    })
+}
+
 /// Compiles `source` for `arch` (a real architecture such as `sm_90`) through
 /// NVRTC and ptxas, returning the CUBIN and the log.
 pub fn compile_to_cubin_check(source: &str, arch: &str) -> Result<CompiledCuda> {
@@ -72,7 +95,7 @@ pub fn compile_to_cubin_check(source: &str, arch: &str) -> Result<CompiledCuda> 
     let src = CString::new(source).map_err(|e| Error::SourceHasNul {
         offset: e.nul_position(),
     })?;
-    let mut options = vec![format!("--gpu-architecture={arch}"), VERBOSE.to_string()];
+    let mut options = cubin_options(arch);
 
     let (verbose, verbose_log) = compile(&src, &options)?;
     match verbose {
@@ -122,7 +145,7 @@ fn compile(
 }
 
 /// `sm_` then digits, then at most one letter (`sm_90`, `sm_90a`, `sm_100f`).
-fn is_real_arch(arch: &str) -> bool {
+pub(crate) fn is_real_arch(arch: &str) -> bool {
     let Some(rest) = arch.strip_prefix("sm_") else {
         return false;
     };

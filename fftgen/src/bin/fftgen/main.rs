@@ -1,9 +1,11 @@
 //! The `fftgen` command: `emit` writes kernel sources and their manifest,
 //! `plan` prints how a size will be computed, `check` runs the kernels on a
-//! real backend and measures their error. Errors are one line on stderr and
-//! exit code 2; a check above tolerance exits with 1.
+//! real backend and measures their error, `bench` times the CUDA kernels
+//! against cuFFT on a GPU. Errors are one line on stderr and exit code 2; a
+//! check above tolerance exits with 1.
 
 mod args;
+mod bench;
 mod check;
 mod emit;
 mod plan;
@@ -26,6 +28,8 @@ enum Command {
     Plan(plan::PlanArgs),
     /// Run the transform on a backend with random data and report its error.
     Check(check::CheckArgs),
+    /// Time the CUDA kernels against cuFFT and a device copy on a GPU; write JSON, SVG, Markdown.
+    Bench(bench::BenchArgs),
 }
 
 /// What a subcommand reports when it fails.
@@ -48,6 +52,7 @@ fn main() -> ExitCode {
         Command::Emit(args) => emit::run(args),
         Command::Plan(args) => plan::run(args),
         Command::Check(args) => check::run(args),
+        Command::Bench(args) => bench::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

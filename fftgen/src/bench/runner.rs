@@ -1,0 +1,469 @@
+//! The benchmark run: one CUDA device, two 1 GiB device buffers allocated
+//! once and reused for every size, the input filled once from a fixed seed;
+//! then for each size our kernels (forward and inverse), cuFFT and a
+//! device-to-device copy are checked and timed on those same buffers, and our
+//! OpenCL kernels too where NVIDIA's platform is present. A failure at one
+//! size becomes a note in its row; only a failure to start (no driver, no
+//! device, no memory) ends the run.
+
+use super::cufft::{self, CufftPlan};
+use super::opencl::OpenClBench;
+use super::report::{utc_timestamp, BenchReport, BenchRow};
+use super::timing::{time_on_stream, Schedule, Timing};
+use super::{batch_for, buffer_complex, BenchConfig, BenchError, Sample, BUFFER_BYTES};
+use crate::accuracy::{reference, relative_l2};
+use crate::{Direction, FftSpec, Generated, Normalization, Precision};
+use fftgen_runtime::cuda::{driver_available, nvrtc_available, CudaDevice, CudaFft};
+use fftgen_runtime::cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
+use num_complex::Complex;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+/// Runs the benchmark described by `config`, calling `on_row` as each size
+/// finishes (for progress output).
+pub fn run(config: &BenchConfig, on_row: impl FnMut(&BenchRow)) -> Result<BenchReport, BenchError> {
+    let largest = buffer_complex(config.precision);
+    if config.sizes.is_empty() {
+        return Err(BenchError::Invalid(
+            "no sizes to measure; give --sizes N,N,...".into(),
+        ));
+    }
+    if let Some(&n) = config.sizes.iter().find(|&&n| n == 0 || n > largest) {
+        return Err(BenchError::Invalid(format!(
+            "size {n} is outside 1..={largest}"
+        )));
+    }
+    if !driver_available() {
+        return Err(BenchError::NoCudaDriver);
+    }
+    if !nvrtc_available() {
+        return Err(fftgen_runtime::Error::NvrtcMissing.into());
+    }
+    match config.precision {
+        Precision::F32 => run_typed::<f32>(config, on_row),
+        Precision::F64 => run_typed::<f64>(config, on_row),
+    }
+}
+
+/// The device, its buffers and the host copies, alive for the whole run.
+struct Session<T> {
+    device: CudaDevice,
+    stream: Arc<CudaStream>,
+    input: CudaSlice<T>,
+    output: CudaSlice<T>,
+    /// What was uploaded into `input`.
+    host_input: Vec<T>,
+    /// Room for a whole output buffer on the host.
+    host_scratch: Vec<T>,
+    opencl: Option<OpenClBench<T>>,
+    schedule: Schedule,
+}
+
+fn run_typed<T: Sample>(
+    config: &BenchConfig,
+    mut on_row: impl FnMut(&BenchRow),
+) -> Result<BenchReport, BenchError> {
+    let date_utc = utc_timestamp(SystemTime::now());
+    let device = CudaDevice::new(config.device)?;
+    let stream = Arc::clone(device.stream());
+    let reals = 2 * buffer_complex(T::PRECISION);
+    let host_input = random_reals::<T>(reals, config.seed);
+    let input = stream
+        .clone_htod(&host_input)
+        .map_err(|e| BenchError::driver("upload of the input (1 GiB)", e))?;
+    // SAFETY: every use poisons or writes the output before reading it.
+    let output = unsafe { stream.alloc::<T>(reals) }
+        .map_err(|e| BenchError::driver("cuMemAlloc (1 GiB)", e))?;
+    stream
+        .synchronize()
+        .map_err(|e| BenchError::driver("cuStreamSynchronize", e))?;
+
+    let (opencl, opencl_status) = if !config.opencl {
+        (None, "not run (--no-opencl)".to_string())
+    } else {
+        match OpenClBench::new(&host_input) {
+            Ok(bench) => {
+                let status = bench.name().to_string();
+                (Some(bench), status)
+            }
+            Err(why) => (None, format!("not available: {why}")),
+        }
+    };
+    let (major, minor) = device.compute_capability();
+    let mut session = Session {
+        device,
+        stream,
+        input,
+        output,
+        host_input,
+        host_scratch: vec![T::default(); reals],
+        opencl,
+        schedule: config.schedule,
+    };
+    let mut sizes = config.sizes.clone();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut rows = Vec::new();
+    for n in sizes {
+        let row = session.bench_size(n);
+        on_row(&row);
+        rows.push(row);
+    }
+    Ok(BenchReport {
+        device: session.device.name().to_string(),
+        compute_capability: format!("{major}.{minor}"),
+        date_utc,
+        command: config.command.clone(),
+        generator_version: crate::VERSION.to_string(),
+        precision: T::PRECISION,
+        cufft_version: cufft::version(),
+        opencl: opencl_status,
+        buffer_bytes: BUFFER_BYTES as u64,
+        seed: config.seed,
+        schedule: config.schedule,
+        rows,
+    })
+}
+
+/// `len` reals uniform in [-1, 1) from `seed`, rounded to `T` (never zeros).
+fn random_reals<T: Sample>(len: usize, seed: u64) -> Vec<T> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..len)
+        .map(|_| T::from_f64(rng.gen_range(-1.0..1.0)))
+        .collect()
+}
+
+/// How many transforms, from the start of the batch, are compared with the
+/// f64 reference: at least 64 and at least 65536 points, at most the batch.
+fn checked_transforms(n: usize, batch: usize) -> usize {
+    batch.min(64.max(65_536 / n))
+}
+
+/// The f64 references of the checked transforms, both directions.
+struct References {
+    forward: Vec<Complex<f64>>,
+    inverse: Vec<Complex<f64>>,
+}
+
+impl<T: Sample> Session<T> {
+    fn bench_size(&mut self, n: usize) -> BenchRow {
+        let batch = batch_for(n, T::PRECISION);
+        let mut row = BenchRow::new(n, batch, T::PRECISION);
+        let spec = FftSpec::new(n).precision(T::PRECISION);
+        let generated = match crate::generate(&spec, &spec.emit_command()) {
+            Ok(generated) => generated,
+            Err(e) => {
+                row.notes.push(format!("generator: {e}"));
+                return row;
+            }
+        };
+        row.radices = generated
+            .plan
+            .passes
+            .iter()
+            .flat_map(|p| p.radices())
+            .collect();
+        row.checked_transforms = checked_transforms(n, batch);
+        let references = match self.references(n, row.checked_transforms) {
+            Ok(references) => references,
+            Err(e) => {
+                row.notes.push(format!("reading the input back: {e}"));
+                return row;
+            }
+        };
+        if let Err(e) = self.ours(&mut row, &generated, &references) {
+            row.notes.push(format!("ours: {e}"));
+        }
+        if let Err(e) = self.cufft(&mut row, &references) {
+            row.notes.push(format!("cuFFT: {e}"));
+        }
+        if let Err(e) = self.copy(&mut row) {
+            row.notes.push(format!("copy: {e}"));
+        }
+        self.opencl(&mut row, &generated, &references);
+        row
+    }
+
+    /// The input of the checked transforms as the kernels see it (read back
+    /// from the device) and its f64 reference transforms.
+    fn references(&mut self, n: usize, checked: usize) -> Result<References, BenchError> {
+        let reals = 2 * n * checked;
+        let mut prefix = vec![T::default(); reals];
+        self.stream
+            .memcpy_dtoh(&self.input.slice(..reals), &mut prefix)
+            .map_err(|e| BenchError::driver("cuMemcpyDtoH", e))?;
+        self.stream
+            .synchronize()
+            .map_err(|e| BenchError::driver("cuStreamSynchronize", e))?;
+        let input = widen(&prefix);
+        Ok(References {
+            forward: reference(&input, n, Direction::Forward, Normalization::None),
+            inverse: reference(&input, n, Direction::Inverse, Normalization::None),
+        })
+    }
+
+    /// Our kernels: a checked run and a timing in each direction.
+    fn ours(
+        &mut self,
+        row: &mut BenchRow,
+        generated: &Generated,
+        references: &References,
+    ) -> Result<(), BenchError> {
+        let fft = CudaFft::new(&self.device, &generated.cuda_source, &generated.manifest)?;
+        let (n, batch) = (row.n, row.batch);
+        let stream = Arc::clone(&self.stream);
+        let (input, mut output) =
+            prefixes(&stream, &mut self.input, &mut self.output, 2 * n * batch);
+        let mut unwritten = 0;
+        for (direction, want) in [
+            (Direction::Forward, &references.forward),
+            (Direction::Inverse, &references.inverse),
+        ] {
+            poison(&stream, &mut output)?;
+            fft.launch(&stream, direction, &input, &mut output, batch)?;
+            let (error, bad) = scan(&stream, &output, &mut self.host_scratch, want)?;
+            unwritten += bad;
+            match direction {
+                Direction::Forward => row.ours_error = Some(error),
+                Direction::Inverse => row.ours_inverse_error = Some(error),
+            }
+        }
+        row.ours_unwritten = Some(unwritten);
+        let mut time = |direction| -> Result<Timing, BenchError> {
+            time_on_stream(&stream, self.schedule, || {
+                Ok(fft.launch(&stream, direction, &input, &mut output, batch)?)
+            })
+        };
+        row.ours = Some(time(Direction::Forward)?);
+        row.ours_inverse = Some(time(Direction::Inverse)?);
+        Ok(())
+    }
+
+    /// cuFFT forward on the same buffers: a checked run and a timing. cuFFT
+    /// does not promise to leave its input alone, so the input is compared
+    /// with what was uploaded afterwards (even after a failure) and restored
+    /// if it changed.
+    fn cufft(&mut self, row: &mut BenchRow, references: &References) -> Result<(), BenchError> {
+        let (n, batch) = (row.n, row.batch);
+        let stream = Arc::clone(&self.stream);
+        let plan = CufftPlan::new(&stream, n, batch, T::PRECISION)?;
+        let schedule = self.schedule;
+        let (mut input, mut output) =
+            prefixes(&stream, &mut self.input, &mut self.output, 2 * n * batch);
+        let mut measure = || -> Result<(), BenchError> {
+            poison(&stream, &mut output)?;
+            plan.forward(&mut input, &mut output)?;
+            let (error, bad) = scan(
+                &stream,
+                &output,
+                &mut self.host_scratch,
+                &references.forward,
+            )?;
+            row.cufft_error = Some(error);
+            row.cufft_unwritten = Some(bad);
+            row.cufft = Some(time_on_stream(&stream, schedule, || {
+                Ok(plan.forward(&mut input, &mut output)?)
+            })?);
+            Ok(())
+        };
+        let measured = measure();
+        drop((input, output));
+        drop(plan);
+        if !self.input_intact()? {
+            row.notes
+                .push("cuFFT wrote into its input; the input was uploaded again".into());
+            self.stream
+                .memcpy_htod(&self.host_input, &mut self.input)
+                .map_err(|e| BenchError::driver("cuMemcpyHtoD", e))?;
+        }
+        measured
+    }
+
+    /// Whether the device input still equals what was uploaded.
+    fn input_intact(&mut self) -> Result<bool, BenchError> {
+        self.stream
+            .memcpy_dtoh(&self.input, &mut self.host_scratch)
+            .map_err(|e| BenchError::driver("cuMemcpyDtoH", e))?;
+        self.stream
+            .synchronize()
+            .map_err(|e| BenchError::driver("cuStreamSynchronize", e))?;
+        let same = |a: &T, b: &T| (*a).into().to_bits() == (*b).into().to_bits();
+        Ok(self
+            .host_scratch
+            .iter()
+            .zip(&self.host_input)
+            .all(|(a, b)| same(a, b)))
+    }
+
+    /// A device-to-device copy of the same `n * batch` complex values.
+    fn copy(&mut self, row: &mut BenchRow) -> Result<(), BenchError> {
+        let stream = Arc::clone(&self.stream);
+        let (input, mut output) = prefixes(
+            &stream,
+            &mut self.input,
+            &mut self.output,
+            2 * row.n * row.batch,
+        );
+        row.copy = Some(time_on_stream(&stream, self.schedule, || {
+            stream
+                .memcpy_dtod(&*input, &mut *output)
+                .map_err(|e| BenchError::driver("cuMemcpyDtoDAsync", e))
+        })?);
+        Ok(())
+    }
+
+    /// Our OpenCL kernels on the same GPU, when the platform is there.
+    fn opencl(&mut self, row: &mut BenchRow, generated: &Generated, references: &References) {
+        let Some(opencl) = self.opencl.as_mut() else {
+            return;
+        };
+        match opencl.bench(generated, row.batch, self.schedule, row.checked_transforms) {
+            Ok((timing, prefix)) => {
+                row.opencl = Some(timing);
+                row.opencl_error = Some(relative_l2(&widen(&prefix), &references.forward));
+            }
+            Err(e) => row.notes.push(format!("OpenCL: {e}")),
+        }
+    }
+}
+
+/// Fills `buffer` with 0xFF bytes (NaN in f32 and f64), so that outputs a
+/// kernel never writes are seen.
+fn poison<T>(stream: &Arc<CudaStream>, buffer: &mut CudaSlice<T>) -> Result<(), BenchError> {
+    let bytes = buffer.num_bytes();
+    let (ptr, _write) = buffer.device_ptr_mut(stream);
+    // SAFETY: the pointer and byte count describe a live allocation of this
+    // stream's context; any bit pattern is a valid f32 or f64.
+    unsafe {
+        fftgen_runtime::cudarc::driver::result::memset_d8_async(
+            ptr,
+            0xFF,
+            bytes,
+            stream.cu_stream(),
+        )
+    }
+    .map_err(|e| BenchError::driver("cuMemsetD8Async", e))
+}
+
+/// Waits for `stream`, downloads all of `output` and returns the relative L2
+/// error of its first `want.len()` complex values against `want`, and how
+/// many reals of the whole output are not finite (left unwritten, or NaN).
+fn scan<T: Sample>(
+    stream: &Arc<CudaStream>,
+    output: &CudaSlice<T>,
+    host: &mut [T],
+    want: &[Complex<f64>],
+) -> Result<(f64, u64), BenchError> {
+    let host = &mut host[..output.len()];
+    stream
+        .memcpy_dtoh(output, host)
+        .map_err(|e| BenchError::driver("cuMemcpyDtoH", e))?;
+    // Kernel faults surface here.
+    stream
+        .synchronize()
+        .map_err(|e| BenchError::driver("cuStreamSynchronize (after the checked run)", e))?;
+    stream
+        .context()
+        .check_err()
+        .map_err(|e| BenchError::driver("an earlier asynchronous call", e))?;
+    let not_finite = host.iter().filter(|&&x| !x.into().is_finite()).count() as u64;
+    let got = widen(&host[..2 * want.len()]);
+    Ok((relative_l2(&got, want), not_finite))
+}
+
+/// Interleaved reals as f64 complex values.
+fn widen<T: Sample>(reals: &[T]) -> Vec<Complex<f64>> {
+    reals
+        .chunks_exact(2)
+        .map(|c| Complex::new(c[0].into(), c[1].into()))
+        .collect()
+}
+
+/// The first `len` elements of both buffers as whole `CudaSlice`s, which is
+/// what `CudaFft::launch` takes (it wants exactly `2 * n * batch` reals,
+/// while the buffers are sized for the largest batch).
+fn prefixes<'a, T>(
+    stream: &Arc<CudaStream>,
+    input: &'a mut CudaSlice<T>,
+    output: &'a mut CudaSlice<T>,
+    len: usize,
+) -> (Prefix<'a, T>, Prefix<'a, T>) {
+    (
+        Prefix::new(stream, input, len),
+        Prefix::new(stream, output, len),
+    )
+}
+
+/// A `CudaSlice` over the first `len` elements of another one's allocation.
+/// It borrows the owner exclusively for its life and never frees the memory.
+struct Prefix<'a, T> {
+    slice: ManuallyDrop<CudaSlice<T>>,
+    _owner: PhantomData<&'a mut CudaSlice<T>>,
+}
+
+impl<'a, T> Prefix<'a, T> {
+    fn new(stream: &Arc<CudaStream>, owner: &'a mut CudaSlice<T>, len: usize) -> Self {
+        assert!(
+            len <= owner.len(),
+            "a prefix of {len} elements of a buffer of {}",
+            owner.len()
+        );
+        let (ptr, _record) = owner.device_ptr(stream);
+        // SAFETY: `ptr` is a live allocation of at least `len` elements of T,
+        // which the exclusive borrow keeps alive and unused elsewhere while
+        // the prefix exists; the prefix is leaked, never freed, on drop.
+        let slice = unsafe { stream.upgrade_device_ptr::<T>(ptr, len) };
+        Prefix {
+            slice: ManuallyDrop::new(slice),
+            _owner: PhantomData,
+        }
+    }
+}
+
+impl<T> Deref for Prefix<'_, T> {
+    type Target = CudaSlice<T>;
+    fn deref(&self) -> &CudaSlice<T> {
+        &self.slice
+    }
+}
+
+impl<T> DerefMut for Prefix<'_, T> {
+    fn deref_mut(&mut self) -> &mut CudaSlice<T> {
+        &mut self.slice
+    }
+}
+
+impl<T> Drop for Prefix<'_, T> {
+    fn drop(&mut self) {
+        // SAFETY: taken once, here; the field is not used again.
+        let slice = unsafe { ManuallyDrop::take(&mut self.slice) };
+        // Gives the handle back without freeing the owner's memory.
+        let _ = slice.leak();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checked_transforms_cover_enough_points() {
+        assert_eq!(checked_transforms(2, 1 << 26), 32_768);
+        assert_eq!(checked_transforms(4096, 1 << 15), 64);
+        assert_eq!(checked_transforms(1000, 134_217), 65);
+        assert_eq!(checked_transforms(8, 10), 10);
+    }
+
+    #[test]
+    fn random_reals_are_never_zero_and_repeat_with_the_seed() {
+        let a = random_reals::<f32>(1000, 7);
+        assert_eq!(a, random_reals::<f32>(1000, 7));
+        assert_ne!(a, random_reals::<f32>(1000, 8));
+        assert!(a.iter().all(|&x| x != 0.0 && (-1.0..1.0).contains(&x)));
+    }
+}

@@ -1,0 +1,657 @@
+//! Running generated kernels through the CUDA driver: [`CudaFft`] compiles a
+//! source once per architecture (through the [`CubinCache`]), loads the CUBIN
+//! as a module, looks up every kernel its manifest names and checks what the
+//! compiled kernels report (parameters, shared memory, the largest block
+//! their registers allow) against the manifest. A transform is then launched
+//! on device buffers on any stream of the same context: every pass in order,
+//! its arguments bound by role, intermediate results in a scratch buffer that
+//! is allocated on the first launch that needs one (multi-pass plans).
+//! Everything that can be checked is checked before anything is enqueued.
+//!
+//! Device buffers hold interleaved complex values as `2 * n * batch` reals;
+//! the host conveniences `run` and `run_in_place` upload, launch on the
+//! device's default stream, synchronise and download, writing the caller's
+//! buffer only after everything succeeded.
+
+use super::cache::{CacheOrigin, CachedCubin, CubinCache};
+use super::device::CudaDevice;
+use super::route::{DeviceRoute, Slot};
+use crate::error::{driver_status, Error, Result};
+use crate::launch::{check_call, check_manifest, grid_for};
+use crate::limits::{DeviceLimits, GPU_LIMITS};
+use crate::manifest::{
+    Direction, KernelArg, Manifest, PassLaunch, Placement, StaticKernels, TransformLaunch,
+};
+use crate::real::Real;
+use cudarc::driver::result::DriverError;
+use cudarc::driver::sys::{self, CUresult};
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DevicePtrMut,
+    LaunchConfig, PushKernelArg,
+};
+use cudarc::nvrtc::Ptx;
+use num_complex::Complex;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+/// What the driver reports about one compiled kernel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CudaKernelInfo {
+    /// The entry point.
+    pub name: String,
+    /// Registers per thread.
+    pub registers: u32,
+    /// Statically declared shared memory, bytes.
+    pub static_shared_bytes: u32,
+    /// Local memory per thread, bytes (register spills and stack; 0 is best).
+    pub local_bytes_per_thread: u32,
+    /// The largest block the kernel can be launched with (its launch bounds
+    /// and register use lower it below the device's limit).
+    pub max_threads_per_block: u32,
+}
+
+/// Kernels of one manifest, loaded into one CUDA context.
+pub struct CudaFft {
+    device: CudaDevice,
+    manifest: Manifest,
+    functions: HashMap<String, CudaFunction>,
+    kernels: Vec<CudaKernelInfo>,
+    // The buffers of every pass, per direction, worked out once.
+    routes: Vec<(Direction, DeviceRoute)>,
+    limits: DeviceLimits,
+    cubin: CachedCubin,
+    // Intermediate results of multi-pass transforms, grown on demand. Held
+    // while a launch enqueues; cudarc's events order its uses across streams.
+    scratch: Mutex<Option<CudaSlice<u8>>>,
+    _module: Arc<CudaModule>,
+}
+
+impl std::fmt::Debug for CudaFft {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CudaFft")
+            .field("device", &self.device.name())
+            .field("arch", &self.cubin.arch)
+            .field("origin", &self.cubin.origin)
+            .field("manifest", &self.manifest)
+            .field("kernels", &self.kernels)
+            .finish_non_exhaustive()
+    }
+}
+
+impl CudaFft {
+    /// Compiles `source` for the device's architecture (or takes the CUBIN
+    /// from the process-wide [`CubinCache::global`]), loads it and looks up
+    /// every kernel `manifest` launches, after checking the manifest and every
+    /// launch shape against the device and [`GPU_LIMITS`].
+    pub fn new(device: &CudaDevice, source: &str, manifest: &Manifest) -> Result<Self> {
+        Self::with_cache(device, source, manifest, CubinCache::global())
+    }
+
+    /// [`CudaFft::new`] with the kernels of a type `fft_kernel!` defined.
+    pub fn from_static<K: StaticKernels>(device: &CudaDevice) -> Result<Self> {
+        let manifest = Manifest::from_json(K::MANIFEST_JSON)
+            .map_err(|e| Error::InvalidManifest(format!("the JSON does not parse: {e}")))?;
+        Self::new(device, K::CUDA_SOURCE, &manifest)
+    }
+
+    /// [`CudaFft::new`] through `cache` instead of the process-wide cache.
+    pub fn with_cache(
+        device: &CudaDevice,
+        source: &str,
+        manifest: &Manifest,
+        cache: &CubinCache,
+    ) -> Result<Self> {
+        let limits = device.limits();
+        check_manifest(manifest, &limits)?;
+        let cubin = cache.get_or_compile(source, device.arch())?;
+        let module = device
+            .context()
+            .load_module(Ptx::from_binary(cubin.cubin.to_vec()))
+            .map_err(|e| Error::CudaModuleLoad {
+                arch: cubin.arch.clone(),
+                status: driver_status(e),
+            })?;
+        let mut functions = HashMap::new();
+        let mut kernels = Vec::new();
+        for pass in manifest.transforms.iter().flat_map(|t| &t.passes) {
+            if !functions.contains_key(&pass.kernel) {
+                let function = load_function(&module, &pass.kernel)?;
+                kernels.push(kernel_info(&function, &pass.kernel)?);
+                functions.insert(pass.kernel.clone(), function);
+            }
+            let info = kernels.iter().find(|k| k.name == pass.kernel);
+            if let Some(info) = info {
+                check_kernel(device, &limits, &functions[&pass.kernel], info, pass)?;
+            }
+        }
+        let routes = manifest
+            .transforms
+            .iter()
+            .map(|t| (t.direction, DeviceRoute::new(&t.passes, manifest.placement)))
+            .collect();
+        Ok(CudaFft {
+            device: device.clone(),
+            manifest: manifest.clone(),
+            functions,
+            kernels,
+            routes,
+            limits,
+            cubin,
+            scratch: Mutex::new(None),
+            _module: module,
+        })
+    }
+
+    /// The manifest the kernels were loaded with.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// The device (and context) the kernels are loaded on.
+    pub fn device(&self) -> &CudaDevice {
+        &self.device
+    }
+
+    /// The CUBIN the kernels came from, with NVRTC's log (ptxas's registers
+    /// and spills per kernel) and where the cache found it.
+    pub fn cubin(&self) -> &CachedCubin {
+        &self.cubin
+    }
+
+    /// Whether the CUBIN was compiled for this plan or found in a cache.
+    pub fn cache_origin(&self) -> CacheOrigin {
+        self.cubin.origin
+    }
+
+    /// What the driver reports about each kernel, in manifest order.
+    pub fn kernels(&self) -> &[CudaKernelInfo] {
+        &self.kernels
+    }
+
+    /// Enqueues `batch` transforms of `n` points from `input` into `output`
+    /// on `stream` (out-of-place kernels). Both buffers hold `2 * n * batch`
+    /// reals (interleaved complex values); `input` is never written. Returns
+    /// once the work is enqueued: synchronise the stream (or record an event)
+    /// before reading `output` on the host. On error nothing is enqueued,
+    /// except when the driver fails part-way.
+    pub fn launch<T: Real>(
+        &self,
+        stream: &CudaStream,
+        direction: Direction,
+        input: &CudaSlice<T>,
+        output: &mut CudaSlice<T>,
+        batch: usize,
+    ) -> Result<()> {
+        let transform = self.check_launch::<T>(
+            stream,
+            direction,
+            Placement::OutOfPlace,
+            &[
+                ("input", input.len(), input.context()),
+                ("output", output.len(), output.context()),
+            ],
+            batch,
+        )?;
+        let grids = self.grids(transform, batch)?;
+        let (input_ptr, _read_input) = input.device_ptr(stream);
+        let (output_ptr, _write_output) = output.device_ptr_mut(stream);
+        self.enqueue::<T>(stream, transform, &grids, [input_ptr, output_ptr], batch)
+    }
+
+    /// Enqueues `batch` transforms of `n` points in `data` in place on
+    /// `stream` (in-place kernels). `data` holds `2 * n * batch` reals.
+    /// Returns once the work is enqueued, like [`CudaFft::launch`].
+    pub fn launch_in_place<T: Real>(
+        &self,
+        stream: &CudaStream,
+        direction: Direction,
+        data: &mut CudaSlice<T>,
+        batch: usize,
+    ) -> Result<()> {
+        let transform = self.check_launch::<T>(
+            stream,
+            direction,
+            Placement::InPlace,
+            &[("data", data.len(), data.context())],
+            batch,
+        )?;
+        let grids = self.grids(transform, batch)?;
+        let (data_ptr, _write_data) = data.device_ptr_mut(stream);
+        self.enqueue::<T>(stream, transform, &grids, [data_ptr, data_ptr], batch)
+    }
+
+    /// Transforms `batch` signals of `n` points from `input` into `output`
+    /// (out-of-place kernels) on the device's default stream, waiting for
+    /// the result. On error `output` is left as it was.
+    pub fn run<T: Real>(
+        &self,
+        direction: Direction,
+        input: &[Complex<T>],
+        output: &mut [Complex<T>],
+        batch: usize,
+    ) -> Result<()> {
+        check_call::<T>(
+            &self.manifest,
+            direction,
+            Placement::OutOfPlace,
+            &[("input", input.len()), ("output", output.len())],
+            batch,
+        )?;
+        let stream = self.device.stream();
+        let device_input = stream
+            .clone_htod(as_reals(input))
+            .map_err(|e| Error::cuda("cuMemcpyHtoDAsync", e))?;
+        let mut device_output = alloc::<T>(stream, 2 * input.len())?;
+        self.launch(stream, direction, &device_input, &mut device_output, batch)?;
+        let result = download(stream, &device_output)?;
+        as_reals_mut(output).copy_from_slice(&result);
+        Ok(())
+    }
+
+    /// Transforms `batch` signals of `n` points in `data` in place (in-place
+    /// kernels) on the device's default stream, waiting for the result. On
+    /// error `data` is left as it was.
+    pub fn run_in_place<T: Real>(
+        &self,
+        direction: Direction,
+        data: &mut [Complex<T>],
+        batch: usize,
+    ) -> Result<()> {
+        check_call::<T>(
+            &self.manifest,
+            direction,
+            Placement::InPlace,
+            &[("data", data.len())],
+            batch,
+        )?;
+        let stream = self.device.stream();
+        let mut device_data = stream
+            .clone_htod(as_reals(data))
+            .map_err(|e| Error::cuda("cuMemcpyHtoDAsync", e))?;
+        self.launch_in_place(stream, direction, &mut device_data, batch)?;
+        let result = download(stream, &device_data)?;
+        as_reals_mut(data).copy_from_slice(&result);
+        Ok(())
+    }
+
+    /// Every check of a device launch, in the order a caller fixes them:
+    /// the method, the element type, the batch, the buffers, the context.
+    fn check_launch<T: Real>(
+        &self,
+        stream: &CudaStream,
+        direction: Direction,
+        called: Placement,
+        buffers: &[(&'static str, usize, &Arc<CudaContext>)],
+        batch: usize,
+    ) -> Result<&TransformLaunch> {
+        if self.manifest.placement != called {
+            return Err(Error::PlacementMismatch {
+                manifest: self.manifest.placement,
+                use_instead: match self.manifest.placement {
+                    Placement::OutOfPlace => "launch(stream, direction, input, output, batch)",
+                    Placement::InPlace => "launch_in_place(stream, direction, data, batch)",
+                },
+            });
+        }
+        let transform = check_call::<T>(&self.manifest, direction, called, &[], batch)?;
+        // check_call bounded batch * n * 2 reals by isize::MAX bytes.
+        let expected = 2 * self.manifest.n * batch;
+        for &(buffer, got, _) in buffers {
+            if got != expected {
+                return Err(Error::WrongDeviceLength {
+                    buffer,
+                    expected,
+                    got,
+                });
+            }
+        }
+        let ours = self.device.context();
+        let same = |other: &Arc<CudaContext>| Arc::ptr_eq(ours, other) || **ours == **other;
+        if !same(stream.context()) {
+            return Err(Error::ForeignContext { what: "stream" });
+        }
+        for &(buffer, _, context) in buffers {
+            if !same(context) {
+                return Err(Error::ForeignContext {
+                    what: match buffer {
+                        "input" => "input buffer",
+                        "output" => "output buffer",
+                        _ => "data buffer",
+                    },
+                });
+            }
+        }
+        Ok(transform)
+    }
+
+    /// The grid of every pass for `batch` transforms. Grid limits depend on
+    /// the batch, so every pass is checked before any is launched.
+    fn grids(&self, transform: &TransformLaunch, batch: usize) -> Result<Vec<(u32, u32, u32)>> {
+        transform
+            .passes
+            .iter()
+            .map(|pass| grid_for(pass, batch, &self.limits).and_then(|grid| grid_dim(pass, grid)))
+            .collect()
+    }
+
+    /// Enqueues the passes of `transform` on `stream`. `caller` holds the
+    /// device pointers of the caller's input and output (both the data
+    /// buffer in place), already ordered after their earlier uses.
+    fn enqueue<T: Real>(
+        &self,
+        stream: &CudaStream,
+        transform: &TransformLaunch,
+        grids: &[(u32, u32, u32)],
+        caller: [sys::CUdeviceptr; 2],
+        batch: usize,
+    ) -> Result<()> {
+        let passes = &transform.passes;
+        let route = self
+            .routes
+            .iter()
+            .find(|(direction, _)| *direction == transform.direction)
+            .map(|(_, route)| route)
+            .ok_or_else(|| Error::InvalidManifest("a transform without a route".into()))?;
+        let bytes = 2 * self.manifest.n * batch * std::mem::size_of::<T>();
+
+        let context = stream.context();
+        context
+            .bind_to_thread()
+            .map_err(|e| Error::cuda("cuCtxSetCurrent", e))?;
+        let mut scratch = self.scratch.lock().unwrap_or_else(PoisonError::into_inner);
+        if route.needs_scratch() {
+            self.grow_scratch(&mut scratch, bytes)?;
+        }
+        let scratch_ptr = match scratch.as_mut() {
+            Some(buffer) if route.needs_scratch() => Some(buffer.device_ptr_mut(stream)),
+            _ => None,
+        };
+        let pointer = |slot: Slot| match slot {
+            Slot::Input => caller[0],
+            Slot::Output => caller[1],
+            Slot::Scratch => scratch_ptr.as_ref().map_or(0, |(ptr, _)| *ptr),
+        };
+
+        if let Some((from, to)) = route.copy_first {
+            // SAFETY: both buffers hold `bytes` bytes (checked lengths, scratch
+            // grown above) and belong to the stream's context, which is bound.
+            unsafe {
+                cudarc::driver::result::memcpy_dtod_async(
+                    pointer(to),
+                    pointer(from),
+                    bytes,
+                    stream.cu_stream(),
+                )
+            }
+            .map_err(|e| Error::cuda("cuMemcpyDtoDAsync", e))?;
+        }
+        for ((pass, &(read, write)), &grid) in passes.iter().zip(&route.passes).zip(grids) {
+            self.launch_pass(stream, pass, pointer(read), pointer(write), grid, batch)?;
+        }
+        // Record the scratch buffer's use on the stream before the lock goes.
+        drop(scratch_ptr);
+        drop(scratch);
+        // Waits and event records inside cudarc report failures here.
+        context
+            .check_err()
+            .map_err(|e| Error::cuda("stream ordering (cuStreamWaitEvent, cuEventRecord)", e))
+    }
+
+    /// Makes the scratch buffer hold at least `bytes` bytes.
+    fn grow_scratch(&self, scratch: &mut Option<CudaSlice<u8>>, bytes: usize) -> Result<()> {
+        if scratch.as_ref().is_some_and(|s| s.len() >= bytes) {
+            return Ok(());
+        }
+        // Dropping the old buffer frees it in stream order after its last use.
+        *scratch = None;
+        let stream = self.device.stream();
+        let buffer = alloc::<u8>(stream, bytes)?;
+        // The allocation is ordered on the default stream; launches on other
+        // (non-blocking) streams must not start before it completes.
+        stream
+            .synchronize()
+            .map_err(|e| Error::cuda("cuStreamSynchronize", e))?;
+        *scratch = Some(buffer);
+        Ok(())
+    }
+
+    /// Binds the arguments of one pass by role and launches it.
+    fn launch_pass(
+        &self,
+        stream: &CudaStream,
+        pass: &PassLaunch,
+        read: sys::CUdeviceptr,
+        write: sys::CUdeviceptr,
+        grid: (u32, u32, u32),
+        batch: usize,
+    ) -> Result<()> {
+        let function = self
+            .functions
+            .get(&pass.kernel)
+            .ok_or_else(|| Error::MissingKernel {
+                kernel: pass.kernel.clone(),
+            })?;
+        // check_call bounded the batch by u32::MAX, so this does not truncate.
+        let batch = batch as u32;
+        let mut builder = stream.launch_builder(function);
+        for arg in &pass.args {
+            match arg {
+                KernelArg::Input { .. } | KernelArg::InOut { .. } => builder.arg(&read),
+                KernelArg::Output { .. } => builder.arg(&write),
+                KernelArg::BatchCount { .. } => builder.arg(&batch),
+            };
+        }
+        let [x, y, z] = pass.block;
+        let config = LaunchConfig {
+            grid_dim: grid,
+            block_dim: (x, y, z),
+            shared_mem_bytes: 0,
+        };
+        // SAFETY: check_kernel matched the kernel's parameters to the manifest
+        // (count and sizes, where the driver can tell): device pointers to
+        // buffers of 2 * n * batch reals of the manifest's precision, and the
+        // batch as a 32-bit unsigned integer. The kernels stay within batch * n
+        // complex values, and out-of-place passes never get the same buffer twice.
+        unsafe { builder.launch(config) }
+            .map_err(|e| Error::cuda(format!("cuLaunchKernel({})", pass.kernel), e))?;
+        Ok(())
+    }
+}
+
+/// A grid as the driver takes it.
+fn grid_dim(pass: &PassLaunch, grid: [usize; 3]) -> Result<(u32, u32, u32)> {
+    let dim = |value: usize, what| {
+        u32::try_from(value).map_err(|_| Error::LaunchLimit {
+            kernel: pass.kernel.clone(),
+            what,
+            value: value as u64,
+            max: u32::MAX.into(),
+            limits: "the CUDA driver API".to_string(),
+        })
+    };
+    Ok((
+        dim(grid[0], "grid.x")?,
+        dim(grid[1], "grid.y")?,
+        dim(grid[2], "grid.z")?,
+    ))
+}
+
+fn load_function(module: &Arc<CudaModule>, name: &str) -> Result<CudaFunction> {
+    module.load_function(name).map_err(|e| match e {
+        DriverError(CUresult::CUDA_ERROR_NOT_FOUND) => Error::MissingKernel {
+            kernel: name.to_string(),
+        },
+        e => Error::cuda(format!("cuModuleGetFunction({name})"), e),
+    })
+}
+
+fn kernel_info(function: &CudaFunction, name: &str) -> Result<CudaKernelInfo> {
+    let get = |value: std::result::Result<i32, DriverError>, what: &str| {
+        value
+            .map(|v| u32::try_from(v).unwrap_or(0))
+            .map_err(|e| Error::cuda(format!("cuFuncGetAttribute({name}, {what})"), e))
+    };
+    Ok(CudaKernelInfo {
+        name: name.to_string(),
+        registers: get(function.num_regs(), "NUM_REGS")?,
+        static_shared_bytes: get(function.shared_size_bytes(), "SHARED_SIZE_BYTES")?,
+        local_bytes_per_thread: get(function.local_size_bytes(), "LOCAL_SIZE_BYTES")?,
+        max_threads_per_block: get(function.max_threads_per_block(), "MAX_THREADS_PER_BLOCK")?,
+    })
+}
+
+/// Checks what the compiled kernel reports against the manifest and limits:
+/// its parameters, the shared memory it really uses, and the largest block it
+/// can run with.
+fn check_kernel(
+    device: &CudaDevice,
+    limits: &DeviceLimits,
+    function: &CudaFunction,
+    info: &CudaKernelInfo,
+    pass: &PassLaunch,
+) -> Result<()> {
+    check_parameters(function, pass)?;
+    let over = |what, value: u64, max: u64, limits: &DeviceLimits| {
+        if value > max {
+            Err(Error::LaunchLimit {
+                kernel: pass.kernel.clone(),
+                what,
+                value,
+                max,
+                limits: limits.name.to_string(),
+            })
+        } else {
+            Ok(())
+        }
+    };
+    let what = "static shared memory of the compiled kernel (bytes)";
+    let shared = u64::from(info.static_shared_bytes);
+    over(
+        what,
+        shared,
+        GPU_LIMITS.max_static_shared_bytes.into(),
+        &GPU_LIMITS,
+    )?;
+    over(what, shared, limits.max_static_shared_bytes.into(), limits)?;
+    let threads: u64 = pass.block.iter().map(|&b| u64::from(b)).product();
+    let kernel_limits = DeviceLimits {
+        name: format!("the compiled kernel on `{}`", device.name()).into(),
+        ..limits.clone()
+    };
+    over(
+        "threads per block",
+        threads,
+        info.max_threads_per_block.into(),
+        &kernel_limits,
+    )
+}
+
+/// Compares the kernel's parameter count and sizes with the manifest's
+/// arguments (8-byte pointers, a 4-byte batch). Needs cuFuncGetParamInfo
+/// (drivers for CUDA 12.4 and later); older drivers skip the check.
+fn check_parameters(function: &CudaFunction, pass: &PassLaunch) -> Result<()> {
+    let Some(sizes) = parameter_sizes(function, pass.args.len() + 1) else {
+        return Ok(());
+    };
+    if sizes.len() != pass.args.len() {
+        return Err(Error::InvalidManifest(format!(
+            "kernel `{}` takes {} parameters but the manifest lists {}",
+            pass.kernel,
+            sizes.len(),
+            pass.args.len()
+        )));
+    }
+    for (index, (arg, &size)) in pass.args.iter().zip(&sizes).enumerate() {
+        let (role, expected) = match arg {
+            KernelArg::BatchCount { .. } => ("the batch count (unsigned int)", 4),
+            _ => ("a buffer pointer", std::mem::size_of::<sys::CUdeviceptr>()),
+        };
+        if size != expected {
+            return Err(Error::InvalidManifest(format!(
+                "parameter {index} of kernel `{}` is {size} bytes, but the manifest makes it \
+                 {role} of {expected} bytes",
+                pass.kernel
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The sizes of the kernel's parameters (at most `limit` of them), or `None`
+/// when the driver cannot tell. The check is an aid, so a driver that
+/// answers with anything but success or "past the last parameter" (as
+/// PyTorch reads CUDA_ERROR_INVALID_VALUE) skips it rather than fail the plan.
+fn parameter_sizes(function: &CudaFunction, limit: usize) -> Option<Vec<usize>> {
+    if !has_param_info() {
+        return None;
+    }
+    let mut sizes = Vec::new();
+    for index in 0..limit {
+        let (mut offset, mut size) = (0usize, 0usize);
+        // SAFETY: the function is loaded and alive; both pointers are valid
+        // for writes; the symbol exists (has_param_info).
+        let status = unsafe {
+            sys::cuFuncGetParamInfo(function.cu_function(), index, &mut offset, &mut size)
+        };
+        match status {
+            CUresult::CUDA_SUCCESS => sizes.push(size),
+            // The index is past the last parameter.
+            CUresult::CUDA_ERROR_INVALID_VALUE => break,
+            _ => return None,
+        }
+    }
+    Some(sizes)
+}
+
+/// Whether the loaded driver has cuFuncGetParamInfo; cudarc panics when a
+/// symbol is missing, so this looks it up first.
+fn has_param_info() -> bool {
+    static PRESENT: OnceLock<bool> = OnceLock::new();
+    *PRESENT.get_or_init(|| {
+        // SAFETY: only reached with a CudaDevice, so the driver library is
+        // loadable (culib would panic otherwise); this only looks a symbol up.
+        unsafe {
+            sys::culib()
+                .get::<unsafe extern "C" fn()>(b"cuFuncGetParamInfo\0")
+                .is_ok()
+        }
+    })
+}
+
+/// `len` uninitialised elements on `stream`.
+fn alloc<T: cudarc::driver::DeviceRepr>(
+    stream: &Arc<CudaStream>,
+    len: usize,
+) -> Result<CudaSlice<T>> {
+    // SAFETY: the contents are written (by a copy or a kernel) before they are read.
+    unsafe { stream.alloc::<T>(len) }.map_err(|e| Error::cuda("cuMemAlloc", e))
+}
+
+/// The buffer's contents, after everything enqueued on `stream` finished.
+fn download<T: Real>(stream: &Arc<CudaStream>, buffer: &CudaSlice<T>) -> Result<Vec<T>> {
+    let result = stream
+        .clone_dtoh(buffer)
+        .map_err(|e| Error::cuda("cuMemcpyDtoHAsync", e))?;
+    // Kernel faults surface here, before the result is trusted.
+    stream
+        .synchronize()
+        .map_err(|e| Error::cuda("cuStreamSynchronize", e))?;
+    stream
+        .context()
+        .check_err()
+        .map_err(|e| Error::cuda("stream ordering (cuStreamWaitEvent, cuEventRecord)", e))?;
+    Ok(result)
+}
+
+/// The reals of interleaved complex values.
+fn as_reals<T: Real>(values: &[Complex<T>]) -> &[T] {
+    // SAFETY: Complex<T> is #[repr(C)] { re: T, im: T }: two Ts, no padding,
+    // aligned as T; the slice covers the same bytes.
+    unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<T>(), 2 * values.len()) }
+}
+
+/// The reals of interleaved complex values, writable.
+fn as_reals_mut<T: Real>(values: &mut [Complex<T>]) -> &mut [T] {
+    // SAFETY: as in as_reals; the borrow is exclusive.
+    unsafe { std::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<T>(), 2 * values.len()) }
+}

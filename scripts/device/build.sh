@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds, on this (GPU-less) machine, everything the GPU machine runs and
+# copies it into .devbin/ (ignored through .git/info/exclude; carried to the
+# device with `carry: [".devbin"]`): the fftgen binary, the GPU test
+# executables, and the OpenCL ICD loader, which the device image may lack.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+rm -rf .devbin && mkdir -p .devbin/lib
+cargo build --release -p fftgen
+cp target/release/fftgen .devbin/
+for test in gpu_sweep; do
+    exe=$(cargo test --release --no-run --test "$test" 2>&1 | sed -n "s/.*Executable tests\/$test.rs (\(.*\))/\1/p")
+    cp "$exe" ".devbin/$test"
+done
+exe=$(cargo test --release -p fftgen-runtime --no-run --test cuda_gpu 2>&1 | sed -n 's/.*Executable tests\/cuda_gpu.rs (\(.*\))/\1/p')
+cp "$exe" .devbin/cuda_gpu
+cp -L /usr/lib/x86_64-linux-gnu/libOpenCL.so.1 .devbin/lib/
+cp scripts/device/run.sh .devbin/
+ls -la .devbin

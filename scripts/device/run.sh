@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine from the repository root, with .devbin carried:
+# GPU correctness (CUDA and NVIDIA OpenCL), compute-sanitizer on the
+# representative set, then the benchmark side by side with cuFFT and a
+# device-to-device copy. Everything it writes goes to $OUT.
+#   usage: bash .devbin/run.sh [all|bench|tests] [extra bench args...]
+set -uo pipefail
+what="${1:-all}"; shift || true
+OUT="${OUT:-/tmp/out}"; mkdir -p "$OUT"
+export LD_LIBRARY_PATH="$PWD/.devbin/lib:/usr/local/nvidia/lib64:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+# Make the NVIDIA OpenCL driver visible to the ICD loader.
+mkdir -p /etc/OpenCL/vendors
+[ -f /etc/OpenCL/vendors/nvidia.icd ] || echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+export FFTGEN_CACHE_DIR=/tmp/fftgen-cache
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$OUT/device.txt"
+if [ "$what" = all ] || [ "$what" = tests ]; then
+    { .devbin/cuda_gpu --test-threads=1 --nocapture; .devbin/gpu_sweep --test-threads=1 --nocapture; } > "$OUT/gpu_tests.log" 2>&1
+    grep -E "test result|FAILED|panicked|worst|SKIPPED" "$OUT/gpu_tests.log"
+    { for tool in memcheck racecheck; do
+          echo "== compute-sanitizer --tool $tool"
+          compute-sanitizer --tool "$tool" --error-exitcode 9 .devbin/gpu_sweep sanitizer_set --test-threads=1
+          echo "exit $?"
+      done; } > "$OUT/sanitizer.log" 2>&1
+    grep -E "^==|ERROR SUMMARY|exit|test result" "$OUT/sanitizer.log"
+fi
+if [ "$what" = all ] || [ "$what" = bench ]; then
+    .devbin/fftgen bench --json "$OUT/bench.json" --svg "$OUT/bench.svg" --markdown "$OUT/bench.md" "$@" 2>&1 | tee "$OUT/bench.log"
+fi
