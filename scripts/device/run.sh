@@ -14,7 +14,7 @@ mkdir -p /etc/OpenCL/vendors
 export FFTGEN_CACHE_DIR=/tmp/fftgen-cache
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$OUT/device.txt"
 if [ "$what" = all ] || [ "$what" = tests ]; then
-    { .devbin/cuda_gpu --test-threads=1 --nocapture; .devbin/gpu_sweep --test-threads=1 --nocapture; } > "$OUT/gpu_tests.log" 2>&1
+    { .devbin/cuda_gpu --test-threads=1 --nocapture; .devbin/gpu_sweep --test-threads=3 --nocapture; } > "$OUT/gpu_tests.log" 2>&1
     grep -E "test result|FAILED|panicked|worst|SKIPPED" "$OUT/gpu_tests.log"
     { for tool in memcheck racecheck; do
           echo "== compute-sanitizer --tool $tool"

@@ -48,6 +48,9 @@ pub struct BenchConfig {
     pub seed: u64,
     /// The command line, recorded in the report.
     pub command: String,
+    /// Radix sequences to use instead of the planner's, by size (for
+    /// comparing schedules; the report's rows name the radices used).
+    pub radices: std::collections::BTreeMap<usize, Vec<usize>>,
 }
 
 impl BenchConfig {
@@ -62,6 +65,7 @@ impl BenchConfig {
             opencl: true,
             seed: 1,
             command: String::new(),
+            radices: Default::default(),
         }
     }
 }

@@ -110,7 +110,7 @@ fn run_typed<T: Sample>(
     sizes.dedup();
     let mut rows = Vec::new();
     for n in sizes {
-        let row = session.bench_size(n);
+        let row = session.bench_size(n, config.radices.get(&n));
         on_row(&row);
         rows.push(row);
     }
@@ -151,10 +151,13 @@ struct References {
 }
 
 impl<T: Sample> Session<T> {
-    fn bench_size(&mut self, n: usize) -> BenchRow {
+    fn bench_size(&mut self, n: usize, radices: Option<&Vec<usize>>) -> BenchRow {
         let batch = batch_for(n, T::PRECISION);
         let mut row = BenchRow::new(n, batch, T::PRECISION);
-        let spec = FftSpec::new(n).precision(T::PRECISION);
+        let mut spec = FftSpec::new(n).precision(T::PRECISION);
+        if let Some(radices) = radices {
+            spec = spec.radices(radices);
+        }
         let generated = match crate::generate(&spec, &spec.emit_command()) {
             Ok(generated) => generated,
             Err(e) => {

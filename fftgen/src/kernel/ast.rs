@@ -317,7 +317,9 @@ pub struct Param {
 /// A kernel entry point or a device helper.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FunctionKind {
-    Kernel { threads_per_block: usize },
+    /// An entry point; `min_blocks_per_sm` tells the compiler how many
+    /// blocks must fit on one multiprocessor, which caps registers per thread.
+    Kernel { threads_per_block: usize, min_blocks_per_sm: usize },
     Helper { returns: Option<Type> },
 }
 
@@ -333,7 +335,9 @@ impl Function {
     pub fn render(&self, d: &dyn Dialect) -> String {
         let params: Vec<String> = self.params.iter().map(|p| d.param(p)).collect();
         let prefix = match self.kind {
-            FunctionKind::Kernel { threads_per_block } => d.kernel_prefix(threads_per_block),
+            FunctionKind::Kernel { threads_per_block, min_blocks_per_sm } => {
+                d.kernel_prefix(threads_per_block, min_blocks_per_sm)
+            }
             FunctionKind::Helper { returns } => d.helper_prefix(returns),
         };
         let mut out = format!("{prefix} {}({})\n{{\n", self.name, params.join(", "));

@@ -13,7 +13,7 @@ pub trait Dialect {
     /// Lines every source file starts with (extensions, helper macros).
     fn prelude(&self) -> String;
     /// Qualifiers and return type of a kernel entry point.
-    fn kernel_prefix(&self, threads_per_block: usize) -> String;
+    fn kernel_prefix(&self, threads_per_block: usize, min_blocks_per_sm: usize) -> String;
     /// Qualifiers and return type of an inlined helper.
     fn helper_prefix(&self, returns: Option<Type>) -> String;
     fn param(&self, param: &Param) -> String;
@@ -86,8 +86,8 @@ impl Dialect for Cuda {
     fn prelude(&self) -> String {
         String::new()
     }
-    fn kernel_prefix(&self, threads_per_block: usize) -> String {
-        format!("extern \"C\" __global__ void __launch_bounds__({threads_per_block}, 1)")
+    fn kernel_prefix(&self, threads_per_block: usize, min_blocks_per_sm: usize) -> String {
+        format!("extern \"C\" __global__ void __launch_bounds__({threads_per_block}, {min_blocks_per_sm})")
     }
     fn helper_prefix(&self, returns: Option<Type>) -> String {
         let ret = returns.map_or_else(|| "void".to_string(), |t| self.type_name(t));
@@ -180,7 +180,8 @@ impl Dialect for OpenCl {
             Precision::F32 => String::new(),
         }
     }
-    fn kernel_prefix(&self, threads_per_block: usize) -> String {
+    fn kernel_prefix(&self, threads_per_block: usize, _min_blocks_per_sm: usize) -> String {
+        // OpenCL C has no occupancy hint; the work-group size is fixed.
         format!("__kernel __attribute__((reqd_work_group_size({threads_per_block}, 1, 1))) void")
     }
     fn helper_prefix(&self, returns: Option<Type>) -> String {

@@ -76,7 +76,10 @@ pub fn lower_stockham(pass: &Pass, key: &KernelKey, table: &str) -> Function {
     };
     let lowering = Lowering { pass, key, table, buffers: &buffers };
     Function {
-        kind: FunctionKind::Kernel { threads_per_block: pass.threads_per_block },
+        kind: FunctionKind::Kernel {
+            threads_per_block: pass.threads_per_block,
+            min_blocks_per_sm: pass.min_blocks_per_sm,
+        },
         name: key.to_string(),
         params,
         body: lowering.body(),

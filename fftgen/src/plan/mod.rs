@@ -41,6 +41,10 @@ pub struct Pass {
     /// FFTs computed by one block, so small sizes still fill a block.
     pub ffts_per_block: usize,
     pub threads_per_block: usize,
+    /// Blocks that must fit on one multiprocessor together (CUDA's launch
+    /// bounds): the register budget per thread follows from it. A one-pass
+    /// FFT is memory bound, so it wants many bytes in flight per SM.
+    pub min_blocks_per_sm: usize,
     pub lanes: LaneLayout,
     pub io: GlobalIo,
     /// Shared-memory words (per real/imaginary array) between consecutive FFTs of a block.

@@ -24,7 +24,7 @@ const TARGET_THREADS_PER_BLOCK: usize = 256;
 /// Complex values a thread may keep in registers.
 fn max_values_per_thread(precision: Precision) -> usize {
     match precision {
-        Precision::F32 => 32,
+        Precision::F32 => 16,
         Precision::F64 => 16,
     }
 }
@@ -135,19 +135,54 @@ fn plan_pass(n: usize, radices: &[usize], precision: Precision, max_values: usiz
         .max(1)
         .min(MAX_STATIC_SHARED_BYTES / bytes_per_fft)
         .min(MAX_THREADS_PER_BLOCK / threads_per_fft);
+    let threads_per_block = ffts_per_block * threads_per_fft;
+    let shared_bytes = ffts_per_block * bytes_per_fft;
     Ok(Pass {
         n,
         stages,
         threads_per_fft,
         values_per_thread: values,
         ffts_per_block,
-        threads_per_block: ffts_per_block * threads_per_fft,
+        threads_per_block,
+        min_blocks_per_sm: min_blocks_per_sm(threads_per_block, shared_bytes, values, precision),
         lanes,
         io,
         fft_stride,
-        shared_bytes: ffts_per_block * bytes_per_fft,
+        shared_bytes,
         twiddles: Twiddles::RoundedF64Table { len: twiddle_len },
     })
+}
+
+/// Threads a multiprocessor should hold so that enough loads are in flight
+/// to cover memory latency (half of a Hopper SM's 2048).
+const TARGET_RESIDENT_THREADS: usize = 1024;
+
+/// Shared memory of one Hopper multiprocessor available to blocks, with the
+/// 1 KiB the hardware reserves per block.
+const SHARED_BYTES_PER_SM: usize = 228 * 1024;
+
+/// Registers per multiprocessor, and the granularity of a thread's share.
+const REGISTERS_PER_SM: usize = 65536;
+const REGISTER_GRANULE: usize = 8;
+
+/// Registers a thread needs to hold `values` complex values and the
+/// butterfly's temporaries without spilling: about three per real value held
+/// plus a fixed overhead (fitted to ptxas reports for radices 2 to 32).
+fn registers_needed(values: usize, precision: Precision) -> usize {
+    let words = precision.real_bytes() / 4;
+    3 * values * words + 16
+}
+
+/// Blocks per SM to ask the compiler for: enough for the resident-thread
+/// target, no more than shared memory allows, and few enough that the
+/// register budget this implies still holds the thread's values.
+fn min_blocks_per_sm(threads_per_block: usize, shared_bytes: usize, values: usize, precision: Precision) -> usize {
+    let wanted = TARGET_RESIDENT_THREADS.div_ceil(threads_per_block);
+    let fit = SHARED_BYTES_PER_SM / (shared_bytes + 1024);
+    let warp_threads = threads_per_block.div_ceil(32) * 32;
+    let budget = |blocks: usize| REGISTERS_PER_SM / (blocks * warp_threads) / REGISTER_GRANULE * REGISTER_GRANULE;
+    let need = registers_needed(values, precision);
+    (1..=wanted.min(fit)).rev().find(|&blocks| budget(blocks) >= need.min(255)).unwrap_or(1)
 }
 
 #[cfg(test)]

@@ -34,6 +34,10 @@ pub struct BenchArgs {
     /// Seed of the random input.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Use this radix sequence for one size instead of the planner's, as
+    /// N:R1xR2x... (e.g. 4096:8x8x8x8); repeat for several sizes.
+    #[arg(long = "radix", value_parser = parse_radix_override)]
+    radix_overrides: Vec<(usize, Vec<usize>)>,
     /// Skip the OpenCL column.
     #[arg(long)]
     no_opencl: bool,
@@ -70,6 +74,7 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     config.device = args.device;
     config.opencl = !args.no_opencl;
     config.seed = args.seed;
+    config.radices = args.radix_overrides.into_iter().collect();
     config.command = command_line();
 
     eprintln!(
@@ -114,8 +119,9 @@ fn progress(row: &BenchRow) {
             .map_or("-".to_string(), |t| format!("{:.4}", t.median_ms))
     };
     eprintln!(
-        "  N = {:>4}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}{}",
+        "  N = {:>4} {:?}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}{}",
         row.n,
+        row.radices,
         ms(&row.ours),
         ms(&row.cufft),
         ms(&row.copy),
@@ -142,4 +148,13 @@ fn command_line() -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Parses `N:R1xR2x...`.
+fn parse_radix_override(text: &str) -> Result<(usize, Vec<usize>), String> {
+    let bad = || format!("`{text}` is not N:R1xR2x... (e.g. 4096:8x8x8x8)");
+    let (n, radices) = text.split_once(':').ok_or_else(bad)?;
+    let n = n.trim().parse().map_err(|_| bad())?;
+    let radices = radices.split('x').map(|r| r.trim().parse().map_err(|_| bad())).collect::<Result<_, _>>()?;
+    Ok((n, radices))
 }
