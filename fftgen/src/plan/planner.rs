@@ -24,7 +24,7 @@ const TARGET_THREADS_PER_BLOCK: usize = 256;
 /// Complex values a thread may keep in registers.
 fn max_values_per_thread(precision: Precision) -> usize {
     match precision {
-        Precision::F32 => 16,
+        Precision::F32 => 32,
         Precision::F64 => 16,
     }
 }
@@ -144,7 +144,13 @@ fn plan_pass(n: usize, radices: &[usize], precision: Precision, max_values: usiz
         values_per_thread: values,
         ffts_per_block,
         threads_per_block,
-        min_blocks_per_sm: min_blocks_per_sm(threads_per_block, shared_bytes, values, precision),
+        min_blocks_per_sm: match lanes {
+            LaneLayout::FftMajor => min_blocks_per_sm(threads_per_block, shared_bytes, values, precision),
+            // Staged small transforms were measured fastest with the compiler
+            // free to use registers (docs/perf.md): shared memory, not
+            // latency, bounds them.
+            LaneLayout::FftMinor => 1,
+        },
         lanes,
         io,
         fft_stride,
@@ -166,11 +172,13 @@ const REGISTERS_PER_SM: usize = 65536;
 const REGISTER_GRANULE: usize = 8;
 
 /// Registers a thread needs to hold `values` complex values and the
-/// butterfly's temporaries without spilling: about three per real value held
-/// plus a fixed overhead (fitted to ptxas reports for radices 2 to 32).
+/// butterfly's temporaries without spilling: about four per complex value
+/// held (in 32-bit words) plus a fixed overhead. Fitted to ptxas reports for
+/// sm_90 over every supported size: three per value spilled for composite
+/// radices such as 12 and 18; `tests/nvrtc_compile.rs` fails on any spill.
 fn registers_needed(values: usize, precision: Precision) -> usize {
     let words = precision.real_bytes() / 4;
-    3 * values * words + 16
+    4 * values * words + 16
 }
 
 /// Blocks per SM to ask the compiler for: enough for the resident-thread

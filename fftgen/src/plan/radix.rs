@@ -48,7 +48,7 @@ pub fn choose(n: usize, max_values: usize, max_threads: usize) -> Option<Vec<usi
         if threads > max_threads {
             return;
         }
-        let score = Score::of(radices, values, max_values);
+        let score = Score::of(n, radices, threads, values, max_values);
         if best.as_ref().is_none_or(|(b, _)| score < *b) {
             best = Some((score, radices.to_vec()));
         }
@@ -56,18 +56,24 @@ pub fn choose(n: usize, max_values: usize, max_threads: usize) -> Option<Vec<usi
     best.map(|(_, radices)| radices)
 }
 
-/// Lexicographic: over the register budget, stages, values per thread,
-/// flops per point (scaled).
+/// Lexicographic: over the register budget, staged through shared memory
+/// where it need not be, stages, values per thread, flops per point (scaled).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Score(bool, usize, usize, u64);
+struct Score(bool, bool, usize, usize, u64);
+
+/// From this size on, a schedule with a warp or more of threads per FFT
+/// (direct global access) beats one staged through shared memory even with
+/// an extra stage: measured on an H100 at n = 512 (docs/perf.md).
+const DIRECT_IO_FROM: usize = 512;
 
 impl Score {
-    fn of(radices: &[usize], values: usize, max_values: usize) -> Score {
+    fn of(n: usize, radices: &[usize], threads: usize, values: usize, max_values: usize) -> Score {
         let flops_per_point: f64 = radices
             .iter()
             .map(|&r| Codelet::generate(r, Direction::Forward).ops.flops() as f64 / r as f64)
             .sum();
-        Score(values > max_values, radices.len(), values, (flops_per_point * 1000.0) as u64)
+        let staged = n >= DIRECT_IO_FROM && threads < 32;
+        Score(values > max_values, staged, radices.len(), values, (flops_per_point * 1000.0) as u64)
     }
 }
 
