@@ -52,13 +52,27 @@ fn batch_for(spec: &FftSpec) -> usize {
     2 * per_block + 1
 }
 
-fn sweep(precision: Precision, mut check: impl FnMut(&FftSpec) -> CheckReport, backend: &str) {
-    let mut worst: f64 = 0.0;
+/// Checks every supported size of `precision`, on 8 threads so that the
+/// run-time compilations overlap.
+fn sweep(precision: Precision, check: impl Fn(&FftSpec) -> CheckReport + Sync, backend: &str) {
+    const THREADS: usize = 8;
     let sizes = supported_sizes(max_size(precision));
-    for &n in &sizes {
-        let spec = FftSpec::new(n).precision(precision);
-        worst = worst.max(assert_accurate(&check(&spec), &format!("{backend} n = {n} {precision}")));
-    }
+    let worst = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..THREADS)
+            .map(|part| {
+                let (sizes, check) = (&sizes, &check);
+                scope.spawn(move || {
+                    let mut worst: f64 = 0.0;
+                    for &n in sizes.iter().skip(part).step_by(THREADS) {
+                        let spec = FftSpec::new(n).precision(precision);
+                        worst = worst.max(assert_accurate(&check(&spec), &format!("{backend} n = {n} {precision}")));
+                    }
+                    worst
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().expect("a sweep thread panicked")).fold(0.0, f64::max)
+    });
     println!("{backend} {precision}: {} sizes, worst error / tolerance = {worst:.3}", sizes.len());
 }
 

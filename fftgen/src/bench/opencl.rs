@@ -10,7 +10,7 @@
 use super::timing::{Schedule, Timing};
 use super::Sample;
 use crate::Generated;
-use fftgen_runtime::opencl::BUILD_OPTIONS;
+use fftgen_runtime::opencl::build_options;
 use fftgen_runtime::{Direction, GridRule, KernelArg, Precision};
 use opencl3::command_queue::{CommandQueue, CL_QUEUE_PROFILING_ENABLE};
 use opencl3::context::Context;
@@ -140,7 +140,7 @@ impl<T: Sample> OpenClBench<T> {
         let program = Program::create_and_build_from_source(
             &self.context,
             &generated.opencl_source,
-            BUILD_OPTIONS,
+            &build_options("NVIDIA", transform.passes.iter().map(|p| p.block[0] as usize).max().unwrap_or(0)),
         )
         .map_err(|log| format!("building the program failed: {log}"))?;
         // A second pass would need a scratch buffer so that the input

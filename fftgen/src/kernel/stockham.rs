@@ -42,13 +42,15 @@ struct Buffers {
 }
 
 /// The twiddle table of a pass, forward direction: stage by stage (skipping
-/// the first, whose twiddles are all 1), `w_{Ns R}^{p r}` for p < Ns, 1 <= r < R.
+/// the first, whose twiddles are all 1), `w_{Ns R}^{p r}` for 1 <= r < R and
+/// p < Ns, p fastest: the threads of a warp hold consecutive p, so each
+/// twiddle load of a warp reads consecutive entries.
 pub fn twiddle_table(pass: &Pass) -> Vec<(f64, f64)> {
     let mut table = Vec::new();
     for stage in pass.stages.iter().filter(|s| s.twiddle_offset.is_some()) {
         let span = (stage.stride * stage.radix) as i64;
-        for p in 0..stage.stride {
-            for r in 1..stage.radix {
+        for r in 1..stage.radix {
+            for p in 0..stage.stride {
                 table.push(root_of_unity_f64((p * r) as i64, span, -1));
             }
         }
@@ -270,7 +272,7 @@ impl Lowering<'_> {
             if let Some(offset) = stage.twiddle_offset {
                 work.push(let_const(Type::Uint, format!("p{b}"), j.clone().rem(uint(stride))));
                 for r in 1..radix {
-                    let entry = uint(offset + r - 1).add(var(format!("p{b}")).mul(uint(radix - 1)));
+                    let entry = uint(offset + (r - 1) * stride).add(var(format!("p{b}")));
                     let w = var(self.table).at(entry);
                     work.push(assign(v.clone().at(uint(r)), Expr::call(&cmul, vec![v.clone().at(uint(r)), w])));
                 }

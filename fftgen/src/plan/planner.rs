@@ -56,7 +56,7 @@ pub fn plan(spec: &FftSpec) -> Result<Plan, Error> {
     }
     let radices = match &spec.radices {
         Some(radices) => validate_radices(n, radices)?,
-        None => choose(n, max_values_per_thread(spec.precision), MAX_THREADS_PER_BLOCK)
+        None => choose(n, spec.precision.complex_bytes(), max_values_per_thread(spec.precision), MAX_THREADS_PER_BLOCK)
             .ok_or(Error::TooLarge { n, precision: spec.precision, max })?,
     };
     let pass = plan_pass(n, &radices, spec.precision, max_values_per_thread(spec.precision))?;

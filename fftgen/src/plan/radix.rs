@@ -40,7 +40,7 @@ fn gcd(a: usize, b: usize) -> usize {
 /// The best radix sequence for `n`, largest radix first, given the most
 /// values a thread may hold and the most threads a transform may use; `None`
 /// if no sequence fits.
-pub fn choose(n: usize, max_values: usize, max_threads: usize) -> Option<Vec<usize>> {
+pub fn choose(n: usize, complex_bytes: usize, max_values: usize, max_threads: usize) -> Option<Vec<usize>> {
     let mut best: Option<(Score, Vec<usize>)> = None;
     let mut current = Vec::new();
     search(n, 32, &mut current, &mut |radices| {
@@ -48,7 +48,7 @@ pub fn choose(n: usize, max_values: usize, max_threads: usize) -> Option<Vec<usi
         if threads > max_threads {
             return;
         }
-        let score = Score::of(n, radices, threads, values, max_values);
+        let score = Score::of(n, complex_bytes, radices, threads, values, max_values);
         if best.as_ref().is_none_or(|(b, _)| score < *b) {
             best = Some((score, radices.to_vec()));
         }
@@ -61,18 +61,19 @@ pub fn choose(n: usize, max_values: usize, max_threads: usize) -> Option<Vec<usi
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Score(bool, bool, usize, usize, u64);
 
-/// From this size on, a schedule with a warp or more of threads per FFT
-/// (direct global access) beats one staged through shared memory even with
-/// an extra stage: measured on an H100 at n = 512 (docs/perf.md).
-const DIRECT_IO_FROM: usize = 512;
+/// From this many bytes per transform on, a schedule with a warp or more of
+/// threads per FFT (direct global access) beats one staged through shared
+/// memory even with an extra stage: measured on an H100 at n = 512 in f32
+/// and n = 256 in f64 (docs/perf.md).
+const DIRECT_IO_FROM_BYTES: usize = 4096;
 
 impl Score {
-    fn of(n: usize, radices: &[usize], threads: usize, values: usize, max_values: usize) -> Score {
+    fn of(n: usize, complex_bytes: usize, radices: &[usize], threads: usize, values: usize, max_values: usize) -> Score {
         let flops_per_point: f64 = radices
             .iter()
             .map(|&r| Codelet::generate(r, Direction::Forward).ops.flops() as f64 / r as f64)
             .sum();
-        let staged = n >= DIRECT_IO_FROM && threads < 32;
+        let staged = n * complex_bytes >= DIRECT_IO_FROM_BYTES && threads < 32;
         Score(values > max_values, staged, radices.len(), values, (flops_per_point * 1000.0) as u64)
     }
 }
@@ -104,7 +105,7 @@ mod tests {
 
     #[test]
     fn schedules_for_the_sizes_we_benchmark() {
-        let pick = |n| choose(n, 32, 1024).unwrap();
+        let pick = |n| choose(n, 8, 32, 1024).unwrap();
         assert_eq!(pick(4096), vec![16, 16, 16]);
         assert_eq!(pick(2048), vec![16, 16, 8]);
         assert_eq!(pick(1000), vec![10, 10, 10]);

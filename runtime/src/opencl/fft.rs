@@ -6,7 +6,7 @@
 //! the whole run succeeded.
 
 use super::device::OpenClDevice;
-use super::program::build_program;
+use super::program::{build_options, build_program};
 use crate::error::{Error, Result};
 use crate::launch::{buffers_needed, check_call, check_manifest, grid_for, route, Route};
 use crate::limits::{DeviceLimits, GPU_LIMITS};
@@ -53,7 +53,8 @@ impl OpenClFft {
                 precision: Precision::F64,
             });
         }
-        let program = build_program(device, source)?;
+        let threads = manifest.transforms.iter().flat_map(|t| &t.passes).map(|p| p.block.iter().product::<u32>() as usize).max().unwrap_or(0);
+        let program = build_program(device, source, &build_options(&device.info().platform_name, threads))?;
         let mut kernels = HashMap::new();
         for pass in manifest.transforms.iter().flat_map(|t| &t.passes) {
             if !kernels.contains_key(&pass.kernel) {

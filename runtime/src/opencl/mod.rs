@@ -7,4 +7,4 @@ mod program;
 
 pub use device::{DeviceInfo, OpenClDevice, PLATFORM_ENV, POCL_PLATFORM};
 pub use fft::OpenClFft;
-pub use program::BUILD_OPTIONS;
+pub use program::{build_options, BUILD_OPTIONS};

@@ -43,12 +43,29 @@ impl ProgramCache {
     }
 }
 
+/// Build options for kernels launched with up to `threads_per_block` threads.
+///
+/// OpenCL C has no launch bounds, so NVIDIA's compiler may give a kernel more
+/// registers than a large work-group can hold, and then refuses the launch.
+/// Its `cl_nv_compiler_options` extension caps registers per thread so that
+/// the planned block always fits.
+pub fn build_options(platform_name: &str, threads_per_block: usize) -> String {
+    let nvidia = platform_name.to_ascii_uppercase().contains("NVIDIA");
+    if !nvidia || threads_per_block == 0 {
+        return BUILD_OPTIONS.to_string();
+    }
+    const REGISTERS_PER_SM: usize = 65536;
+    let warp_threads = threads_per_block.div_ceil(32) * 32;
+    let cap = (REGISTERS_PER_SM / warp_threads / 8 * 8).clamp(16, 255);
+    format!("{BUILD_OPTIONS} -cl-nv-maxrregcount={cap}")
+}
+
 /// The program for `source` on `device`, built now or taken from the cache.
-pub(crate) fn build_program(device: &OpenClDevice, source: &str) -> Result<Arc<Program>> {
+pub(crate) fn build_program(device: &OpenClDevice, source: &str, options: &str) -> Result<Arc<Program>> {
     if let Some(offset) = source.find('\0') {
         return Err(Error::SourceHasNul { offset });
     }
-    let key = cache_key(source, &device.info().name, BUILD_OPTIONS);
+    let key = cache_key(source, &device.info().name, options);
     let slot = {
         let mut slots = device
             .programs()
@@ -61,20 +78,20 @@ pub(crate) fn build_program(device: &OpenClDevice, source: &str) -> Result<Arc<P
     if let Some(program) = slot.as_ref() {
         return Ok(Arc::clone(program));
     }
-    let program = Arc::new(build_uncached(device, source)?);
+    let program = Arc::new(build_uncached(device, source, options)?);
     *slot = Some(Arc::clone(&program));
     Ok(program)
 }
 
-fn build_uncached(device: &OpenClDevice, source: &str) -> Result<Program> {
+fn build_uncached(device: &OpenClDevice, source: &str, options: &str) -> Result<Program> {
     let mut program = Program::create_from_source(device.context(), source)
         .map_err(|e| Error::opencl("clCreateProgramWithSource", e))?;
     let id = device.device().id();
-    match program.build(&[id], BUILD_OPTIONS) {
+    match program.build(&[id], options) {
         Ok(()) => Ok(program),
         Err(e) if e.0 == CL_BUILD_PROGRAM_FAILURE => Err(Error::ProgramBuild {
             device: device.info().name.clone(),
-            options: BUILD_OPTIONS.to_string(),
+            options: options.to_string(),
             log: program
                 .get_build_log(id)
                 .unwrap_or_else(|e| format!("(the build log could not be read: {e})")),
