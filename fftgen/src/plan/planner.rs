@@ -203,7 +203,10 @@ mod tests {
         let plan = plan(&FftSpec::new(4096).radices(&[8, 8, 8, 8])).unwrap();
         let pass = &plan.passes[0];
         assert_eq!(pass.radices(), vec![8, 8, 8, 8]);
-        assert_eq!(pass.threads_per_fft, 512);
+        // n / lcm = 512 threads, split to the portable 256 with two butterflies each.
+        assert_eq!(pass.threads_per_fft, 256);
+        assert_eq!(pass.values_per_thread, 16);
+        assert!(pass.stages.iter().all(|s| s.butterflies_per_thread == 2 && !s.guarded));
         assert_eq!(pass.ffts_per_block, 1);
         assert_eq!(pass.lanes, LaneLayout::FftMajor);
         assert_eq!(pass.stages.iter().map(|s| s.stride).collect::<Vec<_>>(), vec![1, 8, 64, 512]);

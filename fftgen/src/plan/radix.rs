@@ -14,16 +14,23 @@ use crate::Direction;
 /// With T = n / lcm(radices) every stage splits evenly over the threads and no
 /// thread idles; when the lcm exceeds `max_values` (11 * 13 = 143, say), T = n /
 /// max(radix) instead, and stages with more butterflies than threads give some
-/// threads one butterfly more (the kernel guards the extra ones).
+/// threads one butterfly more (the kernel guards the extra ones). A T above
+/// [`PORTABLE_THREADS`] is split into fewer threads with more butterflies
+/// each, up to the hardware's 1024 (beyond, the schedule is unlaunchable).
 pub fn thread_shape(n: usize, radices: &[usize], max_values: usize) -> (usize, usize) {
     let even = radices.iter().fold(1, |acc, &r| lcm(acc, r));
-    if even <= max_values {
-        return (n / even, even);
+    let mut threads = if even <= max_values { n / even } else { n / radices.iter().copied().max().unwrap_or(1) };
+    if threads > PORTABLE_THREADS && threads <= 1024 {
+        threads = threads.div_ceil(threads.div_ceil(PORTABLE_THREADS));
     }
-    let threads = n / radices.iter().copied().max().unwrap_or(1);
     let values = radices.iter().map(|&r| (n / r).div_ceil(threads) * r).max().unwrap_or(1);
     (threads, values)
 }
+
+/// Threads per transform that every target launches: NVIDIA's OpenCL driver
+/// allows register-heavy kernels at most 256 work-items per group, whatever
+/// the source asks (measured on an H100, docs/perf.md).
+pub const PORTABLE_THREADS: usize = 256;
 
 fn lcm(a: usize, b: usize) -> usize {
     a / gcd(a, b) * b
