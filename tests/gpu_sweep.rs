@@ -41,7 +41,13 @@ fn nvidia_opencl() -> Option<OpenClDevice> {
 fn assert_accurate(report: &CheckReport, label: &str) -> f64 {
     let mut worst: f64 = 0.0;
     for check in &report.directions {
-        assert!(check.passed(), "{label} {}: error {:.3e} > {:.3e}", check.direction, check.error, check.tolerance);
+        assert!(
+            check.passed(),
+            "{label} {}: error {:.3e} > {:.3e}",
+            check.direction,
+            check.error,
+            check.tolerance
+        );
         worst = worst.max(check.error / check.tolerance);
     }
     worst
@@ -65,36 +71,57 @@ fn sweep(precision: Precision, check: impl Fn(&FftSpec) -> CheckReport + Sync, b
                     let mut worst: f64 = 0.0;
                     for &n in sizes.iter().skip(part).step_by(THREADS) {
                         let spec = FftSpec::new(n).precision(precision);
-                        worst = worst.max(assert_accurate(&check(&spec), &format!("{backend} n = {n} {precision}")));
+                        worst = worst.max(assert_accurate(
+                            &check(&spec),
+                            &format!("{backend} n = {n} {precision}"),
+                        ));
                     }
                     worst
                 })
             })
             .collect();
-        workers.into_iter().map(|w| w.join().expect("a sweep thread panicked")).fold(0.0, f64::max)
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a sweep thread panicked"))
+            .fold(0.0, f64::max)
     });
-    println!("{backend} {precision}: {} sizes, worst error / tolerance = {worst:.3}", sizes.len());
+    println!(
+        "{backend} {precision}: {} sizes, worst error / tolerance = {worst:.3}",
+        sizes.len()
+    );
 }
 
 #[test]
 fn cuda_every_size() {
     let Some(device) = cuda() else { return };
     for precision in [Precision::F32, Precision::F64] {
-        sweep(precision, |spec| {
-            let generated = fftgen::generate(spec, &spec.emit_command()).unwrap();
-            check_cuda(&generated, &device, batch_for(spec), spec.n as u64).unwrap_or_else(|e| panic!("n = {}: {e}", spec.n))
-        }, "CUDA");
+        sweep(
+            precision,
+            |spec| {
+                let generated = fftgen::generate(spec, &spec.emit_command()).unwrap();
+                check_cuda(&generated, &device, batch_for(spec), spec.n as u64)
+                    .unwrap_or_else(|e| panic!("n = {}: {e}", spec.n))
+            },
+            "CUDA",
+        );
     }
 }
 
 #[test]
 fn nvidia_opencl_every_size() {
-    let Some(device) = nvidia_opencl() else { return };
+    let Some(device) = nvidia_opencl() else {
+        return;
+    };
     for precision in [Precision::F32, Precision::F64] {
-        sweep(precision, |spec| {
-            let generated = fftgen::generate(spec, &spec.emit_command()).unwrap();
-            check_opencl(&generated, &device, batch_for(spec), spec.n as u64).unwrap_or_else(|e| panic!("n = {}: {e}", spec.n))
-        }, "NVIDIA OpenCL");
+        sweep(
+            precision,
+            |spec| {
+                let generated = fftgen::generate(spec, &spec.emit_command()).unwrap();
+                check_opencl(&generated, &device, batch_for(spec), spec.n as u64)
+                    .unwrap_or_else(|e| panic!("n = {}: {e}", spec.n))
+            },
+            "NVIDIA OpenCL",
+        );
     }
 }
 
@@ -118,7 +145,11 @@ fn sanitizer_set() {
     }
     for spec in &specs {
         let generated = fftgen::generate(spec, &spec.emit_command()).unwrap();
-        let report = check_cuda(&generated, &device, batch_for(spec), 3).unwrap_or_else(|e| panic!("n = {}: {e}", spec.n));
-        assert_accurate(&report, &format!("sanitizer set n = {} {:?}", spec.n, spec.radices));
+        let report = check_cuda(&generated, &device, batch_for(spec), 3)
+            .unwrap_or_else(|e| panic!("n = {}: {e}", spec.n));
+        assert_accurate(
+            &report,
+            &format!("sanitizer set n = {} {:?}", spec.n, spec.radices),
+        );
     }
 }

@@ -21,7 +21,8 @@ const ARCH: &str = "sm_90";
 const MAX_SPILL_BYTES: usize = 32;
 
 fn compile(spec: &FftSpec) {
-    let generated = fftgen::generate(spec, "tests/nvrtc_compile.rs").unwrap_or_else(|e| panic!("n = {}: {e}", spec.n));
+    let generated = fftgen::generate(spec, "tests/nvrtc_compile.rs")
+        .unwrap_or_else(|e| panic!("n = {}: {e}", spec.n));
     let compiled = compile_to_cubin_check(&generated.cuda_source, ARCH)
         .unwrap_or_else(|e| panic!("n = {} {}: NVRTC failed: {e}", spec.n, spec.precision));
     assert!(!compiled.cubin.is_empty());
@@ -33,7 +34,12 @@ fn compile(spec: &FftSpec) {
             .and_then(|head| head.split(',').next_back())
             .and_then(|n| n.trim().parse().ok())
             .unwrap_or(usize::MAX);
-        assert!(bytes <= MAX_SPILL_BYTES, "n = {} {}: registers spill: {line}", spec.n, spec.precision);
+        assert!(
+            bytes <= MAX_SPILL_BYTES,
+            "n = {} {}: registers spill: {line}",
+            spec.n,
+            spec.precision
+        );
     }
 }
 
@@ -41,7 +47,11 @@ fn sweep(precision: Precision, part: usize, parts: usize) {
     if !nvrtc() {
         return;
     }
-    for n in supported_sizes(max_size(precision)).into_iter().skip(part).step_by(parts) {
+    for n in supported_sizes(max_size(precision))
+        .into_iter()
+        .skip(part)
+        .step_by(parts)
+    {
         compile(&FftSpec::new(n).precision(precision));
     }
 }
@@ -62,8 +72,16 @@ fn variants_and_explicit_radices() {
     }
     for n in [2, 16, 143, 1000, 4096] {
         for placement in [Placement::OutOfPlace, Placement::InPlace] {
-            for normalization in [Normalization::None, Normalization::Inverse, Normalization::Unitary] {
-                compile(&FftSpec::new(n).placement(placement).normalization(normalization));
+            for normalization in [
+                Normalization::None,
+                Normalization::Inverse,
+                Normalization::Unitary,
+            ] {
+                compile(
+                    &FftSpec::new(n)
+                        .placement(placement)
+                        .normalization(normalization),
+                );
             }
         }
     }

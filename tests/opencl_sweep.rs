@@ -7,9 +7,9 @@
 mod common;
 
 use common::*;
+use fftgen::check::check_opencl;
 use fftgen::plan::factor::supported_sizes;
 use fftgen::plan::planner::max_size;
-use fftgen::check::check_opencl;
 use fftgen::{Direction, FftSpec, Normalization, Placement, Precision};
 use fftgen_runtime::opencl::OpenClFft;
 use num_complex::Complex;
@@ -19,8 +19,10 @@ use num_complex::Complex;
 fn check_spec(spec: &FftSpec, batch: usize) {
     let Some(device) = pocl() else { return };
     let n = spec.n;
-    let generated = fftgen::generate(spec, "tests/opencl_sweep.rs").unwrap_or_else(|e| panic!("n = {n}: {e}"));
-    let report = check_opencl(&generated, device, batch, n as u64).unwrap_or_else(|e| panic!("n = {n}: {e}"));
+    let generated =
+        fftgen::generate(spec, "tests/opencl_sweep.rs").unwrap_or_else(|e| panic!("n = {n}: {e}"));
+    let report = check_opencl(&generated, device, batch, n as u64)
+        .unwrap_or_else(|e| panic!("n = {n}: {e}"));
     for check in &report.directions {
         assert!(
             check.passed(),
@@ -66,20 +68,33 @@ sweep_tests!(Precision::F64, 4: f64_sizes_part0 = 0, f64_sizes_part1 = 1, f64_si
 fn placements_and_normalizations() {
     for n in [2, 16, 60, 143, 1000, 4096] {
         for placement in [Placement::OutOfPlace, Placement::InPlace] {
-            for normalization in [Normalization::None, Normalization::Inverse, Normalization::Unitary] {
-                let spec = FftSpec::new(n).placement(placement).normalization(normalization);
+            for normalization in [
+                Normalization::None,
+                Normalization::Inverse,
+                Normalization::Unitary,
+            ] {
+                let spec = FftSpec::new(n)
+                    .placement(placement)
+                    .normalization(normalization);
                 check_spec(&spec, 5);
             }
         }
     }
-    let spec = FftSpec::new(2048).precision(Precision::F64).placement(Placement::InPlace);
+    let spec = FftSpec::new(2048)
+        .precision(Precision::F64)
+        .placement(Placement::InPlace);
     check_spec(&spec, 3);
 }
 
 /// A user-given radix sequence is used as given and gives the same results.
 #[test]
 fn explicit_radix_sequences() {
-    for (n, radices) in [(4096, vec![8, 8, 8, 8]), (4096, vec![4, 4, 4, 4, 4, 4]), (1000, vec![8, 5, 5, 5]), (1000, vec![2, 4, 5, 25])] {
+    for (n, radices) in [
+        (4096, vec![8, 8, 8, 8]),
+        (4096, vec![4, 4, 4, 4, 4, 4]),
+        (1000, vec![8, 5, 5, 5]),
+        (1000, vec![2, 4, 5, 25]),
+    ] {
         let spec = FftSpec::new(n).radices(&radices);
         check_spec(&spec, 3);
     }

@@ -8,7 +8,10 @@ use fftgen::emit::butterfly_source;
 use fftgen::{Backend, Direction, FftSpec, Precision};
 
 fn source(spec: &FftSpec, backend: Backend) -> String {
-    fftgen::generate(spec, &spec.emit_command()).expect("the pinned specs plan").source(backend).to_string()
+    fftgen::generate(spec, &spec.emit_command())
+        .expect("the pinned specs plan")
+        .source(backend)
+        .to_string()
 }
 
 #[test]
@@ -30,20 +33,32 @@ fn butterflies_opencl_f64_inverse() {
 #[test]
 fn n4096_radix_8x8x8x8_f32_both_dialects() {
     let spec = FftSpec::new(4096).radices(&[8, 8, 8, 8]);
-    insta::assert_snapshot!("kernel_cuda_f32_n4096_r8x8x8x8", source(&spec, Backend::Cuda));
-    insta::assert_snapshot!("kernel_opencl_f32_n4096_r8x8x8x8", source(&spec, Backend::OpenCl));
+    insta::assert_snapshot!(
+        "kernel_cuda_f32_n4096_r8x8x8x8",
+        source(&spec, Backend::Cuda)
+    );
+    insta::assert_snapshot!(
+        "kernel_opencl_f32_n4096_r8x8x8x8",
+        source(&spec, Backend::OpenCl)
+    );
 }
 
 #[test]
 fn n1000_mixed_radix_f32_cuda() {
     let spec = FftSpec::new(1000);
-    insta::assert_snapshot!("kernel_cuda_f32_n1000_r10x10x10", source(&spec, Backend::Cuda));
+    insta::assert_snapshot!(
+        "kernel_cuda_f32_n1000_r10x10x10",
+        source(&spec, Backend::Cuda)
+    );
 }
 
 #[test]
 fn n24_small_size_f32_opencl_staged_io() {
     let spec = FftSpec::new(24);
-    insta::assert_snapshot!("kernel_opencl_f32_n24_planned", source(&spec, Backend::OpenCl));
+    insta::assert_snapshot!(
+        "kernel_opencl_f32_n24_planned",
+        source(&spec, Backend::OpenCl)
+    );
 }
 
 #[test]

@@ -24,7 +24,9 @@ pub fn tolerance(n: usize, precision: Precision) -> f64 {
 /// `len` complex values uniform in [-1, 1)^2 from `seed` (never zeros).
 pub fn random_input(len: usize, seed: u64) -> Vec<Complex<f64>> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..len).map(|_| Complex::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0))).collect()
+    (0..len)
+        .map(|_| Complex::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)))
+        .collect()
 }
 
 /// The f64 reference of a batch of contiguous length-`n` transforms, with

@@ -61,14 +61,25 @@ enum Runner<'a> {
 }
 
 impl Runner<'_> {
-    fn run<T: Real>(&self, direction: Direction, input: &[Complex<T>], output: &mut [Complex<T>], batch: usize) -> fftgen_runtime::Result<()> {
+    fn run<T: Real>(
+        &self,
+        direction: Direction,
+        input: &[Complex<T>],
+        output: &mut [Complex<T>],
+        batch: usize,
+    ) -> fftgen_runtime::Result<()> {
         match self {
             Runner::OpenCl(fft) => fft.run(direction, input, output, batch),
             Runner::Cuda(fft) => fft.run(direction, input, output, batch),
         }
     }
 
-    fn run_in_place<T: Real>(&self, direction: Direction, data: &mut [Complex<T>], batch: usize) -> fftgen_runtime::Result<()> {
+    fn run_in_place<T: Real>(
+        &self,
+        direction: Direction,
+        data: &mut [Complex<T>],
+        batch: usize,
+    ) -> fftgen_runtime::Result<()> {
         match self {
             Runner::OpenCl(fft) => fft.run_in_place(direction, data, batch),
             Runner::Cuda(fft) => fft.run_in_place(direction, data, batch),
@@ -76,7 +87,12 @@ impl Runner<'_> {
     }
 }
 
-fn check_with(generated: &Generated, fft: &Runner<'_>, batch: usize, seed: u64) -> Result<CheckReport, fftgen_runtime::Error> {
+fn check_with(
+    generated: &Generated,
+    fft: &Runner<'_>,
+    batch: usize,
+    seed: u64,
+) -> Result<CheckReport, fftgen_runtime::Error> {
     match generated.plan.precision {
         Precision::F32 => run::<f32>(generated, fft, batch, seed, |x| x as f32),
         Precision::F64 => run::<f64>(generated, fft, batch, seed, |x| x),
@@ -92,10 +108,14 @@ fn run<T: Real + Into<f64>>(
 ) -> Result<CheckReport, fftgen_runtime::Error> {
     let plan = &generated.plan;
     let n = plan.n;
-    let values: Vec<Complex<T>> =
-        random_input(n * batch, seed).iter().map(|c| Complex::new(narrow(c.re), narrow(c.im))).collect();
+    let values: Vec<Complex<T>> = random_input(n * batch, seed)
+        .iter()
+        .map(|c| Complex::new(narrow(c.re), narrow(c.im)))
+        .collect();
     let widen = |v: &[Complex<T>]| -> Vec<Complex<f64>> {
-        v.iter().map(|c| Complex::new(c.re.into(), c.im.into())).collect()
+        v.iter()
+            .map(|c| Complex::new(c.re.into(), c.im.into()))
+            .collect()
     };
     // The reference transforms the rounded input, so only the FFT's own error is measured.
     let input = widen(&values);
@@ -114,8 +134,10 @@ fn run<T: Real + Into<f64>>(
             }
         };
         let output = widen(&output);
-        let want: Vec<Complex<f64>> =
-            input.chunks(n).flat_map(|x| reference(x, n, direction, plan.normalization)).collect();
+        let want: Vec<Complex<f64>> = input
+            .chunks(n)
+            .flat_map(|x| reference(x, n, direction, plan.normalization))
+            .collect();
         directions.push(DirectionCheck {
             direction,
             error: relative_l2(&output, &want),

@@ -58,12 +58,26 @@ pub fn generate(spec: &FftSpec, invocation: &str) -> Result<Generated, Error> {
     let cuda_source = render_source(&plan, Backend::Cuda, invocation)?;
     let opencl_source = render_source(&plan, Backend::OpenCl, invocation)?;
     let manifest = manifest(&plan);
-    Ok(Generated { plan, cuda_source, opencl_source, manifest })
+    Ok(Generated {
+        plan,
+        cuda_source,
+        opencl_source,
+        manifest,
+    })
 }
 
 fn file_stem(plan: &Plan) -> String {
-    let radices: Vec<String> = plan.passes[0].radices().iter().map(|r| r.to_string()).collect();
-    format!("fftgen_n{}_r{}_{}", plan.n, radices.join("x"), plan.precision)
+    let radices: Vec<String> = plan.passes[0]
+        .radices()
+        .iter()
+        .map(|r| r.to_string())
+        .collect();
+    format!(
+        "fftgen_n{}_r{}_{}",
+        plan.n,
+        radices.join("x"),
+        plan.precision
+    )
 }
 
 /// The key of the kernel that runs `pass` of `plan` in `direction`.
@@ -89,7 +103,11 @@ pub fn pass_ops(pass: &Pass, direction: Direction) -> OpCount {
             let butterflies = (pass.n / stage.radix) as u64;
             let butterfly = Codelet::generate(stage.radix, direction).ops * butterflies;
             let twiddles = if stage.twiddle_offset.is_some() {
-                OpCount { adds: 0, muls: 2, fmas: 2 } * (butterflies * (stage.radix as u64 - 1))
+                OpCount {
+                    adds: 0,
+                    muls: 2,
+                    fmas: 2,
+                } * (butterflies * (stage.radix as u64 - 1))
             } else {
                 OpCount::default()
             };
@@ -99,7 +117,12 @@ pub fn pass_ops(pass: &Pass, direction: Direction) -> OpCount {
 }
 
 /// The source of one radix butterfly alone, as it appears in kernel files.
-pub fn butterfly_source(radix: usize, direction: Direction, precision: Precision, backend: Backend) -> String {
+pub fn butterfly_source(
+    radix: usize,
+    direction: Direction,
+    precision: Precision,
+    backend: Backend,
+) -> String {
     let d = dialect(backend, precision);
     lower_butterfly(&Codelet::generate(radix, direction), precision).render(d.as_ref())
 }
@@ -134,13 +157,22 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
     let table_name = format!("{}_twiddles", file_stem(plan));
 
     let mut helpers = Vec::new();
-    let conjugations: BTreeSet<bool> = plan.directions.iter().map(|&dir| dir == Direction::Inverse).collect();
+    let conjugations: BTreeSet<bool> = plan
+        .directions
+        .iter()
+        .map(|&dir| dir == Direction::Inverse)
+        .collect();
     if pass.stages.iter().any(|s| s.twiddle_offset.is_some()) {
         for conjugate in conjugations {
             helpers.push(cmul(conjugate, plan.precision).render(d.as_ref()));
         }
     }
-    if pass.stages.iter().filter_map(|s| s.exchange).any(|p| !p.is_none()) {
+    if pass
+        .stages
+        .iter()
+        .filter_map(|s| s.exchange)
+        .any(|p| !p.is_none())
+    {
         helpers.push(pad_helper().render(d.as_ref()));
     }
     let radices: BTreeSet<usize> = pass.stages.iter().map(|s| s.radix).collect();
@@ -150,11 +182,26 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
         }
     }
     let table = twiddle_table(pass);
-    let table_source = if table.is_empty() { String::new() } else { d.complex_table(&table_name, &table) };
+    let table_source = if table.is_empty() {
+        String::new()
+    } else {
+        d.complex_table(&table_name, &table)
+    };
 
-    let keys: Vec<KernelKey> = plan.directions.iter().map(|&dir| kernel_key(plan, pass, dir)).collect();
-    let kernels = keys.iter().map(|key| lower_stockham(pass, key, &table_name).render(d.as_ref())).collect();
-    let ops = plan.directions.first().map(|&dir| pass_ops(pass, dir)).unwrap_or_default();
+    let keys: Vec<KernelKey> = plan
+        .directions
+        .iter()
+        .map(|&dir| kernel_key(plan, pass, dir))
+        .collect();
+    let kernels = keys
+        .iter()
+        .map(|key| lower_stockham(pass, key, &table_name).render(d.as_ref()))
+        .collect();
+    let ops = plan
+        .directions
+        .first()
+        .map(|&dir| pass_ops(pass, dir))
+        .unwrap_or_default();
     let Twiddles::RoundedF64Table { len } = pass.twiddles;
 
     let context = SourceContext {
@@ -185,8 +232,11 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
         table: table_source,
         kernels,
     };
-    let context = tera::Context::from_serialize(&context).map_err(|e| Error::Template(e.to_string()))?;
-    templates().render("source", &context).map_err(|e| Error::Template(format!("{e:?}")))
+    let context =
+        tera::Context::from_serialize(&context).map_err(|e| Error::Template(e.to_string()))?;
+    templates()
+        .render("source", &context)
+        .map_err(|e| Error::Template(format!("{e:?}")))
 }
 
 fn templates() -> &'static tera::Tera {
@@ -194,7 +244,8 @@ fn templates() -> &'static tera::Tera {
     TERA.get_or_init(|| {
         let mut tera = tera::Tera::default();
         tera.autoescape_on(vec![]);
-        tera.add_raw_template("source", SOURCE_TEMPLATE).expect("the embedded template parses");
+        tera.add_raw_template("source", SOURCE_TEMPLATE)
+            .expect("the embedded template parses");
         tera
     })
 }
@@ -212,17 +263,29 @@ pub fn manifest(plan: &Plan) -> Manifest {
                 .map(|pass| PassLaunch {
                     kernel: kernel_key(plan, pass, direction).to_string(),
                     block: [pass.threads_per_block as u32, 1, 1],
-                    grid: GridRule::FftsPerBlock { ffts_per_block: pass.ffts_per_block as u32 },
+                    grid: GridRule::FftsPerBlock {
+                        ffts_per_block: pass.ffts_per_block as u32,
+                    },
                     shared_bytes: pass.shared_bytes as u32,
                     args: match plan.placement {
                         Placement::OutOfPlace => vec![
-                            KernelArg::Input { name: "input".into() },
-                            KernelArg::Output { name: "output".into() },
-                            KernelArg::BatchCount { name: "batch".into() },
+                            KernelArg::Input {
+                                name: "input".into(),
+                            },
+                            KernelArg::Output {
+                                name: "output".into(),
+                            },
+                            KernelArg::BatchCount {
+                                name: "batch".into(),
+                            },
                         ],
                         Placement::InPlace => vec![
-                            KernelArg::InOut { name: "data".into() },
-                            KernelArg::BatchCount { name: "batch".into() },
+                            KernelArg::InOut {
+                                name: "data".into(),
+                            },
+                            KernelArg::BatchCount {
+                                name: "batch".into(),
+                            },
                         ],
                     },
                 })

@@ -15,19 +15,33 @@ pub enum Error {
         "n = {n} has the prime factor {prime}; single-kernel FFTs support sizes whose prime \
          factors are all in {{2, 3, 5, 7, 11, 13}} (try a nearby size such as {suggestion})"
     )]
-    UnsupportedPrime { n: usize, prime: usize, suggestion: usize },
+    UnsupportedPrime {
+        n: usize,
+        prime: usize,
+        suggestion: usize,
+    },
 
     #[error(
         "n = {n} is too large for one kernel in {precision}: single-kernel FFTs go up to {max} \
          (multi-pass plans for larger sizes are not available yet)"
     )]
-    TooLarge { n: usize, precision: fftgen_runtime::Precision, max: usize },
+    TooLarge {
+        n: usize,
+        precision: fftgen_runtime::Precision,
+        max: usize,
+    },
 
-    #[error("the radix list is empty; give radices whose product is n, e.g. 8, 8, 8, 8 for n = 4096")]
+    #[error(
+        "the radix list is empty; give radices whose product is n, e.g. 8, 8, 8, 8 for n = 4096"
+    )]
     EmptyRadixList,
 
     #[error("the radices {radices:?} multiply to {product}, not n = {n}; give radices whose product is n")]
-    RadixProduct { radices: Vec<usize>, product: usize, n: usize },
+    RadixProduct {
+        radices: Vec<usize>,
+        product: usize,
+        n: usize,
+    },
 
     #[error(
         "radix {radix} is not supported; radices must be between 2 and 32 with prime factors in \

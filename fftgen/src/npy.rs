@@ -45,12 +45,22 @@ pub fn write<T: NpyComplex>(mut out: impl Write, data: &[T], shape: &[usize]) ->
     if elements != data.len() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
-            format!("shape {shape:?} holds {elements} values but {} were given", data.len()),
+            format!(
+                "shape {shape:?} holds {elements} values but {} were given",
+                data.len()
+            ),
         ));
     }
     let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-    let shape_text = if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(", ")) };
-    let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape_text}, }}", T::DESCR);
+    let shape_text = if dims.len() == 1 {
+        format!("({},)", dims[0])
+    } else {
+        format!("({})", dims.join(", "))
+    };
+    let mut header = format!(
+        "{{'descr': '{}', 'fortran_order': False, 'shape': {shape_text}, }}",
+        T::DESCR
+    );
     // Magic (6) + version (2) + length (2) + header + newline is a multiple of 64.
     let unpadded = MAGIC.len() + 4 + header.len() + 1;
     header.push_str(&" ".repeat(unpadded.next_multiple_of(64) - unpadded));
@@ -76,10 +86,17 @@ pub fn read<T: NpyComplex>(mut input: impl Read) -> io::Result<(Vec<T>, Vec<usiz
         return Err(invalid("not a version 1 .npy file"));
     }
     let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
-    let header = std::str::from_utf8(bytes.get(10..10 + header_len).ok_or_else(|| invalid("truncated header"))?)
-        .map_err(|_| invalid("header is not text"))?;
+    let header = std::str::from_utf8(
+        bytes
+            .get(10..10 + header_len)
+            .ok_or_else(|| invalid("truncated header"))?,
+    )
+    .map_err(|_| invalid("header is not text"))?;
     if !header.contains(&format!("'descr': '{}'", T::DESCR)) {
-        return Err(invalid(&format!("expected dtype {}, header is {header}", T::DESCR)));
+        return Err(invalid(&format!(
+            "expected dtype {}, header is {header}",
+            T::DESCR
+        )));
     }
     let shape_text = header
         .split("'shape': (")
@@ -106,7 +123,9 @@ mod tests {
 
     #[test]
     fn round_trip_and_header_alignment() {
-        let data: Vec<Complex<f32>> = (0..6).map(|i| Complex::new(i as f32, -(i as f32) / 2.0)).collect();
+        let data: Vec<Complex<f32>> = (0..6)
+            .map(|i| Complex::new(i as f32, -(i as f32) / 2.0))
+            .collect();
         let mut bytes = Vec::new();
         write(&mut bytes, &data, &[2, 3]).unwrap();
         let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;

@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn fftgen(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fftgen")).args(args).output().expect("the fftgen binary runs")
+    Command::new(env!("CARGO_BIN_EXE_fftgen"))
+        .args(args)
+        .output()
+        .expect("the fftgen binary runs")
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -28,19 +31,45 @@ fn skip(reason: &str) {
 #[test]
 fn emit_writes_sources_and_manifest() {
     let out = scratch("emit");
-    let result = fftgen(&["emit", "--n", "4096", "--radix", "8,8,8,8", "--backend", "all", "--out", out.to_str().unwrap()]);
-    assert!(result.status.success(), "{}", String::from_utf8_lossy(&result.stderr));
+    let result = fftgen(&[
+        "emit",
+        "--n",
+        "4096",
+        "--radix",
+        "8,8,8,8",
+        "--backend",
+        "all",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
     let stem = out.join("fftgen_n4096_r8x8x8x8_f32");
     let cuda = std::fs::read_to_string(stem.with_extension("cu")).unwrap();
     let opencl = std::fs::read_to_string(stem.with_extension("cl")).unwrap();
     let manifest: fftgen::Manifest =
-        serde_json::from_str(&std::fs::read_to_string(stem.with_extension("json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(stem.with_extension("json")).unwrap())
+            .unwrap();
     assert!(cuda.contains("generated, do not edit"));
     assert!(cuda.contains("Regenerate with: fftgen emit --n 4096 --radix 8,8,8,8"));
     assert_eq!(manifest.n, 4096);
     assert_eq!(manifest.transforms.len(), 2);
     for pass in manifest.transforms.iter().flat_map(|t| &t.passes) {
-        assert!(cuda.contains(&format!("void __launch_bounds__({}, 1) {}(", pass.block[0], pass.kernel)));
+        // The second launch bound (minimum blocks per SM) depends on the occupancy model, so only the
+        // thread count the manifest promises is pinned here.
+        let signature = cuda
+            .lines()
+            .find(|line| {
+                line.contains("__global__") && line.contains(&format!(" {}(", pass.kernel))
+            })
+            .unwrap();
+        assert!(
+            signature.contains(&format!("__launch_bounds__({}, ", pass.block[0])),
+            "{signature}"
+        );
         assert!(opencl.contains(&format!("void {}(", pass.kernel)));
         assert!(pass.shared_bytes > 0 && pass.shared_bytes <= 48 * 1024);
         assert_eq!(pass.args.len(), 3);
@@ -53,7 +82,12 @@ fn plan_prints_the_table() {
     let result = fftgen(&["plan", "--n", "1000"]);
     assert!(result.status.success());
     let text = String::from_utf8_lossy(&result.stdout);
-    for expected in ["radices            [10, 10, 10]", "threads per FFT    100", "shared memory", "operations"] {
+    for expected in [
+        "radices            [10, 10, 10]",
+        "threads per FFT    100",
+        "shared memory",
+        "operations",
+    ] {
         assert!(text.contains(expected), "missing `{expected}` in:\n{text}");
     }
 }
@@ -63,7 +97,18 @@ fn bad_input_is_one_line_and_exit_code_2() {
     let cases: [(&[&str], &str); 5] = [
         (&["plan", "--n", "0"], "n = 0 is not a transform size"),
         (&["plan", "--n", "17"], "prime factor 17"),
-        (&["emit", "--n", "64", "--radix", "8,4", "--out", "/nonexistent-never-written"], "multiply to 32, not n = 64"),
+        (
+            &[
+                "emit",
+                "--n",
+                "64",
+                "--radix",
+                "8,4",
+                "--out",
+                "/nonexistent-never-written",
+            ],
+            "multiply to 32, not n = 64",
+        ),
         (&["plan", "--n", "8192"], "too large for one kernel"),
         (&["check", "--n", "64", "--batch", "0"], "--batch 0"),
     ];
@@ -72,7 +117,10 @@ fn bad_input_is_one_line_and_exit_code_2() {
         assert_eq!(result.status.code(), Some(2), "{args:?}");
         let stderr = String::from_utf8_lossy(&result.stderr);
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-        assert!(stderr.starts_with("error: ") && stderr.contains(message), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("error: ") && stderr.contains(message),
+            "{args:?}: {stderr}"
+        );
     }
     assert!(!Path::new("/nonexistent-never-written").exists());
 }
@@ -81,8 +129,19 @@ fn bad_input_is_one_line_and_exit_code_2() {
 fn check_passes_on_pocl_and_saved_files_agree_with_numpy() {
     let out = scratch("check");
     let result = fftgen(&[
-        "check", "--backend", "opencl", "--platform", "Portable", "--n", "1000", "--batch", "4", "--direction", "forward",
-        "--save", out.to_str().unwrap(),
+        "check",
+        "--backend",
+        "opencl",
+        "--platform",
+        "Portable",
+        "--n",
+        "1000",
+        "--batch",
+        "4",
+        "--direction",
+        "forward",
+        "--save",
+        out.to_str().unwrap(),
     ]);
     let stdout = String::from_utf8_lossy(&result.stdout);
     let stderr = String::from_utf8_lossy(&result.stderr);
@@ -90,7 +149,10 @@ fn check_passes_on_pocl_and_saved_files_agree_with_numpy() {
         return skip(&format!("PoCL unavailable: {stderr}"));
     }
     assert!(result.status.success(), "{stdout}{stderr}");
-    assert!(stdout.contains("relative L2 error") && stdout.contains(" ok"), "{stdout}");
+    assert!(
+        stdout.contains("relative L2 error") && stdout.contains(" ok"),
+        "{stdout}"
+    );
 
     let script = format!(
         "import numpy as np\nx = np.load('{0}/input.npy')\ny = np.load('{0}/output.npy')\n\
@@ -101,10 +163,16 @@ fn check_passes_on_pocl_and_saved_files_agree_with_numpy() {
     );
     match Command::new("python3").args(["-c", &script]).output() {
         Ok(numpy) if numpy.status.success() => {
-            let error: f64 = String::from_utf8_lossy(&numpy.stdout).trim().parse().unwrap();
+            let error: f64 = String::from_utf8_lossy(&numpy.stdout)
+                .trim()
+                .parse()
+                .unwrap();
             assert!(error < 1e-6, "numpy disagrees: relative error {error}");
         }
-        Ok(numpy) if !in_ci() => skip(&format!("numpy unavailable: {}", String::from_utf8_lossy(&numpy.stderr))),
+        Ok(numpy) if !in_ci() => skip(&format!(
+            "numpy unavailable: {}",
+            String::from_utf8_lossy(&numpy.stderr)
+        )),
         other => panic!("CI=true but python3 with numpy failed: {other:?}"),
     }
     let _ = std::fs::remove_dir_all(out);

@@ -4,6 +4,8 @@
 # representative set, then the benchmark side by side with cuFFT and a
 # device-to-device copy. Everything it writes goes to $OUT.
 #   usage: bash .devbin/run.sh [all|bench|tests] [extra bench args...]
+# It writes at most 8 files (the device tool's limit): bench{,_f64}.{json,svg,md},
+# bench.log and gpu_tests.log.
 set -uo pipefail
 what="${1:-all}"; shift || true
 OUT="${OUT:-/tmp/out}"; mkdir -p "$OUT"
@@ -12,7 +14,7 @@ export LD_LIBRARY_PATH="$PWD/.devbin/lib:/usr/local/nvidia/lib64:/usr/local/cuda
 mkdir -p /etc/OpenCL/vendors
 [ -f /etc/OpenCL/vendors/nvidia.icd ] || echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 export FFTGEN_CACHE_DIR=/tmp/fftgen-cache
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$OUT/device.txt"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
 if [ "$what" = all ] || [ "$what" = tests ]; then
     { .devbin/cuda_gpu --test-threads=1 --nocapture; .devbin/gpu_sweep --test-threads=3 --nocapture; } > "$OUT/gpu_tests.log" 2>&1
     grep -E "test result|FAILED|panicked|worst|SKIPPED" "$OUT/gpu_tests.log"
@@ -20,9 +22,10 @@ if [ "$what" = all ] || [ "$what" = tests ]; then
           echo "== compute-sanitizer --tool $tool"
           compute-sanitizer --tool "$tool" --error-exitcode 9 .devbin/gpu_sweep sanitizer_set --test-threads=1
           echo "exit $?"
-      done; } > "$OUT/sanitizer.log" 2>&1
-    grep -E "^==|ERROR SUMMARY|exit|test result" "$OUT/sanitizer.log"
+      done; } >> "$OUT/gpu_tests.log" 2>&1
+    grep -E "^== |ERROR SUMMARY|RACECHECK SUMMARY|^exit" "$OUT/gpu_tests.log"
 fi
 if [ "$what" = all ] || [ "$what" = bench ]; then
     .devbin/fftgen bench --json "$OUT/bench.json" --svg "$OUT/bench.svg" --markdown "$OUT/bench.md" "$@" 2>&1 | tee "$OUT/bench.log"
+    .devbin/fftgen bench --precision f64 --json "$OUT/bench_f64.json" --svg "$OUT/bench_f64.svg" --markdown "$OUT/bench_f64.md" "$@" 2>&1 | tee -a "$OUT/bench.log"
 fi

@@ -140,7 +140,15 @@ impl<T: Sample> OpenClBench<T> {
         let program = Program::create_and_build_from_source(
             &self.context,
             &generated.opencl_source,
-            &build_options("NVIDIA", transform.passes.iter().map(|p| p.block[0] as usize).max().unwrap_or(0)),
+            &build_options(
+                "NVIDIA",
+                transform
+                    .passes
+                    .iter()
+                    .map(|p| p.block[0] as usize)
+                    .max()
+                    .unwrap_or(0),
+            ),
         )
         .map_err(|log| format!("building the program failed: {log}"))?;
         // A second pass would need a scratch buffer so that the input

@@ -141,5 +141,7 @@ fn inverse_mod(a: usize, m: usize) -> usize {
     if m == 1 {
         return 0;
     }
-    (1..m).find(|&x| a * x % m == 1).expect("coprime factors have inverses")
+    (1..m)
+        .find(|&x| a * x % m == 1)
+        .expect("coprime factors have inverses")
 }

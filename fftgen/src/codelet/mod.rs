@@ -51,7 +51,14 @@ impl Codelet {
         let flat: Vec<_> = outputs.iter().flat_map(|c| [c.re, c.im]).collect();
         let schedule = schedule(&dag, &flat);
         let ops = OpCount::of(&schedule);
-        Codelet { radix, direction, dag, outputs, schedule, ops }
+        Codelet {
+            radix,
+            direction,
+            dag,
+            outputs,
+            schedule,
+            ops,
+        }
     }
 }
 
@@ -66,22 +73,30 @@ mod tests {
         for radix in (2..=32).filter(|&r| is_supported_radix(r)) {
             for direction in [Direction::Forward, Direction::Inverse] {
                 let codelet = Codelet::generate(radix, direction);
-                let inputs: Vec<f64> =
-                    (0..2 * radix).map(|i| ((i * 7919 + 13) % 101) as f64 / 50.0 - 1.0).collect();
+                let inputs: Vec<f64> = (0..2 * radix)
+                    .map(|i| ((i * 7919 + 13) % 101) as f64 / 50.0 - 1.0)
+                    .collect();
                 let flat: Vec<_> = codelet.outputs.iter().flat_map(|c| [c.re, c.im]).collect();
                 let got = codelet.dag.eval(&flat, &inputs);
                 for k in 0..radix {
                     let (mut re, mut im) = (0.0, 0.0);
                     for j in 0..radix {
-                        let angle = direction.sign() as f64 * std::f64::consts::TAU
+                        let angle = direction.sign() as f64
+                            * std::f64::consts::TAU
                             * ((j * k) % radix) as f64
                             / radix as f64;
                         let (x, y) = (inputs[2 * j], inputs[2 * j + 1]);
                         re += x * angle.cos() - y * angle.sin();
                         im += x * angle.sin() + y * angle.cos();
                     }
-                    assert!((got[2 * k] - re).abs() < 1e-12, "radix {radix} {direction} re[{k}]");
-                    assert!((got[2 * k + 1] - im).abs() < 1e-12, "radix {radix} {direction} im[{k}]");
+                    assert!(
+                        (got[2 * k] - re).abs() < 1e-12,
+                        "radix {radix} {direction} re[{k}]"
+                    );
+                    assert!(
+                        (got[2 * k + 1] - im).abs() < 1e-12,
+                        "radix {radix} {direction} im[{k}]"
+                    );
                 }
             }
         }

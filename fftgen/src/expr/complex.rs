@@ -15,20 +15,32 @@ pub struct Complex {
 impl Dag {
     /// Input `k` as a complex value in slots `2k` (real) and `2k + 1` (imaginary).
     pub fn complex_input(&mut self, k: usize) -> Complex {
-        Complex { re: self.input(2 * k), im: self.input(2 * k + 1) }
+        Complex {
+            re: self.input(2 * k),
+            im: self.input(2 * k + 1),
+        }
     }
 
     pub fn cadd(&mut self, a: Complex, b: Complex) -> Complex {
-        Complex { re: self.add(a.re, b.re), im: self.add(a.im, b.im) }
+        Complex {
+            re: self.add(a.re, b.re),
+            im: self.add(a.im, b.im),
+        }
     }
 
     pub fn csub(&mut self, a: Complex, b: Complex) -> Complex {
-        Complex { re: self.sub(a.re, b.re), im: self.sub(a.im, b.im) }
+        Complex {
+            re: self.sub(a.re, b.re),
+            im: self.sub(a.im, b.im),
+        }
     }
 
     /// `a * real` for a real node.
     pub fn cscale(&mut self, a: Complex, real: NodeId) -> Complex {
-        Complex { re: self.mul(real, a.re), im: self.mul(real, a.im) }
+        Complex {
+            re: self.mul(real, a.re),
+            im: self.mul(real, a.im),
+        }
     }
 
     /// `a * i * sign`: a swap and a negation, never a multiplication.
@@ -37,7 +49,10 @@ impl Dag {
         if sign >= 0 {
             Complex { re, im }
         } else {
-            Complex { re: self.neg(re), im: self.neg(im) }
+            Complex {
+                re: self.neg(re),
+                im: self.neg(im),
+            }
         }
     }
 
@@ -47,6 +62,9 @@ impl Dag {
         let (c, s) = (self.signed(cos), self.signed(sin));
         let (c_re, s_im) = (self.mul(c, a.re), self.mul(s, a.im));
         let (c_im, s_re) = (self.mul(c, a.im), self.mul(s, a.re));
-        Complex { re: self.sub(c_re, s_im), im: self.add(c_im, s_re) }
+        Complex {
+            re: self.sub(c_re, s_im),
+            im: self.add(c_im, s_re),
+        }
     }
 }

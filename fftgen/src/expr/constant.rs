@@ -21,11 +21,17 @@ impl Turn {
         assert!(den > 0, "a turn needs a positive denominator");
         let num = num.rem_euclid(den);
         let g = gcd(num, den);
-        Turn { num: num / g, den: den / g }
+        Turn {
+            num: num / g,
+            den: den / g,
+        }
     }
 
     fn minus(self, other: Turn) -> Turn {
-        Turn::new(self.num * other.den - other.num * self.den, self.den * other.den)
+        Turn::new(
+            self.num * other.den - other.num * self.den,
+            self.den * other.den,
+        )
     }
 
     /// `self <= num / den`.
@@ -57,8 +63,12 @@ pub struct Signed {
 }
 
 impl Constant {
-    pub const ZERO: Constant = Constant { turn: Turn { num: 1, den: 4 } };
-    pub const ONE: Constant = Constant { turn: Turn { num: 0, den: 1 } };
+    pub const ZERO: Constant = Constant {
+        turn: Turn { num: 1, den: 4 },
+    };
+    pub const ONE: Constant = Constant {
+        turn: Turn { num: 0, den: 1 },
+    };
 
     pub fn is_zero(self) -> bool {
         self == Constant::ZERO
@@ -71,13 +81,23 @@ impl Constant {
     /// `cos(2 pi t)`, reduced to a sign and a magnitude.
     pub fn cos(t: Turn) -> Signed {
         // cos is even: fold (1/2, 1) onto (0, 1/2).
-        let t = if t.at_most(1, 2) { t } else { Turn::new(t.den - t.num, t.den) };
+        let t = if t.at_most(1, 2) {
+            t
+        } else {
+            Turn::new(t.den - t.num, t.den)
+        };
         if t.at_most(1, 4) {
-            Signed { negative: false, magnitude: Constant { turn: t } }
+            Signed {
+                negative: false,
+                magnitude: Constant { turn: t },
+            }
         } else {
             // cos(2 pi t) = -cos(2 pi (1/2 - t)) for t in (1/4, 1/2].
             let folded = Turn::new(1, 2).minus(t);
-            Signed { negative: !Constant { turn: folded }.is_zero(), magnitude: Constant { turn: folded } }
+            Signed {
+                negative: !Constant { turn: folded }.is_zero(),
+                magnitude: Constant { turn: folded },
+            }
         }
     }
 
@@ -143,7 +163,13 @@ pub fn root_of_unity(k: i64, n: i64, sign: i32) -> (Signed, Signed) {
 /// tables and inlined constants agree to the last bit.
 pub fn root_of_unity_f64(k: i64, n: i64, sign: i32) -> (f64, f64) {
     let (c, s) = root_of_unity(k, n, sign);
-    let value = |v: Signed| if v.negative { -v.magnitude.value() } else { v.magnitude.value() };
+    let value = |v: Signed| {
+        if v.negative {
+            -v.magnitude.value()
+        } else {
+            v.magnitude.value()
+        }
+    };
     (value(c), value(s))
 }
 
@@ -168,7 +194,11 @@ mod tests {
                 for sign in [-1, 1] {
                     let (c, s) = root_of_unity_f64(k, n, sign);
                     let a = std::f64::consts::TAU * k as f64 / n as f64;
-                    assert!((c - a.cos()).abs() < 4e-15, "cos {k}/{n} {sign}: {c} vs {}", a.cos());
+                    assert!(
+                        (c - a.cos()).abs() < 4e-15,
+                        "cos {k}/{n} {sign}: {c} vs {}",
+                        a.cos()
+                    );
                     assert!((s - sign as f64 * a.sin()).abs() < 4e-15, "sin {k}/{n}");
                 }
             }

@@ -47,12 +47,23 @@ impl Add for OpCount {
 impl Mul<u64> for OpCount {
     type Output = OpCount;
     fn mul(self, times: u64) -> OpCount {
-        OpCount { adds: self.adds * times, muls: self.muls * times, fmas: self.fmas * times }
+        OpCount {
+            adds: self.adds * times,
+            muls: self.muls * times,
+            fmas: self.fmas * times,
+        }
     }
 }
 
 impl fmt::Display for OpCount {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} adds, {} muls, {} fmas ({} flops)", self.adds, self.muls, self.fmas, self.flops())
+        write!(
+            f,
+            "{} adds, {} muls, {} fmas ({} flops)",
+            self.adds,
+            self.muls,
+            self.fmas,
+            self.flops()
+        )
     }
 }

@@ -46,7 +46,9 @@ pub fn schedule(dag: &Dag, outputs: &[NodeId]) -> Schedule {
         |id: NodeId| matches!(dag.node(id), Node::Mul(..)) && uses[id.index()] == 1;
     let mut fused = HashSet::new();
     for id in reachable(dag, outputs) {
-        let (Node::Add(a, b) | Node::Sub(a, b)) = dag.node(id) else { continue };
+        let (Node::Add(a, b) | Node::Sub(a, b)) = dag.node(id) else {
+            continue;
+        };
         // One product per addition fuses; the first operand wins.
         if single_use_product(a) && fused.insert(a) {
             continue;
@@ -57,10 +59,19 @@ pub fn schedule(dag: &Dag, outputs: &[NodeId]) -> Schedule {
     }
 
     let operand = |id: NodeId| match dag.node(id) {
-        Node::Neg(inner) => Operand { node: inner, negated: true },
-        _ => Operand { node: id, negated: false },
+        Node::Neg(inner) => Operand {
+            node: inner,
+            negated: true,
+        },
+        _ => Operand {
+            node: id,
+            negated: false,
+        },
     };
-    let negate = |o: Operand| Operand { negated: !o.negated, ..o };
+    let negate = |o: Operand| Operand {
+        negated: !o.negated,
+        ..o
+    };
     let mut steps = Vec::new();
     for id in reachable(dag, outputs) {
         if fused.contains(&id) {
@@ -86,7 +97,10 @@ pub fn schedule(dag: &Dag, outputs: &[NodeId]) -> Schedule {
         };
         steps.push(Step { node: id, op });
     }
-    Schedule { steps, outputs: outputs.iter().map(|&id| operand(id)).collect() }
+    Schedule {
+        steps,
+        outputs: outputs.iter().map(|&id| operand(id)).collect(),
+    }
 }
 
 /// How many times each node is read, by other reachable nodes and by the outputs.
@@ -123,5 +137,8 @@ fn reachable(dag: &Dag, outputs: &[NodeId]) -> Vec<NodeId> {
         }
         stack.extend(children(dag.node(id)));
     }
-    (0..dag.len()).filter(|&i| seen[i]).map(|i| NodeId(i as u32)).collect()
+    (0..dag.len())
+        .filter(|&i| seen[i])
+        .map(|i| NodeId(i as u32))
+        .collect()
 }

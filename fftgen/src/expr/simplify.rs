@@ -149,7 +149,9 @@ mod tests {
         let k = dag.signed(Constant::cos(Turn::new(1, 8)));
         let (kx, ky) = (dag.mul(k, x), dag.mul(y, k));
         let sum = dag.add(kx, ky);
-        let Node::Mul(factor, inner) = dag.node(sum) else { panic!("not factored") };
+        let Node::Mul(factor, inner) = dag.node(sum) else {
+            panic!("not factored")
+        };
         assert_eq!(factor, k);
         assert!(matches!(dag.node(inner), Node::Add(..)));
     }

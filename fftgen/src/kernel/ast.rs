@@ -184,7 +184,11 @@ impl Expr {
             Expr::Real(v) => d.real_literal(*v),
             Expr::Binary(op, a, b) => {
                 let left = a.render_within(d, op.precedence(), false);
-                let right = b.render_within(d, op.precedence(), op.right_needs_parens_at_equal_precedence());
+                let right = b.render_within(
+                    d,
+                    op.precedence(),
+                    op.right_needs_parens_at_equal_precedence(),
+                );
                 format!("{left} {} {right}", op.symbol())
             }
             Expr::Neg(a) => format!("-{}", a.render_within(d, 6, true)),
@@ -232,8 +236,18 @@ pub enum Space {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Stmt {
     /// `const? ty name = init;`
-    Let { ty: Type, name: String, init: Expr, constant: bool },
-    Array { space: Space, ty: Type, name: String, len: usize },
+    Let {
+        ty: Type,
+        name: String,
+        init: Expr,
+        constant: bool,
+    },
+    Array {
+        space: Space,
+        ty: Type,
+        name: String,
+        len: usize,
+    },
     Assign(Expr, Expr),
     If(Expr, Vec<Stmt>),
     /// Block-wide barrier that also orders shared-memory accesses.
@@ -247,7 +261,12 @@ pub enum Stmt {
 }
 
 pub fn let_const(ty: Type, name: impl Into<String>, init: Expr) -> Stmt {
-    Stmt::Let { ty, name: name.into(), init, constant: true }
+    Stmt::Let {
+        ty,
+        name: name.into(),
+        init,
+        constant: true,
+    }
 }
 
 pub fn assign(target: Expr, value: Expr) -> Stmt {
@@ -258,12 +277,32 @@ impl Stmt {
     pub fn render_into(&self, d: &dyn Dialect, indent: usize, out: &mut String) {
         let pad = "    ".repeat(indent);
         match self {
-            Stmt::Let { ty, name, init, constant } => {
+            Stmt::Let {
+                ty,
+                name,
+                init,
+                constant,
+            } => {
                 let qualifier = if *constant { "const " } else { "" };
-                let _ = writeln!(out, "{pad}{qualifier}{} {name} = {};", d.type_name(*ty), init.render(d));
+                let _ = writeln!(
+                    out,
+                    "{pad}{qualifier}{} {name} = {};",
+                    d.type_name(*ty),
+                    init.render(d)
+                );
             }
-            Stmt::Array { space, ty, name, len } => {
-                let _ = writeln!(out, "{pad}{}{} {name}[{len}];", d.space_qualifier(*space), d.type_name(*ty));
+            Stmt::Array {
+                space,
+                ty,
+                name,
+                len,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "{pad}{}{} {name}[{len}];",
+                    d.space_qualifier(*space),
+                    d.type_name(*ty)
+                );
             }
             Stmt::Assign(target, value) => {
                 let _ = writeln!(out, "{pad}{} = {};", target.render(d), value.render(d));
@@ -302,7 +341,11 @@ impl Stmt {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ParamKind {
     /// A pointer to global memory.
-    Global { ty: Type, read_only: bool, restrict: bool },
+    Global {
+        ty: Type,
+        read_only: bool,
+        restrict: bool,
+    },
     /// A pointer to the caller's registers (a private array).
     Private(Type),
     Value(Type),
@@ -319,8 +362,13 @@ pub struct Param {
 pub enum FunctionKind {
     /// An entry point; `min_blocks_per_sm` tells the compiler how many
     /// blocks must fit on one multiprocessor, which caps registers per thread.
-    Kernel { threads_per_block: usize, min_blocks_per_sm: usize },
-    Helper { returns: Option<Type> },
+    Kernel {
+        threads_per_block: usize,
+        min_blocks_per_sm: usize,
+    },
+    Helper {
+        returns: Option<Type>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -335,9 +383,10 @@ impl Function {
     pub fn render(&self, d: &dyn Dialect) -> String {
         let params: Vec<String> = self.params.iter().map(|p| d.param(p)).collect();
         let prefix = match self.kind {
-            FunctionKind::Kernel { threads_per_block, min_blocks_per_sm } => {
-                d.kernel_prefix(threads_per_block, min_blocks_per_sm)
-            }
+            FunctionKind::Kernel {
+                threads_per_block,
+                min_blocks_per_sm,
+            } => d.kernel_prefix(threads_per_block, min_blocks_per_sm),
             FunctionKind::Helper { returns } => d.helper_prefix(returns),
         };
         let mut out = format!("{prefix} {}({})\n{{\n", self.name, params.join(", "));
@@ -358,12 +407,25 @@ mod tests {
     #[test]
     fn parentheses_follow_precedence() {
         let d = Cuda::new(Precision::F32);
-        let e = var("a").sub(var("b").sub(var("c"))).mul(var("d").add(var("e")));
+        let e = var("a")
+            .sub(var("b").sub(var("c")))
+            .mul(var("d").add(var("e")));
         assert_eq!(e.render(&d), "(a - (b - c)) * (d + e)");
         let e = var("a").add(var("b").mul(var("c"))).add(var("d"));
         assert_eq!(e.render(&d), "a + b * c + d");
         assert_eq!(var("x").neg().neg().render(&d), "-(-x)");
-        assert_eq!(var("a").div(var("b").mul(var("c"))).render(&d), "a / (b * c)");
-        assert_eq!(var("j").div(uint(1)).mul(uint(8)).add(var("j").rem(uint(1))).add(uint(0)).render(&d), "j * 8u");
+        assert_eq!(
+            var("a").div(var("b").mul(var("c"))).render(&d),
+            "a / (b * c)"
+        );
+        assert_eq!(
+            var("j")
+                .div(uint(1))
+                .mul(uint(8))
+                .add(var("j").rem(uint(1)))
+                .add(uint(0))
+                .render(&d),
+            "j * 8u"
+        );
     }
 }

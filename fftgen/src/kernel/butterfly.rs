@@ -64,7 +64,11 @@ pub fn lower_butterfly(codelet: &Codelet, precision: Precision) -> Function {
             StepOp::Mul(a, b) => render(a).mul(render(b)),
             StepOp::Fma(a, b, c) => Expr::fma(render(a), render(b), render(c)),
         };
-        body.push(let_const(Type::Real, format!("t{}", step.node.index()), value));
+        body.push(let_const(
+            Type::Real,
+            format!("t{}", step.node.index()),
+            value,
+        ));
     }
 
     let outputs = &codelet.schedule.outputs;
@@ -77,7 +81,10 @@ pub fn lower_butterfly(codelet: &Codelet, precision: Precision) -> Function {
     Function {
         kind: FunctionKind::Helper { returns: None },
         name: butterfly_name(codelet.radix, codelet.direction, precision),
-        params: vec![Param { name: "v".into(), kind: ParamKind::Private(Type::Complex) }],
+        params: vec![Param {
+            name: "v".into(),
+            kind: ParamKind::Private(Type::Complex),
+        }],
         body,
     }
 }

@@ -95,7 +95,11 @@ impl Dialect for Cuda {
     }
     fn param(&self, param: &Param) -> String {
         match param.kind {
-            ParamKind::Global { ty, read_only, restrict } => format!(
+            ParamKind::Global {
+                ty,
+                read_only,
+                restrict,
+            } => format!(
                 "{}{}* {}{}",
                 if read_only { "const " } else { "" },
                 self.type_name(ty),
@@ -190,7 +194,11 @@ impl Dialect for OpenCl {
     }
     fn param(&self, param: &Param) -> String {
         match param.kind {
-            ParamKind::Global { ty, read_only, restrict } => format!(
+            ParamKind::Global {
+                ty,
+                read_only,
+                restrict,
+            } => format!(
                 "__global {}{}* {}{}",
                 if read_only { "const " } else { "" },
                 self.type_name(ty),
@@ -251,5 +259,9 @@ impl Dialect for OpenCl {
 
 /// Table entries, four to a line.
 fn wrap(entries: &[String]) -> String {
-    entries.chunks(4).map(|line| format!("    {},", line.join(", "))).collect::<Vec<_>>().join("\n")
+    entries
+        .chunks(4)
+        .map(|line| format!("    {},", line.join(", ")))
+        .collect::<Vec<_>>()
+        .join("\n")
 }

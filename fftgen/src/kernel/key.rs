@@ -56,7 +56,10 @@ impl FromStr for KernelKey {
             return Err(bad());
         };
         let number = |field: &str, prefix: &str| -> Result<usize, String> {
-            field.strip_prefix(prefix).and_then(|v| v.parse().ok()).ok_or_else(bad)
+            field
+                .strip_prefix(prefix)
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(bad)
         };
         let radices = radices
             .strip_prefix('r')
@@ -102,7 +105,10 @@ mod tests {
             normalization: Normalization::Unitary,
         };
         let name = key.to_string();
-        assert_eq!(name, "fftgen_c2c_n4096_r8x8x8x8_t512_m1_f32_inv_ip_normunitary");
+        assert_eq!(
+            name,
+            "fftgen_c2c_n4096_r8x8x8x8_t512_m1_f32_inv_ip_normunitary"
+        );
         assert_eq!(name.parse::<KernelKey>(), Ok(key));
         assert!("fftgen_c2c_n12".parse::<KernelKey>().is_err());
     }

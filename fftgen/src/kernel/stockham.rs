@@ -9,7 +9,8 @@
 //! arguments and a scale at the store.
 
 use super::ast::{
-    assign, let_const, uint, var, Builtin, Expr, Function, FunctionKind, Param, ParamKind, Space, Stmt, Type,
+    assign, let_const, uint, var, Builtin, Expr, Function, FunctionKind, Param, ParamKind, Space,
+    Stmt, Type,
 };
 use super::butterfly::butterfly_name;
 use super::complex_ops::cmul_name;
@@ -25,13 +26,20 @@ pub const PAD: &str = "fftgen_pad";
 pub fn pad_helper() -> Function {
     let index = var("index");
     Function {
-        kind: FunctionKind::Helper { returns: Some(Type::Uint) },
+        kind: FunctionKind::Helper {
+            returns: Some(Type::Uint),
+        },
         name: PAD.into(),
         params: ["index", "period", "gap"]
             .into_iter()
-            .map(|name| Param { name: name.into(), kind: ParamKind::Value(Type::Uint) })
+            .map(|name| Param {
+                name: name.into(),
+                kind: ParamKind::Value(Type::Uint),
+            })
             .collect(),
-        body: vec![Stmt::Return(index.clone().add(index.div(var("period")).mul(var("gap"))))],
+        body: vec![Stmt::Return(
+            index.clone().add(index.div(var("period")).mul(var("gap"))),
+        )],
     }
 }
 
@@ -61,22 +69,60 @@ pub fn twiddle_table(pass: &Pass) -> Vec<(f64, f64)> {
 /// Lowers `pass` into the kernel named by `key`, reading twiddles from `table`.
 pub fn lower_stockham(pass: &Pass, key: &KernelKey, table: &str) -> Function {
     let buffers = match key.placement {
-        Placement::OutOfPlace => Buffers { input: "input", output: "output" },
-        Placement::InPlace => Buffers { input: "data", output: "data" },
+        Placement::OutOfPlace => Buffers {
+            input: "input",
+            output: "output",
+        },
+        Placement::InPlace => Buffers {
+            input: "data",
+            output: "data",
+        },
     };
     let params = match key.placement {
         Placement::OutOfPlace => vec![
-            Param { name: "input".into(), kind: ParamKind::Global { ty: Type::Complex, read_only: true, restrict: true } },
-            Param { name: "output".into(), kind: ParamKind::Global { ty: Type::Complex, read_only: false, restrict: true } },
-            Param { name: "batch".into(), kind: ParamKind::Value(Type::Uint) },
+            Param {
+                name: "input".into(),
+                kind: ParamKind::Global {
+                    ty: Type::Complex,
+                    read_only: true,
+                    restrict: true,
+                },
+            },
+            Param {
+                name: "output".into(),
+                kind: ParamKind::Global {
+                    ty: Type::Complex,
+                    read_only: false,
+                    restrict: true,
+                },
+            },
+            Param {
+                name: "batch".into(),
+                kind: ParamKind::Value(Type::Uint),
+            },
         ],
         // Input and output alias, so neither may be restrict.
         Placement::InPlace => vec![
-            Param { name: "data".into(), kind: ParamKind::Global { ty: Type::Complex, read_only: false, restrict: false } },
-            Param { name: "batch".into(), kind: ParamKind::Value(Type::Uint) },
+            Param {
+                name: "data".into(),
+                kind: ParamKind::Global {
+                    ty: Type::Complex,
+                    read_only: false,
+                    restrict: false,
+                },
+            },
+            Param {
+                name: "batch".into(),
+                kind: ParamKind::Value(Type::Uint),
+            },
         ],
     };
-    let lowering = Lowering { pass, key, table, buffers: &buffers };
+    let lowering = Lowering {
+        pass,
+        key,
+        table,
+        buffers: &buffers,
+    };
     Function {
         kind: FunctionKind::Kernel {
             threads_per_block: pass.threads_per_block,
@@ -101,8 +147,18 @@ impl Lowering<'_> {
         let (t, m, n) = (pass.threads_per_fft, pass.ffts_per_block, pass.n);
         let words = pass.ffts_per_block * pass.fft_stride;
         let mut body = vec![
-            Stmt::Array { space: Space::Shared, ty: Type::Real, name: "shared_re".into(), len: words },
-            Stmt::Array { space: Space::Shared, ty: Type::Real, name: "shared_im".into(), len: words },
+            Stmt::Array {
+                space: Space::Shared,
+                ty: Type::Real,
+                name: "shared_re".into(),
+                len: words,
+            },
+            Stmt::Array {
+                space: Space::Shared,
+                ty: Type::Real,
+                name: "shared_im".into(),
+                len: words,
+            },
             let_const(Type::Uint, "tid", Expr::Builtin(Builtin::ThreadIndex)),
         ];
         let (fft_local, thread) = match pass.lanes {
@@ -115,19 +171,34 @@ impl Lowering<'_> {
         )));
         body.push(let_const(Type::Uint, "fft_local", fft_local));
         body.push(let_const(Type::Uint, "t", thread));
-        body.push(let_const(Type::Uint, "region", var("fft_local").mul(uint(pass.fft_stride))));
+        body.push(let_const(
+            Type::Uint,
+            "region",
+            var("fft_local").mul(uint(pass.fft_stride)),
+        ));
         match pass.io {
             GlobalIo::Direct => {
-                let fft = Expr::Builtin(Builtin::BlockIndex).cast(Type::Index).mul(uint(m)).add(var("fft_local"));
+                let fft = Expr::Builtin(Builtin::BlockIndex)
+                    .cast(Type::Index)
+                    .mul(uint(m))
+                    .add(var("fft_local"));
                 body.push(let_const(Type::Index, "fft", fft));
                 body.push(let_const(Type::Bool, "active", var("fft").lt(var("batch"))));
                 body.push(let_const(Type::Index, "base", var("fft").mul(uint(n))));
             }
             GlobalIo::StagedThroughShared => {
-                let block_base = Expr::Builtin(Builtin::BlockIndex).cast(Type::Index).mul(uint(m * n));
+                let block_base = Expr::Builtin(Builtin::BlockIndex)
+                    .cast(Type::Index)
+                    .mul(uint(m * n));
                 body.push(let_const(Type::Index, "block_base", block_base));
-                body.push(let_const(Type::Index, "total", var("batch").cast(Type::Index).mul(uint(n))));
-                body.push(Stmt::Comment("Unit-stride copy of the block's slice of the batch into shared memory.".into()));
+                body.push(let_const(
+                    Type::Index,
+                    "total",
+                    var("batch").cast(Type::Index).mul(uint(n)),
+                ));
+                body.push(Stmt::Comment(
+                    "Unit-stride copy of the block's slice of the batch into shared memory.".into(),
+                ));
                 body.extend(self.staged_load());
                 body.push(Stmt::Barrier);
             }
@@ -160,10 +231,18 @@ impl Lowering<'_> {
         (0..n / pass.threads_per_fft)
             .map(|k| {
                 let e = var(format!("e{k}"));
-                let slot = e.clone().div(uint(n)).mul(uint(pass.fft_stride)).add(e.clone().rem(uint(n)));
+                let slot = e
+                    .clone()
+                    .div(uint(n))
+                    .mul(uint(pass.fft_stride))
+                    .add(e.clone().rem(uint(n)));
                 let source = var(self.buffers.input).at(var("block_base").add(e));
                 Stmt::Scope(vec![
-                    let_const(Type::Uint, format!("e{k}"), var("tid").add(uint(k * pass.threads_per_block))),
+                    let_const(
+                        Type::Uint,
+                        format!("e{k}"),
+                        var("tid").add(uint(k * pass.threads_per_block)),
+                    ),
                     Stmt::If(
                         var("block_base").add(var(format!("e{k}"))).lt(var("total")),
                         vec![
@@ -184,13 +263,25 @@ impl Lowering<'_> {
         (0..n / pass.threads_per_fft)
             .map(|k| {
                 let e = var(format!("e{k}"));
-                let slot = e.clone().div(uint(n)).mul(uint(pass.fft_stride)).add(e.clone().rem(uint(n)));
-                let value = self.scaled_parts(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
+                let slot = e
+                    .clone()
+                    .div(uint(n))
+                    .mul(uint(pass.fft_stride))
+                    .add(e.clone().rem(uint(n)));
+                let value =
+                    self.scaled_parts(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
                 Stmt::Scope(vec![
-                    let_const(Type::Uint, format!("e{k}"), var("tid").add(uint(k * pass.threads_per_block))),
+                    let_const(
+                        Type::Uint,
+                        format!("e{k}"),
+                        var("tid").add(uint(k * pass.threads_per_block)),
+                    ),
                     Stmt::If(
                         var("block_base").add(e.clone()).lt(var("total")),
-                        vec![assign(var(self.buffers.output).at(var("block_base").add(e)), value)],
+                        vec![assign(
+                            var(self.buffers.output).at(var("block_base").add(e)),
+                            value,
+                        )],
                     ),
                 ])
             })
@@ -217,7 +308,9 @@ impl Lowering<'_> {
     }
 
     fn scale(&self) -> f64 {
-        self.key.normalization.scale(self.pass.n, self.key.direction)
+        self.key
+            .normalization
+            .scale(self.pass.n, self.key.direction)
     }
 
     /// One radix-R stage for all of this thread's butterflies.
@@ -231,16 +324,31 @@ impl Lowering<'_> {
         let mut out = vec![Stmt::Comment(format!(
             "Stage {s}: radix {radix}, stride {stride}, {} butterfl{} per thread",
             stage.butterflies_per_thread,
-            if stage.butterflies_per_thread == 1 { "y" } else { "ies" }
+            if stage.butterflies_per_thread == 1 {
+                "y"
+            } else {
+                "ies"
+            }
         ))];
         let batches: Vec<usize> = (0..stage.butterflies_per_thread).collect();
         for &b in &batches {
-            out.push(Stmt::Array { space: Space::Private, ty: Type::Complex, name: format!("v{b}"), len: radix });
-            out.push(let_const(Type::Uint, format!("j{b}"), var("t").add(uint(b * pass.threads_per_fft))));
+            out.push(Stmt::Array {
+                space: Space::Private,
+                ty: Type::Complex,
+                name: format!("v{b}"),
+                len: radix,
+            });
+            out.push(let_const(
+                Type::Uint,
+                format!("j{b}"),
+                var("t").add(uint(b * pass.threads_per_fft)),
+            ));
         }
         // Guards: a butterfly past N/R does not exist; an inactive FFT (past the batch) reads nothing.
         let guard = |b: usize, direct: bool| -> Option<Expr> {
-            let exists = stage.guarded.then(|| var(format!("j{b}")).lt(uint(butterflies)));
+            let exists = stage
+                .guarded
+                .then(|| var(format!("j{b}")).lt(uint(butterflies)));
             match (exists, direct) {
                 (Some(e), true) => Some(var("active").and(e)),
                 (Some(e), false) => Some(e),
@@ -270,11 +378,18 @@ impl Lowering<'_> {
                 work.push(assign(v.clone().at(uint(r)), value));
             }
             if let Some(offset) = stage.twiddle_offset {
-                work.push(let_const(Type::Uint, format!("p{b}"), j.clone().rem(uint(stride))));
+                work.push(let_const(
+                    Type::Uint,
+                    format!("p{b}"),
+                    j.clone().rem(uint(stride)),
+                ));
                 for r in 1..radix {
                     let entry = uint(offset + (r - 1) * stride).add(var(format!("p{b}")));
                     let w = var(self.table).at(entry);
-                    work.push(assign(v.clone().at(uint(r)), Expr::call(&cmul, vec![v.clone().at(uint(r)), w])));
+                    work.push(assign(
+                        v.clone().at(uint(r)),
+                        Expr::call(&cmul, vec![v.clone().at(uint(r)), w]),
+                    ));
                 }
             }
             work.push(Stmt::Expr(Expr::call(&dft, vec![v.clone()])));
@@ -292,7 +407,9 @@ impl Lowering<'_> {
                     let index = if natural {
                         j.clone().add(uint(r * stride))
                     } else {
-                        j.clone().div(uint(stride)).mul(uint(stride * radix))
+                        j.clone()
+                            .div(uint(stride))
+                            .mul(uint(stride * radix))
                             .add(j.clone().rem(uint(stride)))
                             .add(uint(r * stride))
                     };
@@ -317,7 +434,10 @@ impl Lowering<'_> {
                     let stores = (0..radix)
                         .map(|r| {
                             let index = var("base").add(j.clone().add(uint(r * stride)));
-                            assign(var(self.buffers.output).at(index), self.scaled(v.clone().at(uint(r))))
+                            assign(
+                                var(self.buffers.output).at(index),
+                                self.scaled(v.clone().at(uint(r))),
+                            )
                         })
                         .collect();
                     out.extend(guarded(guard(b, true), stores));

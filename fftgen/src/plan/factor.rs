@@ -23,13 +23,19 @@ pub fn prime_factors(mut n: usize) -> Vec<usize> {
 
 /// True when every prime factor of `n` is a supported one.
 pub fn is_smooth(n: usize) -> bool {
-    n >= 1 && prime_factors(n).iter().all(|p| SUPPORTED_PRIMES.contains(p))
+    n >= 1
+        && prime_factors(n)
+            .iter()
+            .all(|p| SUPPORTED_PRIMES.contains(p))
 }
 
 /// The nearest size to `n` (at most `max`) whose prime factors are supported,
 /// preferring a larger one as zero-padding would.
 pub fn nearest_supported(n: usize, max: usize) -> usize {
-    (n..=max).find(|&m| is_smooth(m)).or_else(|| (2..n.min(max + 1)).rev().find(|&m| is_smooth(m))).unwrap_or(2)
+    (n..=max)
+        .find(|&m| is_smooth(m))
+        .or_else(|| (2..n.min(max + 1)).rev().find(|&m| is_smooth(m)))
+        .unwrap_or(2)
 }
 
 /// Every supported single-kernel size from 2 to `max`.

@@ -36,7 +36,10 @@ impl Padding {
         if stride >= bank_words || radix % 2 == 1 {
             Padding::NONE
         } else {
-            Padding { period: bank_words.max(stride * radix), gap: stride }
+            Padding {
+                period: bank_words.max(stride * radix),
+                gap: stride,
+            }
         }
     }
 
@@ -94,14 +97,22 @@ mod tests {
                             for r in 0..radix {
                                 let write = |lane: usize| {
                                     let j = warp + lane;
-                                    pad.apply((j / stride) * stride * radix + j % stride + r * stride)
+                                    pad.apply(
+                                        (j / stride) * stride * radix + j % stride + r * stride,
+                                    )
                                 };
                                 let lanes = bank.min(butterflies);
-                                assert_eq!(worst_conflict(lanes, bank, write), 1,
-                                    "write: radix {radix} stride {stride} n {n} banks {bank}");
+                                assert_eq!(
+                                    worst_conflict(lanes, bank, write),
+                                    1,
+                                    "write: radix {radix} stride {stride} n {n} banks {bank}"
+                                );
                                 let read = |lane: usize| pad.apply(warp + lane + r * butterflies);
-                                assert_eq!(worst_conflict(lanes, bank, read), 1,
-                                    "read: radix {radix} stride {stride} n {n} banks {bank}");
+                                assert_eq!(
+                                    worst_conflict(lanes, bank, read),
+                                    1,
+                                    "read: radix {radix} stride {stride} n {n} banks {bank}"
+                                );
                             }
                         }
                         stride *= radix;

@@ -11,7 +11,8 @@ use crate::{Error, FftSpec, Precision};
 
 /// Largest size one kernel handles: 48 KiB of static shared memory holds
 /// 4096 complex f32 or 2048 complex f64 values with padding.
-pub const MAX_SINGLE_KERNEL: [(Precision, usize); 2] = [(Precision::F32, 4096), (Precision::F64, 2048)];
+pub const MAX_SINGLE_KERNEL: [(Precision, usize); 2] =
+    [(Precision::F32, 4096), (Precision::F64, 2048)];
 
 /// Hard limits of the GPUs we target (and that PoCL must not be allowed to exceed).
 pub const MAX_THREADS_PER_BLOCK: usize = 1024;
@@ -31,7 +32,10 @@ fn max_values_per_thread(precision: Precision) -> usize {
 
 /// The largest single-kernel size for `precision`.
 pub fn max_size(precision: Precision) -> usize {
-    MAX_SINGLE_KERNEL.iter().find(|(p, _)| *p == precision).map_or(0, |&(_, n)| n)
+    MAX_SINGLE_KERNEL
+        .iter()
+        .find(|(p, _)| *p == precision)
+        .map_or(0, |&(_, n)| n)
 }
 
 /// Plans `spec`, or says why it cannot be planned.
@@ -45,21 +49,43 @@ pub fn plan(spec: &FftSpec) -> Result<Plan, Error> {
     }
     // Size first: factoring a huge n by trial division would take minutes.
     if n > max {
-        return Err(Error::TooLarge { n, precision: spec.precision, max });
+        return Err(Error::TooLarge {
+            n,
+            precision: spec.precision,
+            max,
+        });
     }
     if !is_smooth(n) {
         let prime = *prime_factors(n).last().expect("n >= 2 has a prime factor");
-        return Err(Error::UnsupportedPrime { n, prime, suggestion: nearest_supported(n, max) });
+        return Err(Error::UnsupportedPrime {
+            n,
+            prime,
+            suggestion: nearest_supported(n, max),
+        });
     }
     if spec.directions.is_empty() {
         return Err(Error::NoDirection);
     }
     let radices = match &spec.radices {
         Some(radices) => validate_radices(n, radices)?,
-        None => choose(n, spec.precision.complex_bytes(), max_values_per_thread(spec.precision), MAX_THREADS_PER_BLOCK)
-            .ok_or(Error::TooLarge { n, precision: spec.precision, max })?,
+        None => choose(
+            n,
+            spec.precision.complex_bytes(),
+            max_values_per_thread(spec.precision),
+            MAX_THREADS_PER_BLOCK,
+        )
+        .ok_or(Error::TooLarge {
+            n,
+            precision: spec.precision,
+            max,
+        })?,
     };
-    let pass = plan_pass(n, &radices, spec.precision, max_values_per_thread(spec.precision))?;
+    let pass = plan_pass(
+        n,
+        &radices,
+        spec.precision,
+        max_values_per_thread(spec.precision),
+    )?;
     Ok(Plan {
         n,
         precision: spec.precision,
@@ -77,17 +103,32 @@ fn validate_radices(n: usize, radices: &[usize]) -> Result<Vec<usize>, Error> {
     if let Some(&radix) = radices.iter().find(|&&r| !is_supported_radix(r)) {
         return Err(Error::UnsupportedRadix { radix });
     }
-    let product = radices.iter().try_fold(1usize, |acc, &r| acc.checked_mul(r)).unwrap_or(usize::MAX);
+    let product = radices
+        .iter()
+        .try_fold(1usize, |acc, &r| acc.checked_mul(r))
+        .unwrap_or(usize::MAX);
     if product != n {
-        return Err(Error::RadixProduct { radices: radices.to_vec(), product, n });
+        return Err(Error::RadixProduct {
+            radices: radices.to_vec(),
+            product,
+            n,
+        });
     }
     Ok(radices.to_vec())
 }
 
 /// The single-kernel pass for `radices`.
-fn plan_pass(n: usize, radices: &[usize], precision: Precision, max_values: usize) -> Result<Pass, Error> {
+fn plan_pass(
+    n: usize,
+    radices: &[usize],
+    precision: Precision,
+    max_values: usize,
+) -> Result<Pass, Error> {
     let (threads_per_fft, values) = thread_shape(n, radices, max_values);
-    let unlaunchable = |reason: String| Error::UnlaunchableRadices { radices: radices.to_vec(), reason };
+    let unlaunchable = |reason: String| Error::UnlaunchableRadices {
+        radices: radices.to_vec(),
+        reason,
+    };
     if threads_per_fft > MAX_THREADS_PER_BLOCK {
         return Err(unlaunchable(format!(
             "they need {threads_per_fft} threads per transform (n / lcm of the radices), more than the {MAX_THREADS_PER_BLOCK} a block can hold"
@@ -95,7 +136,11 @@ fn plan_pass(n: usize, radices: &[usize], precision: Precision, max_values: usiz
     }
 
     let banks = bank_words(precision.real_bytes());
-    let lanes = if threads_per_fft >= 32 { LaneLayout::FftMajor } else { LaneLayout::FftMinor };
+    let lanes = if threads_per_fft >= 32 {
+        LaneLayout::FftMajor
+    } else {
+        LaneLayout::FftMinor
+    };
     let mut stages = Vec::with_capacity(radices.len());
     let mut stride = 1;
     let mut twiddle_len = 0;
@@ -122,14 +167,23 @@ fn plan_pass(n: usize, radices: &[usize], precision: Precision, max_values: usiz
         stride *= radix;
     }
 
-    let padded = stages.iter().filter_map(|s| s.exchange).map(|p| p.padded_len(n)).max().unwrap_or(n);
+    let padded = stages
+        .iter()
+        .filter_map(|s| s.exchange)
+        .map(|p| p.padded_len(n))
+        .max()
+        .unwrap_or(n);
     let (fft_stride, io) = match lanes {
         LaneLayout::FftMajor => (padded, GlobalIo::Direct),
         LaneLayout::FftMinor => (n | 1, GlobalIo::StagedThroughShared),
     };
     let bytes_per_fft = fft_stride * 2 * precision.real_bytes();
     if bytes_per_fft > MAX_STATIC_SHARED_BYTES {
-        return Err(Error::TooLarge { n, precision, max: max_size(precision) });
+        return Err(Error::TooLarge {
+            n,
+            precision,
+            max: max_size(precision),
+        });
     }
     let ffts_per_block = (TARGET_THREADS_PER_BLOCK / threads_per_fft)
         .max(1)
@@ -145,7 +199,9 @@ fn plan_pass(n: usize, radices: &[usize], precision: Precision, max_values: usiz
         ffts_per_block,
         threads_per_block,
         min_blocks_per_sm: match lanes {
-            LaneLayout::FftMajor => min_blocks_per_sm(threads_per_block, shared_bytes, values, precision),
+            LaneLayout::FftMajor => {
+                min_blocks_per_sm(threads_per_block, shared_bytes, values, precision)
+            }
             // Staged small transforms were measured fastest with the compiler
             // free to use registers (docs/perf.md): shared memory, not
             // latency, bounds them.
@@ -184,13 +240,23 @@ fn registers_needed(values: usize, precision: Precision) -> usize {
 /// Blocks per SM to ask the compiler for: enough for the resident-thread
 /// target, no more than shared memory allows, and few enough that the
 /// register budget this implies still holds the thread's values.
-fn min_blocks_per_sm(threads_per_block: usize, shared_bytes: usize, values: usize, precision: Precision) -> usize {
+fn min_blocks_per_sm(
+    threads_per_block: usize,
+    shared_bytes: usize,
+    values: usize,
+    precision: Precision,
+) -> usize {
     let wanted = TARGET_RESIDENT_THREADS.div_ceil(threads_per_block);
     let fit = SHARED_BYTES_PER_SM / (shared_bytes + 1024);
     let warp_threads = threads_per_block.div_ceil(32) * 32;
-    let budget = |blocks: usize| REGISTERS_PER_SM / (blocks * warp_threads) / REGISTER_GRANULE * REGISTER_GRANULE;
+    let budget = |blocks: usize| {
+        REGISTERS_PER_SM / (blocks * warp_threads) / REGISTER_GRANULE * REGISTER_GRANULE
+    };
     let need = registers_needed(values, precision);
-    (1..=wanted.min(fit)).rev().find(|&blocks| budget(blocks) >= need.min(255)).unwrap_or(1)
+    (1..=wanted.min(fit))
+        .rev()
+        .find(|&blocks| budget(blocks) >= need.min(255))
+        .unwrap_or(1)
 }
 
 #[cfg(test)]
@@ -206,15 +272,27 @@ mod tests {
         // n / lcm = 512 threads, split to the portable 256 with two butterflies each.
         assert_eq!(pass.threads_per_fft, 256);
         assert_eq!(pass.values_per_thread, 16);
-        assert!(pass.stages.iter().all(|s| s.butterflies_per_thread == 2 && !s.guarded));
+        assert!(pass
+            .stages
+            .iter()
+            .all(|s| s.butterflies_per_thread == 2 && !s.guarded));
         assert_eq!(pass.ffts_per_block, 1);
         assert_eq!(pass.lanes, LaneLayout::FftMajor);
-        assert_eq!(pass.stages.iter().map(|s| s.stride).collect::<Vec<_>>(), vec![1, 8, 64, 512]);
+        assert_eq!(
+            pass.stages.iter().map(|s| s.stride).collect::<Vec<_>>(),
+            vec![1, 8, 64, 512]
+        );
         assert_eq!(pass.stages[0].twiddle_offset, None);
         assert_eq!(pass.stages[1].twiddle_offset, Some(0));
         assert_eq!(pass.twiddles, Twiddles::RoundedF64Table { len: 4096 - 8 });
-        assert_eq!(pass.stages[0].exchange, Some(Padding { period: 32, gap: 1 }));
-        assert_eq!(pass.stages[1].exchange, Some(Padding { period: 64, gap: 8 }));
+        assert_eq!(
+            pass.stages[0].exchange,
+            Some(Padding { period: 32, gap: 1 })
+        );
+        assert_eq!(
+            pass.stages[1].exchange,
+            Some(Padding { period: 64, gap: 8 })
+        );
         assert_eq!(pass.stages[2].exchange, Some(Padding::NONE));
         assert!(pass.shared_bytes <= MAX_STATIC_SHARED_BYTES);
     }
@@ -232,19 +310,38 @@ mod tests {
     #[test]
     fn bad_requests_are_errors() {
         assert_eq!(plan(&FftSpec::new(0)), Err(Error::ZeroSize));
-        assert!(matches!(plan(&FftSpec::new(17)), Err(Error::UnsupportedPrime { prime: 17, .. })));
-        assert!(matches!(plan(&FftSpec::new(8192)), Err(Error::TooLarge { .. })));
-        assert!(matches!(plan(&FftSpec::new(4096).precision(Precision::F64)), Err(Error::TooLarge { .. })));
-        assert!(matches!(plan(&FftSpec::new(64).radices(&[8, 4])), Err(Error::RadixProduct { product: 32, .. })));
-        assert!(matches!(plan(&FftSpec::new(34).radices(&[2, 17])), Err(Error::UnsupportedPrime { .. })));
-        assert!(matches!(plan(&FftSpec::new(4096).radices(&[2; 12])), Err(Error::UnlaunchableRadices { .. })));
+        assert!(matches!(
+            plan(&FftSpec::new(17)),
+            Err(Error::UnsupportedPrime { prime: 17, .. })
+        ));
+        assert!(matches!(
+            plan(&FftSpec::new(8192)),
+            Err(Error::TooLarge { .. })
+        ));
+        assert!(matches!(
+            plan(&FftSpec::new(4096).precision(Precision::F64)),
+            Err(Error::TooLarge { .. })
+        ));
+        assert!(matches!(
+            plan(&FftSpec::new(64).radices(&[8, 4])),
+            Err(Error::RadixProduct { product: 32, .. })
+        ));
+        assert!(matches!(
+            plan(&FftSpec::new(34).radices(&[2, 17])),
+            Err(Error::UnsupportedPrime { .. })
+        ));
+        assert!(matches!(
+            plan(&FftSpec::new(4096).radices(&[2; 12])),
+            Err(Error::UnlaunchableRadices { .. })
+        ));
     }
 
     #[test]
     fn every_supported_size_plans_within_gpu_limits() {
         for (precision, max) in MAX_SINGLE_KERNEL {
             for n in crate::plan::factor::supported_sizes(max) {
-                let plan = plan(&FftSpec::new(n).precision(precision)).unwrap_or_else(|e| panic!("{n}: {e}"));
+                let plan = plan(&FftSpec::new(n).precision(precision))
+                    .unwrap_or_else(|e| panic!("{n}: {e}"));
                 let pass = &plan.passes[0];
                 assert!(pass.threads_per_block <= MAX_THREADS_PER_BLOCK, "{n}");
                 assert!(pass.shared_bytes <= MAX_STATIC_SHARED_BYTES, "{n}");

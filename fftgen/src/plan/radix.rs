@@ -19,11 +19,19 @@ use crate::Direction;
 /// each, up to the hardware's 1024 (beyond, the schedule is unlaunchable).
 pub fn thread_shape(n: usize, radices: &[usize], max_values: usize) -> (usize, usize) {
     let even = radices.iter().fold(1, |acc, &r| lcm(acc, r));
-    let mut threads = if even <= max_values { n / even } else { n / radices.iter().copied().max().unwrap_or(1) };
+    let mut threads = if even <= max_values {
+        n / even
+    } else {
+        n / radices.iter().copied().max().unwrap_or(1)
+    };
     if threads > PORTABLE_THREADS && threads <= 1024 {
         threads = threads.div_ceil(threads.div_ceil(PORTABLE_THREADS));
     }
-    let values = radices.iter().map(|&r| (n / r).div_ceil(threads) * r).max().unwrap_or(1);
+    let values = radices
+        .iter()
+        .map(|&r| (n / r).div_ceil(threads) * r)
+        .max()
+        .unwrap_or(1);
     (threads, values)
 }
 
@@ -47,7 +55,12 @@ fn gcd(a: usize, b: usize) -> usize {
 /// The best radix sequence for `n`, largest radix first, given the most
 /// values a thread may hold and the most threads a transform may use; `None`
 /// if no sequence fits.
-pub fn choose(n: usize, complex_bytes: usize, max_values: usize, max_threads: usize) -> Option<Vec<usize>> {
+pub fn choose(
+    n: usize,
+    complex_bytes: usize,
+    max_values: usize,
+    max_threads: usize,
+) -> Option<Vec<usize>> {
     let mut best: Option<(Score, Vec<usize>)> = None;
     let mut current = Vec::new();
     search(n, 32, &mut current, &mut |radices| {
@@ -75,19 +88,37 @@ struct Score(bool, bool, usize, usize, u64);
 const DIRECT_IO_FROM_BYTES: usize = 4096;
 
 impl Score {
-    fn of(n: usize, complex_bytes: usize, radices: &[usize], threads: usize, values: usize, max_values: usize) -> Score {
+    fn of(
+        n: usize,
+        complex_bytes: usize,
+        radices: &[usize],
+        threads: usize,
+        values: usize,
+        max_values: usize,
+    ) -> Score {
         let flops_per_point: f64 = radices
             .iter()
             .map(|&r| Codelet::generate(r, Direction::Forward).ops.flops() as f64 / r as f64)
             .sum();
         let staged = n * complex_bytes >= DIRECT_IO_FROM_BYTES && threads < 32;
-        Score(values > max_values, staged, radices.len(), values, (flops_per_point * 1000.0) as u64)
+        Score(
+            values > max_values,
+            staged,
+            radices.len(),
+            values,
+            (flops_per_point * 1000.0) as u64,
+        )
     }
 }
 
 /// Calls `visit` with every non-increasing sequence of supported radices,
 /// each at most `largest`, whose product is `remaining`.
-fn search(remaining: usize, largest: usize, current: &mut Vec<usize>, visit: &mut dyn FnMut(&[usize])) {
+fn search(
+    remaining: usize,
+    largest: usize,
+    current: &mut Vec<usize>,
+    visit: &mut dyn FnMut(&[usize]),
+) {
     if remaining == 1 {
         if !current.is_empty() {
             visit(current);

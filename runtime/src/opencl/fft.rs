@@ -53,8 +53,18 @@ impl OpenClFft {
                 precision: Precision::F64,
             });
         }
-        let threads = manifest.transforms.iter().flat_map(|t| &t.passes).map(|p| p.block.iter().product::<u32>() as usize).max().unwrap_or(0);
-        let program = build_program(device, source, &build_options(&device.info().platform_name, threads))?;
+        let threads = manifest
+            .transforms
+            .iter()
+            .flat_map(|t| &t.passes)
+            .map(|p| p.block.iter().product::<u32>() as usize)
+            .max()
+            .unwrap_or(0);
+        let program = build_program(
+            device,
+            source,
+            &build_options(&device.info().platform_name, threads),
+        )?;
         let mut kernels = HashMap::new();
         for pass in manifest.transforms.iter().flat_map(|t| &t.passes) {
             if !kernels.contains_key(&pass.kernel) {

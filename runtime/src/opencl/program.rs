@@ -61,7 +61,11 @@ pub fn build_options(platform_name: &str, threads_per_block: usize) -> String {
 }
 
 /// The program for `source` on `device`, built now or taken from the cache.
-pub(crate) fn build_program(device: &OpenClDevice, source: &str, options: &str) -> Result<Arc<Program>> {
+pub(crate) fn build_program(
+    device: &OpenClDevice,
+    source: &str,
+    options: &str,
+) -> Result<Arc<Program>> {
     if let Some(offset) = source.find('\0') {
         return Err(Error::SourceHasNul { offset });
     }

@@ -155,6 +155,9 @@ fn parse_radix_override(text: &str) -> Result<(usize, Vec<usize>), String> {
     let bad = || format!("`{text}` is not N:R1xR2x... (e.g. 4096:8x8x8x8)");
     let (n, radices) = text.split_once(':').ok_or_else(bad)?;
     let n = n.trim().parse().map_err(|_| bad())?;
-    let radices = radices.split('x').map(|r| r.trim().parse().map_err(|_| bad())).collect::<Result<_, _>>()?;
+    let radices = radices
+        .split('x')
+        .map(|r| r.trim().parse().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
     Ok((n, radices))
 }

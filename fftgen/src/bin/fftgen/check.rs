@@ -6,8 +6,8 @@ use crate::args::TransformArgs;
 use crate::Failure;
 use clap::{Args, ValueEnum};
 use fftgen::check::{check_cuda, check_opencl};
-use fftgen_runtime::cuda::CudaDevice;
 use fftgen::{npy, Precision};
+use fftgen_runtime::cuda::CudaDevice;
 use fftgen_runtime::opencl::OpenClDevice;
 use num_complex::Complex;
 use std::path::{Path, PathBuf};
@@ -45,7 +45,9 @@ enum CheckBackend {
 
 pub fn run(args: CheckArgs) -> Result<(), Failure> {
     if args.batch == 0 {
-        return Err(Failure::Usage("--batch 0 is empty; give a batch of 1 or more transforms".into()));
+        return Err(Failure::Usage(
+            "--batch 0 is empty; give a batch of 1 or more transforms".into(),
+        ));
     }
     let spec = args.transform.spec();
     let generated = fftgen::generate(&spec, &spec.emit_command())?;
@@ -55,11 +57,17 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
                 Some(name) => OpenClDevice::find(Some(name))?,
                 None => OpenClDevice::from_env()?,
             };
-            (check_opencl(&generated, &device, args.batch, args.seed)?, format!("OpenCL {}", device.info().name))
+            (
+                check_opencl(&generated, &device, args.batch, args.seed)?,
+                format!("OpenCL {}", device.info().name),
+            )
         }
         CheckBackend::Cuda => {
             let device = CudaDevice::new(args.device)?;
-            (check_cuda(&generated, &device, args.batch, args.seed)?, format!("CUDA {}", device.name()))
+            (
+                check_cuda(&generated, &device, args.batch, args.seed)?,
+                format!("CUDA {}", device.name()),
+            )
         }
     };
     let plan = &generated.plan;
@@ -92,21 +100,36 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
     }
 }
 
-fn save(dir: &Path, report: &fftgen::check::CheckReport, precision: Precision, batch: usize, n: usize) -> Result<(), Failure> {
-    std::fs::create_dir_all(dir).map_err(|e| Failure::Usage(format!("cannot create {}: {e}", dir.display())))?;
+fn save(
+    dir: &Path,
+    report: &fftgen::check::CheckReport,
+    precision: Precision,
+    batch: usize,
+    n: usize,
+) -> Result<(), Failure> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", dir.display())))?;
     let mut files = vec![("input.npy".to_string(), &report.input)];
     for check in &report.directions {
-        let name = if report.directions.len() == 1 { "output.npy".to_string() } else { format!("output_{}.npy", check.direction) };
+        let name = if report.directions.len() == 1 {
+            "output.npy".to_string()
+        } else {
+            format!("output_{}.npy", check.direction)
+        };
         files.push((name, &check.output));
     }
     for (name, values) in files {
         let path = dir.join(&name);
-        let file = std::fs::File::create(&path).map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
+        let file = std::fs::File::create(&path)
+            .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
         let writer = std::io::BufWriter::new(file);
         let shape = [batch, n];
         let result = match precision {
             Precision::F32 => {
-                let narrow: Vec<Complex<f32>> = values.iter().map(|c| Complex::new(c.re as f32, c.im as f32)).collect();
+                let narrow: Vec<Complex<f32>> = values
+                    .iter()
+                    .map(|c| Complex::new(c.re as f32, c.im as f32))
+                    .collect();
                 npy::write(writer, &narrow, &shape)
             }
             Precision::F64 => npy::write(writer, values, &shape),

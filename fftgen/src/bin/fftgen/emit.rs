@@ -36,16 +36,27 @@ pub fn run(args: EmitArgs) -> Result<(), Failure> {
         BackendArg::All => &[Backend::Cuda, Backend::OpenCl],
     };
     let out = &args.out;
-    std::fs::create_dir_all(out)
-        .map_err(|e| Failure::Usage(format!("cannot create the output directory {}: {e}", out.display())))?;
+    std::fs::create_dir_all(out).map_err(|e| {
+        Failure::Usage(format!(
+            "cannot create the output directory {}: {e}",
+            out.display()
+        ))
+    })?;
     let stem = generated.file_stem();
     let mut files = Vec::new();
     for &backend in backends {
-        files.push((out.join(format!("{stem}.{}", extension(backend))), generated.source(backend).to_string()));
+        files.push((
+            out.join(format!("{stem}.{}", extension(backend))),
+            generated.source(backend).to_string(),
+        ));
     }
-    files.push((out.join(format!("{stem}.json")), generated.manifest.to_json() + "\n"));
+    files.push((
+        out.join(format!("{stem}.json")),
+        generated.manifest.to_json() + "\n",
+    ));
     for (path, text) in &files {
-        std::fs::write(path, text).map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
+        std::fs::write(path, text)
+            .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
         println!("wrote {}", path.display());
     }
     Ok(())

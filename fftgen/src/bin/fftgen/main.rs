@@ -14,7 +14,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "fftgen", version, about = "Generate GPU FFT kernels (CUDA and OpenCL C)")]
+#[command(
+    name = "fftgen",
+    version,
+    about = "Generate GPU FFT kernels (CUDA and OpenCL C)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -38,10 +38,19 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
             ("values per thread", pass.values_per_thread.to_string()),
             ("FFTs per block", pass.ffts_per_block.to_string()),
             ("threads per block", pass.threads_per_block.to_string()),
-            ("grid", format!("ceil(batch / {}) blocks", pass.ffts_per_block)),
+            (
+                "grid",
+                format!("ceil(batch / {}) blocks", pass.ffts_per_block),
+            ),
             ("lane layout", format!("{:?}", pass.lanes)),
             ("global I/O", format!("{:?}", pass.io)),
-            ("shared memory", format!("{} bytes ({} words per FFT)", pass.shared_bytes, pass.fft_stride)),
+            (
+                "shared memory",
+                format!(
+                    "{} bytes ({} words per FFT)",
+                    pass.shared_bytes, pass.fft_stride
+                ),
+            ),
             ("twiddles", format!("table of {len}, f64 rounded once")),
             ("operations", pass_ops(pass, direction).to_string()),
         ];
@@ -49,7 +58,10 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
         for (name, value) in rows {
             println!("  {name:<18} {value}");
         }
-        println!("\n  {:<6} {:>6} {:>7} {:>12} {:>9}  {}", "stage", "radix", "stride", "bfly/thread", "twiddles", "exchange padding");
+        println!(
+            "\n  {:<6} {:>6} {:>7} {:>12} {:>9}  {}",
+            "stage", "radix", "stride", "bfly/thread", "twiddles", "exchange padding"
+        );
         for (s, stage) in pass.stages.iter().enumerate() {
             let padding = match stage.exchange {
                 None => "- (writes global memory)".to_string(),
@@ -61,8 +73,16 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
                 s,
                 stage.radix,
                 stage.stride,
-                format!("{}{}", stage.butterflies_per_thread, if stage.guarded { "*" } else { "" }),
-                if stage.twiddle_offset.is_some() { "table" } else { "none" },
+                format!(
+                    "{}{}",
+                    stage.butterflies_per_thread,
+                    if stage.guarded { "*" } else { "" }
+                ),
+                if stage.twiddle_offset.is_some() {
+                    "table"
+                } else {
+                    "none"
+                },
                 padding
             );
         }
