@@ -18,6 +18,11 @@ pub const MAX_SINGLE_KERNEL: [(Precision, usize); 2] =
 pub const MAX_THREADS_PER_BLOCK: usize = 1024;
 pub const MAX_STATIC_SHARED_BYTES: usize = 48 * 1024;
 
+/// Shared memory the planner fills: NVIDIA's OpenCL compiler adds a few bytes
+/// of local memory of its own to every kernel (8 seen for f64 kernels), so a
+/// block planned to exactly 48 KiB fails to build there.
+const PLANNED_SHARED_BYTES: usize = MAX_STATIC_SHARED_BYTES - 256;
+
 /// Threads per block the planner aims for: enough warps to hide latency,
 /// few enough that several blocks share an SM.
 const TARGET_THREADS_PER_BLOCK: usize = 256;
@@ -178,7 +183,7 @@ fn plan_pass(
         LaneLayout::FftMinor => (n | 1, GlobalIo::StagedThroughShared),
     };
     let bytes_per_fft = fft_stride * 2 * precision.real_bytes();
-    if bytes_per_fft > MAX_STATIC_SHARED_BYTES {
+    if bytes_per_fft > PLANNED_SHARED_BYTES {
         return Err(Error::TooLarge {
             n,
             precision,
@@ -187,7 +192,7 @@ fn plan_pass(
     }
     let ffts_per_block = (TARGET_THREADS_PER_BLOCK / threads_per_fft)
         .max(1)
-        .min(MAX_STATIC_SHARED_BYTES / bytes_per_fft)
+        .min(PLANNED_SHARED_BYTES / bytes_per_fft)
         .min(MAX_THREADS_PER_BLOCK / threads_per_fft);
     let threads_per_block = ffts_per_block * threads_per_fft;
     let shared_bytes = ffts_per_block * bytes_per_fft;
@@ -294,7 +299,7 @@ mod tests {
             Some(Padding { period: 64, gap: 8 })
         );
         assert_eq!(pass.stages[2].exchange, Some(Padding::NONE));
-        assert!(pass.shared_bytes <= MAX_STATIC_SHARED_BYTES);
+        assert!(pass.shared_bytes <= PLANNED_SHARED_BYTES);
     }
 
     #[test]
@@ -344,7 +349,7 @@ mod tests {
                     .unwrap_or_else(|e| panic!("{n}: {e}"));
                 let pass = &plan.passes[0];
                 assert!(pass.threads_per_block <= MAX_THREADS_PER_BLOCK, "{n}");
-                assert!(pass.shared_bytes <= MAX_STATIC_SHARED_BYTES, "{n}");
+                assert!(pass.shared_bytes <= PLANNED_SHARED_BYTES, "{n}");
                 assert_eq!(pass.radices().iter().product::<usize>(), n);
             }
         }
