@@ -2,12 +2,12 @@
 # Builds, on this (GPU-less) machine, everything the GPU machine runs and
 # copies it into .devbin/ (ignored through .git/info/exclude; carried to the
 # device with `carry: [".devbin"]`): the fftgen binary, the GPU test
-# executables, and the OpenCL ICD loader, which the device image may lack.
+# executables, the fft_kernel! example, and the OpenCL ICD loader, which the device image may lack.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rm -rf .devbin && mkdir -p .devbin/lib
-cargo build --release -p fftgen
-cp target/release/fftgen .devbin/
+cargo build --release -p fftgen -p fft-macro-example
+cp target/release/fftgen target/release/fft-macro-example .devbin/
 for test in gpu_sweep; do
     exe=$(cargo test --release --no-run --test "$test" 2>&1 | sed -n "s/.*Executable tests\/$test.rs (\(.*\))/\1/p")
     cp "$exe" ".devbin/$test"

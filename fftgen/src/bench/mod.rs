@@ -193,6 +193,15 @@ pub enum BenchError {
     Write { path: String, error: String },
 }
 
+impl From<crate::runtime_plan::PlanError> for BenchError {
+    fn from(error: crate::runtime_plan::PlanError) -> Self {
+        match error {
+            crate::runtime_plan::PlanError::Generate(e) => BenchError::Generate(e),
+            crate::runtime_plan::PlanError::Runtime(e) => BenchError::Runtime(e),
+        }
+    }
+}
+
 impl BenchError {
     /// A failed driver call.
     pub fn driver(

@@ -48,8 +48,22 @@ pub struct BenchRow {
     pub ours_unwritten: Option<u64>,
     /// The same for cuFFT.
     pub cufft_unwritten: Option<u64>,
+    /// Time to make our CUDA plan from its spec (generation, compilation or
+    /// cache lookup, module load), in three cache states.
+    pub plan_creation: Option<PlanCreation>,
     /// Anything that failed or was skipped at this size, one line each.
     pub notes: Vec<String>,
+}
+
+/// Wall-clock milliseconds from an `FftSpec` to a loaded `CudaFft`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PlanCreation {
+    /// Empty caches: NVRTC compiles the source.
+    pub cold_ms: f64,
+    /// A new process's view: nothing in memory, the CUBIN on disk.
+    pub disk_ms: f64,
+    /// The CUBIN already in this process's memory cache.
+    pub memory_ms: f64,
 }
 
 impl BenchRow {
@@ -74,6 +88,7 @@ impl BenchRow {
             tolerance: crate::accuracy::tolerance(n, precision),
             ours_unwritten: None,
             cufft_unwritten: None,
+            plan_creation: None,
             notes: Vec::new(),
         }
     }
@@ -398,6 +413,14 @@ const COLUMNS: &[Column] = &[
         title: "OpenCL ms",
         right: true,
         cell: |r| ms(&r.opencl),
+    },
+    Column {
+        title: "plan ms cold/disk/mem",
+        right: true,
+        cell: |r| match r.plan_creation {
+            Some(p) => format!("{:.0}/{:.1}/{:.2}", p.cold_ms, p.disk_ms, p.memory_ms),
+            None => "-".to_string(),
+        },
     },
 ];
 

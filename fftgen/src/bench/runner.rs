@@ -8,12 +8,13 @@
 
 use super::cufft::{self, CufftPlan};
 use super::opencl::OpenClBench;
-use super::report::{utc_timestamp, BenchReport, BenchRow};
+use super::report::{utc_timestamp, BenchReport, BenchRow, PlanCreation};
 use super::timing::{time_on_stream, Schedule, Timing};
 use super::{batch_for, buffer_complex, BenchConfig, BenchError, Sample, BUFFER_BYTES};
 use crate::accuracy::{reference, relative_l2};
+use crate::runtime_plan::cuda_fft_with_cache;
 use crate::{Direction, FftSpec, Generated, Normalization, Precision};
-use fftgen_runtime::cuda::{driver_available, nvrtc_available, CudaDevice, CudaFft};
+use fftgen_runtime::cuda::{driver_available, nvrtc_available, CubinCache, CudaDevice, CudaFft};
 use fftgen_runtime::cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
 use num_complex::Complex;
 use rand::{Rng, SeedableRng};
@@ -22,7 +23,7 @@ use std::marker::PhantomData;
 use std::mem::ManuallyDrop;
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::time::{Instant, SystemTime};
 
 /// Runs the benchmark described by `config`, calling `on_row` as each size
 /// finishes (for progress output).
@@ -179,6 +180,10 @@ impl<T: Sample> Session<T> {
                 return row;
             }
         };
+        match self.plan_creation(&spec) {
+            Ok(times) => row.plan_creation = Some(times),
+            Err(e) => row.notes.push(format!("plan creation: {e}")),
+        }
         if let Err(e) = self.ours(&mut row, &generated, &references) {
             row.notes.push(format!("ours: {e}"));
         }
@@ -207,6 +212,37 @@ impl<T: Sample> Session<T> {
         Ok(References {
             forward: reference(&input, n, Direction::Forward, Normalization::None),
             inverse: reference(&input, n, Direction::Inverse, Normalization::None),
+        })
+    }
+
+    /// How long `spec` takes to become a loaded plan: with empty caches, with
+    /// the CUBIN only on disk (what a second process sees), and with it in
+    /// memory. A private disk directory keeps earlier runs out of it.
+    fn plan_creation(&self, spec: &FftSpec) -> Result<PlanCreation, BenchError> {
+        let dir = std::env::temp_dir().join(format!(
+            "fftgen-bench-plans-{}-{}-{}",
+            std::process::id(),
+            spec.n,
+            T::PRECISION
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let timed = |cache: &CubinCache| -> Result<f64, BenchError> {
+            let start = Instant::now();
+            let fft = cuda_fft_with_cache(&self.device, spec, cache)?;
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            drop(fft);
+            Ok(ms)
+        };
+        let first = CubinCache::with_disk_dir(&dir);
+        let cold_ms = timed(&first)?;
+        let second = CubinCache::with_disk_dir(&dir);
+        let disk_ms = timed(&second)?;
+        let memory_ms = timed(&second)?;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(PlanCreation {
+            cold_ms,
+            disk_ms,
+            memory_ms,
         })
     }
 

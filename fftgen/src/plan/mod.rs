@@ -4,6 +4,7 @@
 //! tuner can later make plans of its own and tests can assert their shape.
 
 pub mod factor;
+pub mod measured;
 pub mod padding;
 pub mod planner;
 pub mod radix;

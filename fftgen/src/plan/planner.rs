@@ -3,6 +3,7 @@
 //! and the shared-memory layout (seed 000, section IV.B, Fig. 4).
 
 use super::factor::{is_smooth, nearest_supported, prime_factors};
+use super::measured::measured_schedule;
 use super::padding::{bank_words, Padding};
 use super::radix::{choose, thread_shape};
 use super::{GlobalIo, LaneLayout, Pass, Plan, Stage, Twiddles};
@@ -73,17 +74,20 @@ pub fn plan(spec: &FftSpec) -> Result<Plan, Error> {
     }
     let radices = match &spec.radices {
         Some(radices) => validate_radices(n, radices)?,
-        None => choose(
-            n,
-            spec.precision.complex_bytes(),
-            max_values_per_thread(spec.precision),
-            MAX_THREADS_PER_BLOCK,
-        )
-        .ok_or(Error::TooLarge {
-            n,
-            precision: spec.precision,
-            max,
-        })?,
+        None => match measured_schedule(n, spec.precision) {
+            Some(radices) => radices,
+            None => choose(
+                n,
+                spec.precision.complex_bytes(),
+                max_values_per_thread(spec.precision),
+                MAX_THREADS_PER_BLOCK,
+            )
+            .ok_or(Error::TooLarge {
+                n,
+                precision: spec.precision,
+                max,
+            })?,
+        },
     };
     let pass = plan_pass(
         n,

@@ -1,15 +1,19 @@
 //! A 4096-point FFT whose kernels `fft_kernel!` generates while this example
 //! compiles, run through OpenCL on whatever device the environment names
 //! (`FFTGEN_OPENCL_PLATFORM`, else an NVIDIA platform, else any; PoCL runs it
-//! on the CPU). It transforms a random batch forward and inverse, checks both
+//! on the CPU) and through CUDA where a GPU and its driver exist (skipped with
+//! a message otherwise, an error with `FFTGEN_REQUIRE_CUDA` set). Each
+//! transforms a random batch forward and inverse, checks both
 //! against a direct O(n^2) DFT computed in f64 on the CPU, and prints the
 //! relative L2 errors next to the tolerance c * eps * log2(n) that the test
 //! suite uses. Exits with status 1 and a message when anything fails.
 //!
-//! Run with `cargo run -p opencl-macro-example --release`.
+//! Run with `cargo run -p fft-macro-example --release`.
 
 use fftgen_macros::fft_kernel;
-use fftgen_runtime::{Direction, OpenClDevice, OpenClFft, Precision, StaticKernels};
+use fftgen_runtime::{
+    CudaDevice, CudaFft, Direction, OpenClDevice, OpenClFft, Precision, StaticKernels,
+};
 use num_complex::Complex;
 use std::process::ExitCode;
 
@@ -35,23 +39,61 @@ fn main() -> ExitCode {
 
 fn run() -> Result<(), String> {
     let n = Fft4096F32::N;
+    println!(
+        "kernels: {}-point, radices {:?}, f32, batch {BATCH}",
+        n,
+        Fft4096F32::RADICES
+    );
+    let input = random_batch(n * BATCH, 0x5eed);
+
+    // OpenCL: the same type, built for whichever platform the environment names.
     let device = OpenClDevice::from_env().map_err(|e| {
         format!(
             "{e}\n({} picks the platform by a part of its name; unset it to take any)",
             fftgen_runtime::opencl::PLATFORM_ENV
         )
     })?;
-    println!(
-        "device: {} ({}); kernels: {}-point, radices {:?}, f32, batch {BATCH}",
+    let label = format!(
+        "OpenCL on {} ({})",
         device.info().name,
-        device.info().platform_name,
-        n,
-        Fft4096F32::RADICES,
+        device.info().platform_name
     );
     let fft = OpenClFft::new(&device, Fft4096F32::OPENCL_SOURCE, &Fft4096F32::manifest())
-        .map_err(|e| format!("loading the kernels failed: {e}"))?;
+        .map_err(|e| format!("loading the OpenCL kernels failed: {e}"))?;
+    check(&label, &input, |direction, x, y| {
+        fft.run(direction, x, y, BATCH)
+    })?;
 
-    let input = random_batch(n * BATCH, 0x5eed);
+    // CUDA: the same type again, compiled by NVRTC (cached) for the GPU found.
+    match CudaDevice::new(0) {
+        Ok(device) => {
+            let label = format!("CUDA on {} ({})", device.name(), device.arch());
+            let fft = CudaFft::from_static::<Fft4096F32>(&device)
+                .map_err(|e| format!("loading the CUDA kernels failed: {e}"))?;
+            check(&label, &input, |direction, x, y| {
+                fft.run(direction, x, y, BATCH)
+            })?;
+        }
+        Err(e) if std::env::var_os(REQUIRE_CUDA_ENV).is_some() => {
+            return Err(format!("CUDA: {e} (and {REQUIRE_CUDA_ENV} is set)"));
+        }
+        Err(e) => println!("CUDA: skipped: {e}"),
+    }
+    println!("OK: the macro-generated kernels match the direct DFT in both directions");
+    Ok(())
+}
+
+/// Set to make a missing CUDA device an error instead of a skip.
+const REQUIRE_CUDA_ENV: &str = "FFTGEN_REQUIRE_CUDA";
+
+/// Runs `transform` forward and inverse on `input` (rounded to f32) and
+/// compares both with the direct DFT in f64.
+fn check(
+    label: &str,
+    input: &[Complex<f64>],
+    transform: impl Fn(Direction, &[Complex<f32>], &mut [Complex<f32>]) -> fftgen_runtime::Result<()>,
+) -> Result<(), String> {
+    let n = Fft4096F32::N;
     let narrow: Vec<Complex<f32>> = input
         .iter()
         .map(|c| Complex::new(c.re as f32, c.im as f32))
@@ -59,9 +101,9 @@ fn run() -> Result<(), String> {
     let tolerance = TOLERANCE_C * Precision::F32.epsilon() * (n as f64).log2();
     let mut failed = Vec::new();
     for direction in [Direction::Forward, Direction::Inverse] {
-        let mut output = vec![Complex::new(0.0f32, 0.0); n * BATCH];
-        fft.run(direction, &narrow, &mut output, BATCH)
-            .map_err(|e| format!("the {direction} transform failed: {e}"))?;
+        let mut output = vec![Complex::new(0.0f32, 0.0); input.len()];
+        transform(direction, &narrow, &mut output)
+            .map_err(|e| format!("{label}: the {direction} transform failed: {e}"))?;
         let want: Vec<Complex<f64>> = input
             .chunks(n)
             .flat_map(|x| direct_dft(x, direction))
@@ -77,19 +119,18 @@ fn run() -> Result<(), String> {
             "TOO LARGE"
         };
         println!(
-            "{direction}: relative L2 error {error:.2e} (tolerance {tolerance:.2e}) {verdict}"
+            "{label}, {direction}: relative L2 error {error:.2e} (tolerance {tolerance:.2e}) {verdict}"
         );
         if error > tolerance {
             failed.push(direction.to_string());
         }
     }
     if failed.is_empty() {
-        println!("OK: the macro-generated kernels match the direct DFT in both directions");
         Ok(())
     } else {
         Err(format!(
-            "the {} transform(s) differ from the direct DFT by more than the tolerance; \
-             the generated kernels or the device's OpenCL compiler are wrong",
+            "{label}: the {} transform(s) differ from the direct DFT by more than the tolerance; \
+             the generated kernels or the device's compiler are wrong",
             failed.join(" and ")
         ))
     }

@@ -1,0 +1,64 @@
+//! Radix schedules measured to beat the heuristic of [`super::radix`] on a
+//! GPU, by size and precision (FFTW calls such knowledge wisdom). Each entry
+//! names the measurement that justifies it; the radix-schedule autotuner
+//! (seed 004) will produce this table instead of a person.
+
+use crate::Precision;
+
+/// One measured winner.
+struct Measured {
+    precision: Precision,
+    n: usize,
+    radices: &'static [usize],
+}
+
+/// `fftgen bench --no-opencl --groups 5 --sizes N --radix N:R1xR2x...` on an
+/// H100 (2026-11-22), forward, 1 GiB batches:
+/// - f32 2187: [9, 9, 27] 0.745 ms forward and 0.739 ms inverse, against the
+///   heuristic's [27, 9, 9] at 0.758 and 0.920 ms ([27, 27, 3] 0.763,
+///   [3, 27, 27] 0.752).
+/// - f64 128: [4, 32] 0.719 ms (99% of the copy), against the heuristic's
+///   [16, 8] at 0.843 ms and [8, 16] at 0.851 ms. A 32-point butterfly keeps
+///   32 values per thread, over the f64 budget of 16, yet does not spill.
+const MEASURED: &[Measured] = &[
+    Measured {
+        precision: Precision::F32,
+        n: 2187,
+        radices: &[9, 9, 27],
+    },
+    Measured {
+        precision: Precision::F64,
+        n: 128,
+        radices: &[4, 32],
+    },
+];
+
+/// The measured schedule for `n` in `precision`, if there is one.
+pub fn measured_schedule(n: usize, precision: Precision) -> Option<Vec<usize>> {
+    MEASURED
+        .iter()
+        .find(|m| m.n == n && m.precision == precision)
+        .map(|m| m.radices.to_vec())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_entry_multiplies_to_its_size() {
+        for m in MEASURED {
+            assert_eq!(m.radices.iter().product::<usize>(), m.n);
+        }
+    }
+
+    #[test]
+    fn sizes_without_a_measurement_have_none() {
+        assert_eq!(
+            measured_schedule(2187, Precision::F32),
+            Some(vec![9, 9, 27])
+        );
+        assert_eq!(measured_schedule(2187, Precision::F64), None);
+        assert_eq!(measured_schedule(4096, Precision::F32), None);
+    }
+}
