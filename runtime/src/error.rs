@@ -109,6 +109,14 @@ pub enum Error {
     )]
     ForeignContext { what: &'static str },
 
+    /// A queue or buffer of another OpenCL context was given to a plan.
+    #[error(
+        "plan used with another context: the {what} belongs to a different OpenCL context than \
+         the one the plan's kernels were built in; use the queue and buffers of the plan's \
+         context (OpenClFft::device().context()), or make the plan with that device"
+    )]
+    ForeignOpenClContext { what: &'static str },
+
     /// A device buffer does not hold `2 * n * batch` reals.
     #[error(
         "the {buffer} device buffer holds {got} real values but 2 * n * batch = {expected} \

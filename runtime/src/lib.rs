@@ -20,6 +20,7 @@ pub mod limits;
 pub mod manifest;
 pub mod opencl;
 mod real;
+mod route;
 
 pub use cuda::{
     compile_to_cubin_check, driver_available, nvrtc_available, CacheOrigin, CacheStats,
@@ -28,6 +29,7 @@ pub use cuda::{
 /// The cudarc this crate was built with, for callers that make their own
 /// streams and buffers ([`cuda::CudaStream`], [`cuda::CudaSlice`]).
 pub use cudarc;
+pub use opencl3;
 pub use error::{Error, Result};
 pub use limits::{DeviceLimits, GPU_LIMITS};
 pub use manifest::{

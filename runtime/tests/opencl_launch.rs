@@ -10,6 +10,8 @@ use fftgen_runtime::{
     Complex, Direction, Error, GridRule, KernelArg, Manifest, Normalization, OpenClDevice,
     OpenClFft, PassLaunch, Placement, Precision, TransformLaunch,
 };
+use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
+use opencl3::types::CL_BLOCKING;
 
 const N: usize = 8;
 
@@ -508,4 +510,166 @@ fn the_device_reports_its_facts() {
     assert!(!info.name.is_empty());
     assert!(info.max_work_group_size >= 1);
     assert!(info.local_mem_bytes >= 16 * 1024);
+}
+
+/// A device buffer holding `values`.
+fn device_buffer(device: &OpenClDevice, values: &[Complex<f32>]) -> Buffer<Complex<f32>> {
+    // SAFETY: no host pointer is given, so OpenCL allocates the memory.
+    let mut buffer = unsafe {
+        Buffer::<Complex<f32>>::create(
+            device.context(),
+            CL_MEM_READ_WRITE,
+            values.len(),
+            std::ptr::null_mut(),
+        )
+    }
+    .unwrap();
+    // SAFETY: blocking write of exactly the buffer's length.
+    unsafe {
+        device
+            .queue()
+            .enqueue_write_buffer(&mut buffer, CL_BLOCKING, 0, values, &[])
+    }
+    .unwrap();
+    buffer
+}
+
+/// What `buffer` holds, after everything queued before has finished.
+fn read_back(
+    device: &OpenClDevice,
+    buffer: &Buffer<Complex<f32>>,
+    len: usize,
+) -> Vec<Complex<f32>> {
+    let mut values = vec![Complex::default(); len];
+    // SAFETY: blocking read of exactly the buffer's length; the queue is in order.
+    unsafe {
+        device
+            .queue()
+            .enqueue_read_buffer(buffer, CL_BLOCKING, 0, &mut values, &[])
+    }
+    .unwrap();
+    values
+}
+
+#[test]
+fn device_buffers_run_on_a_queue_out_of_place_and_in_place() {
+    let Some(device) = common::pocl("device_buffers_run_on_a_queue_out_of_place_and_in_place")
+    else {
+        return;
+    };
+    let fft = load(device, "float", &out_of_place(Precision::F32));
+    let input = signal(3 * N);
+    let d_input = device_buffer(device, &input);
+    let mut d_output = device_buffer(device, &vec![Complex::new(f32::NAN, 0.0); 3 * N]);
+    let queue = device.queue();
+    fft.launch(queue, Direction::Forward, &d_input, &mut d_output, 3)
+        .unwrap();
+    let expected: Vec<_> = input
+        .iter()
+        .map(|x| x * 2.0 + Complex::new(0.0, 3.0))
+        .collect();
+    assert_eq!(read_back(device, &d_output, 3 * N), expected);
+    // Three passes: the route goes through a scratch buffer, the input stays.
+    fft.launch(queue, Direction::Inverse, &d_input, &mut d_output, 3)
+        .unwrap();
+    let expected: Vec<_> = input.iter().map(|x| x * 0.125).collect();
+    assert_eq!(read_back(device, &d_output, 3 * N), expected);
+    assert_eq!(read_back(device, &d_input, 3 * N), input);
+
+    let passes = vec![add_one(), twice_plus_batch(), add_one()];
+    let in_place = load(
+        device,
+        "float",
+        &manifest(
+            Precision::F32,
+            Placement::InPlace,
+            vec![(Direction::Forward, passes)],
+        ),
+    );
+    let mut d_data = device_buffer(device, &input);
+    in_place
+        .launch_in_place(queue, Direction::Forward, &mut d_data, 3)
+        .unwrap();
+    let one = Complex::new(1.0, 0.0);
+    let expected: Vec<_> = input
+        .iter()
+        .map(|x| (x + one) * 2.0 + Complex::new(0.0, 3.0) + one)
+        .collect();
+    assert_eq!(read_back(device, &d_data, 3 * N), expected);
+}
+
+#[test]
+fn device_buffer_mistakes_are_refused_before_anything_runs() {
+    let Some(device) = common::pocl("device_buffer_mistakes_are_refused_before_anything_runs")
+    else {
+        return;
+    };
+    let fft = load(device, "float", &out_of_place(Precision::F32));
+    let input = signal(3 * N);
+    let d_input = device_buffer(device, &input);
+    let untouched = vec![Complex::new(7.0, -7.0); 3 * N];
+    let mut d_output = device_buffer(device, &untouched);
+    let queue = device.queue();
+
+    let mut short = device_buffer(device, &untouched[..2 * N]);
+    let error = fft
+        .launch(queue, Direction::Forward, &d_input, &mut short, 3)
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::WrongDeviceLength {
+                buffer: "output",
+                ..
+            }
+        ),
+        "{error}"
+    );
+    let error = fft
+        .launch(queue, Direction::Forward, &d_input, &mut d_output, 4)
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::WrongDeviceLength {
+                buffer: "input",
+                ..
+            }
+        ),
+        "{error}"
+    );
+    let error = fft
+        .launch_in_place(queue, Direction::Forward, &mut d_output, 3)
+        .unwrap_err();
+    assert!(matches!(error, Error::PlacementMismatch { .. }), "{error}");
+
+    // A second device made separately has its own context.
+    let other = OpenClDevice::find(Some("Portable")).unwrap();
+    let foreign = device_buffer(&other, &input);
+    let error = fft
+        .launch(queue, Direction::Forward, &foreign, &mut d_output, 3)
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::ForeignOpenClContext {
+                what: "input buffer"
+            }
+        ),
+        "{error}"
+    );
+    let error = fft
+        .launch(
+            other.queue(),
+            Direction::Forward,
+            &d_input,
+            &mut d_output,
+            3,
+        )
+        .unwrap_err();
+    assert!(
+        matches!(error, Error::ForeignOpenClContext { what: "queue" }),
+        "{error}"
+    );
+    assert_eq!(read_back(device, &d_output, 3 * N), untouched);
 }

@@ -2,10 +2,10 @@
 //! same way as the CUDA contenders: two 1 GiB device buffers made once and
 //! filled once with the same random input, warm-up launches, then groups of
 //! R launches whose time is read from OpenCL profiling events (start of the
-//! first kernel to end of the last), median per launch. The runtime's
-//! `OpenClFft` only runs host slices (upload, run, download), so this builds
-//! the program itself with opencl3 and binds the manifest's arguments by role
-//! (single-pass, out-of-place transforms: every size generated today).
+//! first kernel to end of the last), median per launch. It needs a queue with
+//! profiling enabled in a context of its own, so it builds the program itself
+//! with opencl3 and binds the manifest's arguments by role (single-pass,
+//! out-of-place transforms: every size generated today).
 
 use super::timing::{Schedule, Timing};
 use super::Sample;

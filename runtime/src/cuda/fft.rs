@@ -15,7 +15,6 @@
 
 use super::cache::{CacheOrigin, CachedCubin, CubinCache};
 use super::device::CudaDevice;
-use super::route::{DeviceRoute, Slot};
 use crate::error::{driver_status, Error, Result};
 use crate::launch::{check_call, check_manifest, grid_for};
 use crate::limits::{DeviceLimits, GPU_LIMITS};
@@ -23,6 +22,7 @@ use crate::manifest::{
     Direction, KernelArg, Manifest, PassLaunch, Placement, StaticKernels, TransformLaunch,
 };
 use crate::real::Real;
+use crate::route::{DeviceRoute, Slot};
 use cudarc::driver::result::DriverError;
 use cudarc::driver::sys::{self, CUresult};
 use cudarc::driver::{

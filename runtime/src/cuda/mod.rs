@@ -10,7 +10,6 @@ mod cache;
 mod device;
 mod fft;
 mod nvrtc;
-mod route;
 
 pub use cache::{
     default_disk_dir, CacheKey, CacheOrigin, CacheStats, CachedCubin, CubinCache, CACHE_DIR_ENV,

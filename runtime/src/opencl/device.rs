@@ -175,11 +175,15 @@ impl OpenClDevice {
         self.inner.programs.len()
     }
 
-    pub(crate) fn context(&self) -> &Context {
+    /// The device's OpenCL context: make buffers for
+    /// [`super::OpenClFft::launch`] in it.
+    pub fn context(&self) -> &Context {
         &self.inner.context
     }
 
-    pub(crate) fn queue(&self) -> &CommandQueue {
+    /// The device's in-order queue (the one the host-slice calls use); any
+    /// other queue of [`OpenClDevice::context`] works for the device-buffer calls.
+    pub fn queue(&self) -> &CommandQueue {
         &self.inner.queue
     }
 

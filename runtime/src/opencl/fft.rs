@@ -1,22 +1,31 @@
 //! Running generated kernels through OpenCL: [`OpenClFft`] builds a source
-//! once, creates the kernels its manifest names, and runs a transform by
-//! uploading the batch, launching every pass in order with its arguments bound
-//! by role, and downloading the result. Everything that can be checked is
-//! checked before data moves, and the caller's output is written only after
-//! the whole run succeeded.
+//! once, creates the kernels its manifest names, and runs a transform either
+//! on the caller's device buffers on the caller's queue ([`OpenClFft::launch`],
+//! asynchronous) or on host slices (upload, every pass in order, download).
+//! Arguments are bound by role; everything that can be checked is checked
+//! before data moves, and a host output is written only after the whole run
+//! succeeded.
 
 use super::device::OpenClDevice;
 use super::program::{build_options, build_program};
 use crate::error::{Error, Result};
-use crate::launch::{buffers_needed, check_call, check_manifest, grid_for, route, Route};
+use crate::launch::{buffers_needed, check_call, check_manifest, grid_for, route};
 use crate::limits::{DeviceLimits, GPU_LIMITS};
-use crate::manifest::{Direction, KernelArg, Manifest, PassLaunch, Placement, Precision};
+use crate::manifest::{
+    Direction, KernelArg, Manifest, PassLaunch, Placement, Precision, TransformLaunch,
+};
 use crate::real::Real;
+use crate::route::{DeviceRoute, Slot};
 use num_complex::Complex;
+use opencl3::command_queue::{enqueue_copy_buffer, CommandQueue};
+use opencl3::error_codes::ClError;
+use opencl3::event::Event;
 use opencl3::kernel::Kernel;
-use opencl3::memory::{Buffer, ClMem, CL_MEM_READ_WRITE};
+use opencl3::memory::{
+    get_mem_object_info, Buffer, ClMem, CL_MEM_CONTEXT, CL_MEM_READ_WRITE, CL_MEM_SIZE,
+};
 use opencl3::program::Program;
-use opencl3::types::{cl_mem, cl_uint, CL_BLOCKING};
+use opencl3::types::{cl_context, cl_mem, cl_uint, CL_BLOCKING};
 use std::collections::HashMap;
 use std::ptr;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -131,6 +140,173 @@ impl OpenClFft {
         Ok(())
     }
 
+    /// Enqueues `batch` transforms of `n` points from `input` into `output`
+    /// on `queue` (out-of-place kernels). Both buffers hold `n * batch`
+    /// complex values and belong to the plan's context; `input` is never
+    /// written. Returns once the work is enqueued: wait on the queue (or a
+    /// later event) before reading `output`. On error nothing is enqueued,
+    /// except when the driver fails part-way.
+    pub fn launch<T: Real>(
+        &self,
+        queue: &CommandQueue,
+        direction: Direction,
+        input: &Buffer<Complex<T>>,
+        output: &mut Buffer<Complex<T>>,
+        batch: usize,
+    ) -> Result<()> {
+        let transform = self.check_launch::<T>(
+            queue,
+            direction,
+            Placement::OutOfPlace,
+            &[("input", input.get()), ("output", output.get())],
+            batch,
+        )?;
+        self.enqueue::<T>(queue, transform, [input.get(), output.get()], batch)
+    }
+
+    /// Enqueues `batch` transforms of `n` points in `data` in place on
+    /// `queue` (in-place kernels), like [`OpenClFft::launch`].
+    pub fn launch_in_place<T: Real>(
+        &self,
+        queue: &CommandQueue,
+        direction: Direction,
+        data: &mut Buffer<Complex<T>>,
+        batch: usize,
+    ) -> Result<()> {
+        let transform = self.check_launch::<T>(
+            queue,
+            direction,
+            Placement::InPlace,
+            &[("data", data.get())],
+            batch,
+        )?;
+        self.enqueue::<T>(queue, transform, [data.get(), data.get()], batch)
+    }
+
+    /// Checks a device-buffer call: placement, precision, batch, each
+    /// buffer's size, and that the queue and buffers share the plan's context.
+    fn check_launch<T: Real>(
+        &self,
+        queue: &CommandQueue,
+        direction: Direction,
+        called: Placement,
+        buffers: &[(&'static str, cl_mem)],
+        batch: usize,
+    ) -> Result<&TransformLaunch> {
+        if self.manifest.placement != called {
+            return Err(Error::PlacementMismatch {
+                manifest: self.manifest.placement,
+                use_instead: match self.manifest.placement {
+                    Placement::OutOfPlace => "launch(queue, direction, input, output, batch)",
+                    Placement::InPlace => "launch_in_place(queue, direction, data, batch)",
+                },
+            });
+        }
+        let transform = check_call::<T>(&self.manifest, direction, called, &[], batch)?;
+        let ours = self.device.context().get();
+        let queue_context = queue
+            .context()
+            .map_err(|e| Error::opencl("clGetCommandQueueInfo(CL_QUEUE_CONTEXT)", e))?;
+        if queue_context != ours {
+            return Err(Error::ForeignOpenClContext { what: "queue" });
+        }
+        // check_call bounded batch * n * 2 reals by isize::MAX bytes.
+        let expected = 2 * self.manifest.n * batch;
+        for &(buffer, mem) in buffers {
+            let bytes = get_mem_object_info(mem, CL_MEM_SIZE)
+                .map_err(|e| Error::opencl("clGetMemObjectInfo(CL_MEM_SIZE)", ClError(e)))?
+                .to_size();
+            let got = bytes / std::mem::size_of::<T>();
+            if got != expected {
+                return Err(Error::WrongDeviceLength {
+                    buffer,
+                    expected,
+                    got,
+                });
+            }
+            let context = get_mem_object_info(mem, CL_MEM_CONTEXT)
+                .map_err(|e| Error::opencl("clGetMemObjectInfo(CL_MEM_CONTEXT)", ClError(e)))?
+                .to_ptr() as cl_context;
+            if context != ours {
+                return Err(Error::ForeignOpenClContext {
+                    what: match buffer {
+                        "input" => "input buffer",
+                        "output" => "output buffer",
+                        _ => "data buffer",
+                    },
+                });
+            }
+        }
+        Ok(transform)
+    }
+
+    /// Enqueues every pass of `transform` on `queue` between the caller's
+    /// buffers (`[input, output]`; both the data buffer in place), with a
+    /// scratch buffer for intermediate results where the route needs one.
+    fn enqueue<T: Real>(
+        &self,
+        queue: &CommandQueue,
+        transform: &TransformLaunch,
+        caller: [cl_mem; 2],
+        batch: usize,
+    ) -> Result<()> {
+        let limits = self.device.limits();
+        let grids = transform
+            .passes
+            .iter()
+            .map(|p| grid_for(p, batch, &limits))
+            .collect::<Result<Vec<_>>>()?;
+        let route = DeviceRoute::new(&transform.passes, self.manifest.placement);
+        let values = self.manifest.n * batch;
+        let scratch = if route.needs_scratch() {
+            // SAFETY: no host pointer is given, so OpenCL allocates the memory.
+            let buffer = unsafe {
+                Buffer::<Complex<T>>::create(
+                    self.device.context(),
+                    CL_MEM_READ_WRITE,
+                    values,
+                    ptr::null_mut(),
+                )
+            }
+            .map_err(|e| Error::opencl("clCreateBuffer", e))?;
+            Some(buffer)
+        } else {
+            None
+        };
+        let memory = |slot: Slot| match slot {
+            Slot::Input => caller[0],
+            Slot::Output => caller[1],
+            Slot::Scratch => scratch.as_ref().map_or(ptr::null_mut(), |b| b.get()),
+        };
+        if let Some((from, to)) = route.copy_first {
+            let bytes = values * std::mem::size_of::<Complex<T>>();
+            // SAFETY: both buffers hold `bytes` bytes (checked above, scratch
+            // made with that size) and belong to the queue's context; the
+            // returned event is owned (and released) by `Event`.
+            let event = unsafe {
+                enqueue_copy_buffer(
+                    queue.get(),
+                    memory(from),
+                    memory(to),
+                    0,
+                    0,
+                    bytes,
+                    0,
+                    ptr::null(),
+                )
+            }
+            .map_err(|e| Error::opencl("clEnqueueCopyBuffer", ClError(e)))?;
+            drop(Event::new(event));
+        }
+        for ((pass, &(read, write)), grid) in transform.passes.iter().zip(&route.passes).zip(&grids)
+        {
+            self.launch_pass(queue, pass, memory(read), memory(write), *grid, batch)?;
+        }
+        // The scratch buffer is released here; OpenCL keeps the memory until
+        // the commands that use it have finished.
+        Ok(())
+    }
+
     /// Uploads `input`, runs `passes` and returns the downloaded result.
     fn execute<T: Real>(
         &self,
@@ -166,7 +342,8 @@ impl OpenClFft {
             .map_err(|e| Error::opencl("clEnqueueWriteBuffer", e))?;
 
         for ((pass, route), grid) in passes.iter().zip(&routes).zip(&grids) {
-            self.launch(pass, *route, *grid, &buffers, batch)?;
+            let (read, write) = (buffers[route.read].get(), buffers[route.write].get());
+            self.launch_pass(queue, pass, read, write, *grid, batch)?;
         }
 
         let mut result = vec![Complex::<T>::default(); input.len()];
@@ -179,13 +356,14 @@ impl OpenClFft {
         Ok(result)
     }
 
-    /// Binds the arguments of one pass by role and enqueues it.
-    fn launch<T>(
+    /// Binds the arguments of one pass by role and enqueues it on `queue`.
+    fn launch_pass(
         &self,
+        queue: &CommandQueue,
         pass: &PassLaunch,
-        route: Route,
+        read: cl_mem,
+        write: cl_mem,
         grid: [usize; 3],
-        buffers: &[Buffer<T>],
         batch: usize,
     ) -> Result<()> {
         let mut global = [0usize; 3];
@@ -209,8 +387,6 @@ impl OpenClFft {
         let kernel = &kernels[&pass.kernel];
         for (index, arg) in pass.args.iter().enumerate() {
             let index = index as cl_uint;
-            let read: cl_mem = buffers[route.read].get();
-            let write: cl_mem = buffers[route.write].get();
             // SAFETY: check_kernel made sure the kernel takes exactly these
             // arguments; buffers are cl_mem handles and the batch a cl_uint,
             // the types the manifest contract gives the generated signatures.
@@ -227,7 +403,7 @@ impl OpenClFft {
         }
         // SAFETY: every argument is bound above; global and local hold 3 sizes each.
         unsafe {
-            self.device.queue().enqueue_nd_range_kernel(
+            queue.enqueue_nd_range_kernel(
                 kernel.get(),
                 3,
                 ptr::null(),
