@@ -20,7 +20,34 @@ struct Measured {
 /// - f64 128: [4, 32] 0.719 ms (99% of the copy), against the heuristic's
 ///   [16, 8] at 0.843 ms and [8, 16] at 0.851 ms. A 32-point butterfly keeps
 ///   32 values per thread, over the f64 budget of 16, yet does not spill.
+/// - The smallest sizes, staged through shared memory with many transforms per
+///   block, gain from a second stage that spreads each transform over more
+///   threads (two runs each, ms): f32 4 [2, 2] 0.7071 and 0.7059 against [4]
+///   0.7130 and 0.7139 (cuFFT 0.711); f32 8 [2, 4] 0.7109 and 0.7098 against
+///   [8] 0.7132 twice; f64 4 [2, 2] 0.7122 and 0.7138 against [4] 0.7152
+///   twice; f64 16 [4, 4] 0.7113 and 0.7126 against [16] 0.7177 twice. (f32
+///   16 [4, 4], 0.7099 and 0.7095, loses to [16] at 0.7082.)
 const MEASURED: &[Measured] = &[
+    Measured {
+        precision: Precision::F32,
+        n: 4,
+        radices: &[2, 2],
+    },
+    Measured {
+        precision: Precision::F32,
+        n: 8,
+        radices: &[2, 4],
+    },
+    Measured {
+        precision: Precision::F64,
+        n: 4,
+        radices: &[2, 2],
+    },
+    Measured {
+        precision: Precision::F64,
+        n: 16,
+        radices: &[4, 4],
+    },
     Measured {
         precision: Precision::F32,
         n: 2187,
