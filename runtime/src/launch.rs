@@ -171,6 +171,51 @@ pub(crate) fn route(passes: &[PassLaunch]) -> (Vec<Route>, usize) {
     (routes, current)
 }
 
+/// The checks every device-buffer call shares, in the order a caller fixes
+/// them: the method matches the manifest's placement (`methods` spells the
+/// out-of-place and in-place calls of the backend), then the element type and
+/// the batch, then each buffer's length in reals (`2 * n * batch`).
+pub(crate) fn check_device_call<'m, T: Real>(
+    manifest: &'m Manifest,
+    direction: Direction,
+    called: Placement,
+    methods: [&'static str; 2],
+    lengths: &[(&'static str, usize)],
+    batch: usize,
+) -> Result<&'m TransformLaunch> {
+    if manifest.placement != called {
+        return Err(Error::PlacementMismatch {
+            manifest: manifest.placement,
+            use_instead: match manifest.placement {
+                Placement::OutOfPlace => methods[0],
+                Placement::InPlace => methods[1],
+            },
+        });
+    }
+    let transform = check_call::<T>(manifest, direction, called, &[], batch)?;
+    // check_call bounded batch * n * 2 reals by isize::MAX bytes.
+    let expected = 2 * manifest.n * batch;
+    for &(buffer, got) in lengths {
+        if got != expected {
+            return Err(Error::WrongDeviceLength {
+                buffer,
+                expected,
+                got,
+            });
+        }
+    }
+    Ok(transform)
+}
+
+/// How errors name the device buffer of a role.
+pub(crate) fn device_buffer_words(buffer: &str) -> &'static str {
+    match buffer {
+        "input" => "input buffer",
+        "output" => "output buffer",
+        _ => "data buffer",
+    }
+}
+
 /// Device buffers a transform needs: one if every pass works in place.
 pub(crate) fn buffers_needed(routes: &[Route]) -> usize {
     if routes.iter().all(|r| r.read == r.write) {

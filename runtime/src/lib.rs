@@ -29,7 +29,6 @@ pub use cuda::{
 /// The cudarc this crate was built with, for callers that make their own
 /// streams and buffers ([`cuda::CudaStream`], [`cuda::CudaSlice`]).
 pub use cudarc;
-pub use opencl3;
 pub use error::{Error, Result};
 pub use limits::{DeviceLimits, GPU_LIMITS};
 pub use manifest::{
@@ -38,4 +37,5 @@ pub use manifest::{
 };
 pub use num_complex::Complex;
 pub use opencl::{DeviceInfo, OpenClDevice, OpenClFft};
+pub use opencl3;
 pub use real::Real;

@@ -16,7 +16,7 @@
 use super::cache::{CacheOrigin, CachedCubin, CubinCache};
 use super::device::CudaDevice;
 use crate::error::{driver_status, Error, Result};
-use crate::launch::{check_call, check_manifest, grid_for};
+use crate::launch::{check_call, check_device_call, check_manifest, device_buffer_words, grid_for};
 use crate::limits::{DeviceLimits, GPU_LIMITS};
 use crate::manifest::{
     Direction, KernelArg, Manifest, PassLaunch, Placement, StaticKernels, TransformLaunch,
@@ -284,27 +284,18 @@ impl CudaFft {
         buffers: &[(&'static str, usize, &Arc<CudaContext>)],
         batch: usize,
     ) -> Result<&TransformLaunch> {
-        if self.manifest.placement != called {
-            return Err(Error::PlacementMismatch {
-                manifest: self.manifest.placement,
-                use_instead: match self.manifest.placement {
-                    Placement::OutOfPlace => "launch(stream, direction, input, output, batch)",
-                    Placement::InPlace => "launch_in_place(stream, direction, data, batch)",
-                },
-            });
-        }
-        let transform = check_call::<T>(&self.manifest, direction, called, &[], batch)?;
-        // check_call bounded batch * n * 2 reals by isize::MAX bytes.
-        let expected = 2 * self.manifest.n * batch;
-        for &(buffer, got, _) in buffers {
-            if got != expected {
-                return Err(Error::WrongDeviceLength {
-                    buffer,
-                    expected,
-                    got,
-                });
-            }
-        }
+        let lengths: Vec<_> = buffers.iter().map(|&(name, len, _)| (name, len)).collect();
+        let transform = check_device_call::<T>(
+            &self.manifest,
+            direction,
+            called,
+            [
+                "launch(stream, direction, input, output, batch)",
+                "launch_in_place(stream, direction, data, batch)",
+            ],
+            &lengths,
+            batch,
+        )?;
         let ours = self.device.context();
         let same = |other: &Arc<CudaContext>| Arc::ptr_eq(ours, other) || **ours == **other;
         if !same(stream.context()) {
@@ -313,11 +304,7 @@ impl CudaFft {
         for &(buffer, _, context) in buffers {
             if !same(context) {
                 return Err(Error::ForeignContext {
-                    what: match buffer {
-                        "input" => "input buffer",
-                        "output" => "output buffer",
-                        _ => "data buffer",
-                    },
+                    what: device_buffer_words(buffer),
                 });
             }
         }

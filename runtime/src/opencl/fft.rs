@@ -9,7 +9,10 @@
 use super::device::OpenClDevice;
 use super::program::{build_options, build_program};
 use crate::error::{Error, Result};
-use crate::launch::{buffers_needed, check_call, check_manifest, grid_for, route};
+use crate::launch::{
+    buffers_needed, check_call, check_device_call, check_manifest, device_buffer_words, grid_for,
+    route,
+};
 use crate::limits::{DeviceLimits, GPU_LIMITS};
 use crate::manifest::{
     Direction, KernelArg, Manifest, PassLaunch, Placement, Precision, TransformLaunch,
@@ -193,16 +196,24 @@ impl OpenClFft {
         buffers: &[(&'static str, cl_mem)],
         batch: usize,
     ) -> Result<&TransformLaunch> {
-        if self.manifest.placement != called {
-            return Err(Error::PlacementMismatch {
-                manifest: self.manifest.placement,
-                use_instead: match self.manifest.placement {
-                    Placement::OutOfPlace => "launch(queue, direction, input, output, batch)",
-                    Placement::InPlace => "launch_in_place(queue, direction, data, batch)",
-                },
-            });
+        let mut lengths = Vec::with_capacity(buffers.len());
+        for &(buffer, mem) in buffers {
+            let bytes = get_mem_object_info(mem, CL_MEM_SIZE)
+                .map_err(|e| Error::opencl("clGetMemObjectInfo(CL_MEM_SIZE)", ClError(e)))?
+                .to_size();
+            lengths.push((buffer, bytes / std::mem::size_of::<T>()));
         }
-        let transform = check_call::<T>(&self.manifest, direction, called, &[], batch)?;
+        let transform = check_device_call::<T>(
+            &self.manifest,
+            direction,
+            called,
+            [
+                "launch(queue, direction, input, output, batch)",
+                "launch_in_place(queue, direction, data, batch)",
+            ],
+            &lengths,
+            batch,
+        )?;
         let ours = self.device.context().get();
         let queue_context = queue
             .context()
@@ -210,30 +221,13 @@ impl OpenClFft {
         if queue_context != ours {
             return Err(Error::ForeignOpenClContext { what: "queue" });
         }
-        // check_call bounded batch * n * 2 reals by isize::MAX bytes.
-        let expected = 2 * self.manifest.n * batch;
         for &(buffer, mem) in buffers {
-            let bytes = get_mem_object_info(mem, CL_MEM_SIZE)
-                .map_err(|e| Error::opencl("clGetMemObjectInfo(CL_MEM_SIZE)", ClError(e)))?
-                .to_size();
-            let got = bytes / std::mem::size_of::<T>();
-            if got != expected {
-                return Err(Error::WrongDeviceLength {
-                    buffer,
-                    expected,
-                    got,
-                });
-            }
             let context = get_mem_object_info(mem, CL_MEM_CONTEXT)
                 .map_err(|e| Error::opencl("clGetMemObjectInfo(CL_MEM_CONTEXT)", ClError(e)))?
                 .to_ptr() as cl_context;
             if context != ours {
                 return Err(Error::ForeignOpenClContext {
-                    what: match buffer {
-                        "input" => "input buffer",
-                        "output" => "output buffer",
-                        _ => "data buffer",
-                    },
+                    what: device_buffer_words(buffer),
                 });
             }
         }
