@@ -37,5 +37,7 @@ pub use manifest::{
 };
 pub use num_complex::Complex;
 pub use opencl::{DeviceInfo, OpenClDevice, OpenClFft};
+/// The opencl3 this crate was built with, for callers that make their own
+/// queues and buffers for [`OpenClFft::launch`].
 pub use opencl3;
 pub use real::Real;
