@@ -63,7 +63,7 @@ macro_rules! sweep_tests {
 }
 
 sweep_tests!(Precision::F32, 4: f32_sizes_part0 = 0, f32_sizes_part1 = 1, f32_sizes_part2 = 2, f32_sizes_part3 = 3);
-sweep_tests!(Precision::F64, 2: f64_sizes_part0 = 0, f64_sizes_part1 = 1);
+sweep_tests!(Precision::F64, 4: f64_sizes_part0 = 0, f64_sizes_part1 = 1, f64_sizes_part2 = 2, f64_sizes_part3 = 3);
 
 #[test]
 fn variants_and_explicit_radices() {

@@ -1,5 +1,6 @@
 //! Errors of the generator: every one says what was wrong and what to do.
 
+use crate::plan::planner::MAX_BLOCKS_PER_SM;
 use thiserror::Error;
 
 /// Why a transform could not be planned or emitted.
@@ -54,6 +55,24 @@ pub enum Error {
          equal radices, or omit the radix list to let the planner choose"
     )]
     UnlaunchableRadices { radices: Vec<usize>, reason: String },
+
+    #[error(
+        "{threads} threads per transform cannot run n = {n} with radices {radices:?}: give between \
+         1 and {max} (no more than the largest stage has butterflies, nor than a block holds), \
+         or omit it to let the planner choose"
+    )]
+    BadThreadsPerFft {
+        threads: usize,
+        n: usize,
+        radices: Vec<usize>,
+        max: usize,
+    },
+
+    #[error(
+        "{blocks} blocks per multiprocessor is not a launch bound a GPU can meet: give 1 to \
+         {MAX_BLOCKS_PER_SM}, or omit it to let the occupancy model choose"
+    )]
+    BadMinBlocksPerSm { blocks: usize },
 
     #[error("no direction was requested; ask for forward, inverse or both")]
     NoDirection,

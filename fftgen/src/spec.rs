@@ -17,6 +17,15 @@ pub struct FftSpec {
     pub placement: Placement,
     /// The radix sequence to use, first stage first; `None` lets the planner choose.
     pub radices: Option<Vec<usize>>,
+    /// Threads that cooperate on one transform; `None` lets the planner
+    /// choose. Fewer threads hold more values each (more registers, fewer
+    /// idle lanes); more threads hold fewer (more resident warps). A tuner
+    /// or a user who measured sets it.
+    pub threads_per_fft: Option<usize>,
+    /// Blocks that must fit on one multiprocessor together (CUDA's launch
+    /// bounds, which cap registers per thread); `None` lets the occupancy
+    /// model choose. OpenCL C has no such hint and ignores it.
+    pub min_blocks_per_sm: Option<usize>,
 }
 
 impl FftSpec {
@@ -29,6 +38,8 @@ impl FftSpec {
             normalization: Normalization::None,
             placement: Placement::OutOfPlace,
             radices: None,
+            threads_per_fft: None,
+            min_blocks_per_sm: None,
         }
     }
 
@@ -57,6 +68,16 @@ impl FftSpec {
         self
     }
 
+    pub fn threads_per_fft(mut self, threads: usize) -> Self {
+        self.threads_per_fft = Some(threads);
+        self
+    }
+
+    pub fn min_blocks_per_sm(mut self, blocks: usize) -> Self {
+        self.min_blocks_per_sm = Some(blocks);
+        self
+    }
+
     /// The `fftgen emit` command line that generates this spec, every option
     /// spelled out; generated headers carry it so the file can be reproduced.
     pub fn emit_command(&self) -> String {
@@ -64,6 +85,12 @@ impl FftSpec {
         if let Some(radices) = &self.radices {
             let list: Vec<String> = radices.iter().map(|r| r.to_string()).collect();
             line.push_str(&format!(" --radix {}", list.join(",")));
+        }
+        if let Some(threads) = self.threads_per_fft {
+            line.push_str(&format!(" --threads-per-fft {threads}"));
+        }
+        if let Some(blocks) = self.min_blocks_per_sm {
+            line.push_str(&format!(" --min-blocks-per-sm {blocks}"));
         }
         let direction = match self.directions.as_slice() {
             [single] => single.to_string(),

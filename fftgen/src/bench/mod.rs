@@ -48,9 +48,33 @@ pub struct BenchConfig {
     pub seed: u64,
     /// The command line, recorded in the report.
     pub command: String,
-    /// Radix sequences to use instead of the planner's, by size (for
-    /// comparing schedules; the report's rows name the radices used).
-    pub radices: std::collections::BTreeMap<usize, Vec<usize>>,
+    /// Choices to make instead of the planner, by size (for comparing
+    /// schedules; the report's rows name the shape used).
+    pub overrides: std::collections::BTreeMap<usize, ShapeOverride>,
+}
+
+/// Planner choices fixed by hand for one size: what a tuner varies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShapeOverride {
+    pub radices: Option<Vec<usize>>,
+    pub threads_per_fft: Option<usize>,
+    pub min_blocks_per_sm: Option<usize>,
+}
+
+impl ShapeOverride {
+    /// `spec` with these choices in place of the planner's.
+    pub fn apply(&self, mut spec: crate::FftSpec) -> crate::FftSpec {
+        if let Some(radices) = &self.radices {
+            spec = spec.radices(radices);
+        }
+        if let Some(threads) = self.threads_per_fft {
+            spec = spec.threads_per_fft(threads);
+        }
+        if let Some(blocks) = self.min_blocks_per_sm {
+            spec = spec.min_blocks_per_sm(blocks);
+        }
+        spec
+    }
 }
 
 impl BenchConfig {
@@ -65,20 +89,17 @@ impl BenchConfig {
             opencl: true,
             seed: 1,
             command: String::new(),
-            radices: Default::default(),
+            overrides: Default::default(),
         }
     }
 }
 
-/// Every power of two from 2 up to the largest single-kernel size (4096 for
-/// f32, 2048 for f64), plus, for f32, composite sizes of each supported
+/// Every power of two from 2 up to the largest single-kernel size (4096),
+/// plus, for f32, composite sizes of each supported
 /// prime: 1000, 1331 (11^3), 2187 (3^7), 2197 (13^3), 2401 (7^4), 3125 (5^5)
 /// and 4000. Sorted.
 pub fn default_sizes(precision: Precision) -> Vec<usize> {
-    let largest = match precision {
-        Precision::F32 => 4096,
-        Precision::F64 => 2048,
-    };
+    let largest = crate::plan::planner::max_size(precision);
     let mut sizes: Vec<usize> = (1..)
         .map(|k| 1usize << k)
         .take_while(|&n| n <= largest)
@@ -227,7 +248,7 @@ mod tests {
         assert!(f32_sizes.windows(2).all(|w| w[0] < w[1]));
         assert!(f32_sizes.contains(&2197) && f32_sizes.contains(&1000));
         let f64_sizes = default_sizes(Precision::F64);
-        assert_eq!(f64_sizes, (1..=11).map(|k| 1 << k).collect::<Vec<_>>());
+        assert_eq!(f64_sizes, (1..=12).map(|k| 1 << k).collect::<Vec<_>>());
         // 1 GiB of input either way.
         assert_eq!(batch_for(4096, Precision::F32) * 4096 * 8, BUFFER_BYTES);
         assert_eq!(batch_for(2048, Precision::F64) * 2048 * 16, BUFFER_BYTES);

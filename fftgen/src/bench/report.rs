@@ -19,6 +19,10 @@ pub struct BenchRow {
     pub precision: Precision,
     /// The radix schedule of our kernel (empty if generation failed).
     pub radices: Vec<usize>,
+    /// Threads per transform and the CUDA launch bound's blocks per SM (0
+    /// if generation failed).
+    pub threads_per_fft: usize,
+    pub min_blocks_per_sm: usize,
     /// The fewest bytes one launch must move: the input read once plus the
     /// output written once, `2 * n * batch * complex bytes`.
     pub bytes: u64,
@@ -74,6 +78,8 @@ impl BenchRow {
             batch,
             precision,
             radices: Vec::new(),
+            threads_per_fft: 0,
+            min_blocks_per_sm: 0,
             bytes: 2 * (n * batch * precision.complex_bytes()) as u64,
             copy: None,
             ours: None,

@@ -10,7 +10,9 @@ use super::cufft::{self, CufftPlan};
 use super::opencl::OpenClBench;
 use super::report::{utc_timestamp, BenchReport, BenchRow, PlanCreation};
 use super::timing::{time_on_stream, Schedule, Timing};
-use super::{batch_for, buffer_complex, BenchConfig, BenchError, Sample, BUFFER_BYTES};
+use super::{
+    batch_for, buffer_complex, BenchConfig, BenchError, Sample, ShapeOverride, BUFFER_BYTES,
+};
 use crate::accuracy::{reference, relative_l2};
 use crate::runtime_plan::cuda_fft_with_cache;
 use crate::{Direction, FftSpec, Generated, Normalization, Precision};
@@ -111,7 +113,7 @@ fn run_typed<T: Sample>(
     sizes.dedup();
     let mut rows = Vec::new();
     for n in sizes {
-        let row = session.bench_size(n, config.radices.get(&n));
+        let row = session.bench_size(n, config.overrides.get(&n));
         on_row(&row);
         rows.push(row);
     }
@@ -152,12 +154,12 @@ struct References {
 }
 
 impl<T: Sample> Session<T> {
-    fn bench_size(&mut self, n: usize, radices: Option<&Vec<usize>>) -> BenchRow {
+    fn bench_size(&mut self, n: usize, shape: Option<&ShapeOverride>) -> BenchRow {
         let batch = batch_for(n, T::PRECISION);
         let mut row = BenchRow::new(n, batch, T::PRECISION);
         let mut spec = FftSpec::new(n).precision(T::PRECISION);
-        if let Some(radices) = radices {
-            spec = spec.radices(radices);
+        if let Some(shape) = shape {
+            spec = shape.apply(spec);
         }
         let generated = match crate::generate(&spec, &spec.emit_command()) {
             Ok(generated) => generated,
@@ -172,6 +174,10 @@ impl<T: Sample> Session<T> {
             .iter()
             .flat_map(|p| p.radices())
             .collect();
+        if let Some(pass) = generated.plan.passes.first() {
+            row.threads_per_fft = pass.threads_per_fft;
+            row.min_blocks_per_sm = pass.min_blocks_per_sm;
+        }
         row.checked_transforms = checked_transforms(n, batch);
         let references = match self.references(n, row.checked_transforms) {
             Ok(references) => references,

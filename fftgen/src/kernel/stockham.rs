@@ -2,7 +2,9 @@
 //! seed 000 (section IV.B, Fig. 4): each thread keeps R values per butterfly
 //! in registers, stage s reads x[j + r N/R] and writes
 //! y[(j / Ns) Ns R + j % Ns + r Ns], and stages exchange data through shared
-//! memory with real and imaginary parts in separate, padded arrays.
+//! memory with real and imaginary parts in separate, padded arrays (or, where
+//! both do not fit, one array that carries the real parts and then the
+//! imaginary parts: [`ExchangeWidth::OnePartAtATime`]).
 //!
 //! Variants (direction, placement, normalisation) change only a few
 //! statements: the butterfly called, the twiddle conjugation, the pointer
@@ -16,7 +18,7 @@ use super::butterfly::butterfly_name;
 use super::complex_ops::cmul_name;
 use super::key::KernelKey;
 use crate::expr::constant::root_of_unity_f64;
-use crate::plan::{GlobalIo, LaneLayout, Padding, Pass, Stage};
+use crate::plan::{ExchangeWidth, GlobalIo, LaneLayout, Padding, Pass, Stage};
 use crate::{Direction, Placement};
 
 /// The helper that applies a [`Padding`]: `index + index / period * gap`.
@@ -146,21 +148,24 @@ impl Lowering<'_> {
         let pass = self.pass;
         let (t, m, n) = (pass.threads_per_fft, pass.ffts_per_block, pass.n);
         let words = pass.ffts_per_block * pass.fft_stride;
-        let mut body = vec![
-            Stmt::Array {
+        let shared_arrays: &[&str] = match pass.exchange_width {
+            ExchangeWidth::BothParts => &["shared_re", "shared_im"],
+            ExchangeWidth::OnePartAtATime => &["shared_part"],
+        };
+        let mut body: Vec<Stmt> = shared_arrays
+            .iter()
+            .map(|&name| Stmt::Array {
                 space: Space::Shared,
                 ty: Type::Real,
-                name: "shared_re".into(),
+                name: name.into(),
                 len: words,
-            },
-            Stmt::Array {
-                space: Space::Shared,
-                ty: Type::Real,
-                name: "shared_im".into(),
-                len: words,
-            },
-            let_const(Type::Uint, "tid", Expr::Builtin(Builtin::ThreadIndex)),
-        ];
+            })
+            .collect();
+        body.push(let_const(
+            Type::Uint,
+            "tid",
+            Expr::Builtin(Builtin::ThreadIndex),
+        ));
         let (fft_local, thread) = match pass.lanes {
             LaneLayout::FftMajor => (var("tid").div(uint(t)), var("tid").rem(uint(t))),
             LaneLayout::FftMinor => (var("tid").rem(uint(m)), var("tid").div(uint(m))),
@@ -205,6 +210,19 @@ impl Lowering<'_> {
         }
         let mut previous = Padding::NONE;
         for (s, stage) in pass.stages.iter().enumerate() {
+            if pass.exchange_width == ExchangeWidth::OnePartAtATime {
+                // Stage s fills the next stage's inputs from its own scope.
+                if let Some(next) = pass.stages.get(s + 1) {
+                    for b in 0..next.butterflies_per_thread {
+                        body.push(Stmt::Array {
+                            space: Space::Private,
+                            ty: Type::Complex,
+                            name: incoming(s + 1, b),
+                            len: next.radix,
+                        });
+                    }
+                }
+            }
             body.push(Stmt::Scope(self.stage(s, stage, previous)));
             if let Some(padding) = stage.exchange {
                 previous = padding;
@@ -215,13 +233,63 @@ impl Lowering<'_> {
 
     /// `shared_re[region + padding(index)]` and its imaginary twin.
     fn shared(&self, index: Expr, padding: Padding) -> (Expr, Expr) {
-        let padded = if padding.is_none() {
-            index
-        } else {
-            Expr::call(PAD, vec![index, uint(padding.period), uint(padding.gap)])
-        };
-        let at = var("region").add(padded);
+        let at = var("region").add(padded(index, padding));
         (var("shared_re").at(at.clone()), var("shared_im").at(at))
+    }
+
+    /// `shared_part[region + padding(index)]`, the one array of
+    /// [`ExchangeWidth::OnePartAtATime`].
+    fn shared_part(&self, index: Expr, padding: Padding) -> Expr {
+        var("shared_part").at(var("region").add(padded(index, padding)))
+    }
+
+    /// The exchange after stage `s` when one part crosses shared memory at a
+    /// time: real parts out and into the next stage's `incoming` registers,
+    /// then imaginary parts. Barriers separate each write from the reads
+    /// that follow it and each read from the write that reuses the array.
+    fn exchange_one_part_at_a_time(
+        &self,
+        s: usize,
+        stage: &Stage,
+        write_guard: &dyn Fn(usize) -> Option<Expr>,
+    ) -> Vec<Stmt> {
+        let pass = self.pass;
+        let next = &pass.stages[s + 1];
+        let padding = stage.exchange.unwrap_or(Padding::NONE);
+        let next_butterflies = pass.n / next.radix;
+        let mut out = Vec::new();
+        for part in [Expr::re as fn(Expr) -> Expr, Expr::im] {
+            out.push(Stmt::Barrier);
+            for b in 0..stage.butterflies_per_thread {
+                let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
+                let stores = (0..stage.radix)
+                    .map(|r| {
+                        let index = stockham_index(j.clone(), stage.stride, stage.radix, r);
+                        assign(
+                            self.shared_part(index, padding),
+                            part(v.clone().at(uint(r))),
+                        )
+                    })
+                    .collect();
+                out.extend(guarded(write_guard(b), stores));
+            }
+            out.push(Stmt::Barrier);
+            for b in 0..next.butterflies_per_thread {
+                let k = var("t").add(uint(b * pass.threads_per_fft));
+                let loads: Vec<Stmt> = (0..next.radix)
+                    .map(|r| {
+                        let index = k.clone().add(uint(r * next_butterflies));
+                        assign(
+                            part(var(incoming(s + 1, b)).at(uint(r))),
+                            self.shared_part(index, padding),
+                        )
+                    })
+                    .collect();
+                let exists = next.guarded.then(|| k.clone().lt(uint(next_butterflies)));
+                out.push(Stmt::Scope(guarded(exists, loads)));
+            }
+        }
+        out
     }
 
     /// Copies `block_base + e` for e = tid, tid + block, ... into shared memory.
@@ -356,10 +424,6 @@ impl Lowering<'_> {
                 (None, false) => None,
             }
         };
-        let guarded = |cond: Option<Expr>, body: Vec<Stmt>| match cond {
-            Some(c) => vec![Stmt::If(c, body)],
-            None => body,
-        };
 
         // Read, twiddle, butterfly.
         let dft = butterfly_name(radix, self.key.direction, self.key.precision);
@@ -371,6 +435,8 @@ impl Lowering<'_> {
                 let index = j.clone().add(uint(r * butterflies));
                 let value = if direct_in {
                     var(self.buffers.input).at(var("base").add(index))
+                } else if pass.exchange_width == ExchangeWidth::OnePartAtATime {
+                    var(incoming(s, b)).at(uint(r))
                 } else {
                     let (re, im) = self.shared(index, input_padding);
                     Expr::complex(re, im)
@@ -407,11 +473,7 @@ impl Lowering<'_> {
                     let index = if natural {
                         j.clone().add(uint(r * stride))
                     } else {
-                        j.clone()
-                            .div(uint(stride))
-                            .mul(uint(stride * radix))
-                            .add(j.clone().rem(uint(stride)))
-                            .add(uint(r * stride))
+                        stockham_index(j.clone(), stride, radix, r)
                     };
                     let (re, im) = self.shared(index, padding);
                     stores.push(assign(re, v.clone().at(uint(r)).re()));
@@ -422,9 +484,16 @@ impl Lowering<'_> {
             writes
         };
         if !last {
-            out.push(Stmt::Barrier);
-            out.extend(write_shared(stage.exchange.unwrap_or(Padding::NONE), false));
-            out.push(Stmt::Barrier);
+            match pass.exchange_width {
+                ExchangeWidth::BothParts => {
+                    out.push(Stmt::Barrier);
+                    out.extend(write_shared(stage.exchange.unwrap_or(Padding::NONE), false));
+                    out.push(Stmt::Barrier);
+                }
+                ExchangeWidth::OnePartAtATime => {
+                    out.extend(self.exchange_one_part_at_a_time(s, stage, &|b| guard(b, false)))
+                }
+            }
             return out;
         }
         match pass.io {
@@ -451,5 +520,38 @@ impl Lowering<'_> {
             }
         }
         out
+    }
+}
+
+/// Registers that carry stage `s`'s inputs, butterfly `b`, across the
+/// exchange before it ([`ExchangeWidth::OnePartAtATime`]).
+fn incoming(s: usize, b: usize) -> String {
+    format!("incoming{s}_{b}")
+}
+
+/// `index` with `padding` applied.
+fn padded(index: Expr, padding: Padding) -> Expr {
+    if padding.is_none() {
+        index
+    } else {
+        Expr::call(PAD, vec![index, uint(padding.period), uint(padding.gap)])
+    }
+}
+
+/// Where output `r` of butterfly `j` goes in a stage of `radix` and `stride`
+/// Ns: `(j / Ns) Ns R + j % Ns + r Ns`.
+fn stockham_index(j: Expr, stride: usize, radix: usize, r: usize) -> Expr {
+    j.clone()
+        .div(uint(stride))
+        .mul(uint(stride * radix))
+        .add(j.rem(uint(stride)))
+        .add(uint(r * stride))
+}
+
+/// `body` under `cond`, or unconditionally when there is none.
+fn guarded(cond: Option<Expr>, body: Vec<Stmt>) -> Vec<Stmt> {
+    match cond {
+        Some(c) => vec![Stmt::If(c, body)],
+        None => body,
     }
 }

@@ -5,11 +5,22 @@
 
 use crate::Precision;
 
-/// One measured winner.
+/// One measured winner: the radices, and where the measurement beat the
+/// planner's shape, the threads per transform and the launch bound.
 struct Measured {
     precision: Precision,
     n: usize,
     radices: &'static [usize],
+    threads_per_fft: Option<usize>,
+    min_blocks_per_sm: Option<usize>,
+}
+
+/// The shape a measurement chose for one size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MeasuredShape {
+    pub radices: Vec<usize>,
+    pub threads_per_fft: Option<usize>,
+    pub min_blocks_per_sm: Option<usize>,
 }
 
 /// `fftgen bench --no-opencl --groups 5 --sizes N --radix N:R1xR2x...` on an
@@ -32,40 +43,56 @@ const MEASURED: &[Measured] = &[
         precision: Precision::F32,
         n: 4,
         radices: &[2, 2],
+        threads_per_fft: None,
+        min_blocks_per_sm: None,
     },
     Measured {
         precision: Precision::F32,
         n: 8,
         radices: &[2, 4],
+        threads_per_fft: None,
+        min_blocks_per_sm: None,
     },
     Measured {
         precision: Precision::F64,
         n: 4,
         radices: &[2, 2],
+        threads_per_fft: None,
+        min_blocks_per_sm: None,
     },
     Measured {
         precision: Precision::F64,
         n: 16,
         radices: &[4, 4],
+        threads_per_fft: None,
+        min_blocks_per_sm: None,
     },
     Measured {
         precision: Precision::F32,
         n: 2187,
         radices: &[9, 9, 27],
+        threads_per_fft: None,
+        min_blocks_per_sm: None,
     },
     Measured {
         precision: Precision::F64,
         n: 128,
         radices: &[4, 32],
+        threads_per_fft: None,
+        min_blocks_per_sm: None,
     },
 ];
 
-/// The measured schedule for `n` in `precision`, if there is one.
-pub fn measured_schedule(n: usize, precision: Precision) -> Option<Vec<usize>> {
+/// The measured shape for `n` in `precision`, if there is one.
+pub fn measured_shape(n: usize, precision: Precision) -> Option<MeasuredShape> {
     MEASURED
         .iter()
         .find(|m| m.n == n && m.precision == precision)
-        .map(|m| m.radices.to_vec())
+        .map(|m| MeasuredShape {
+            radices: m.radices.to_vec(),
+            threads_per_fft: m.threads_per_fft,
+            min_blocks_per_sm: m.min_blocks_per_sm,
+        })
 }
 
 #[cfg(test)]
@@ -82,10 +109,10 @@ mod tests {
     #[test]
     fn sizes_without_a_measurement_have_none() {
         assert_eq!(
-            measured_schedule(2187, Precision::F32),
-            Some(vec![9, 9, 27])
+            measured_shape(16, Precision::F64).map(|m| m.radices),
+            Some(vec![4, 4])
         );
-        assert_eq!(measured_schedule(2187, Precision::F64), None);
-        assert_eq!(measured_schedule(4096, Precision::F32), None);
+        assert_eq!(measured_shape(2187, Precision::F64), None);
+        assert_eq!(measured_shape(4096, Precision::F32), None);
     }
 }

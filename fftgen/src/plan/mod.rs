@@ -50,8 +50,10 @@ pub struct Pass {
     pub io: GlobalIo,
     /// Shared-memory words (per real/imaginary array) between consecutive FFTs of a block.
     pub fft_stride: usize,
-    /// Static shared memory of the kernel: real and imaginary arrays of
-    /// `ffts_per_block * fft_stride` values each.
+    /// How stages hand their outputs to the next through shared memory.
+    pub exchange_width: ExchangeWidth,
+    /// Static shared memory of the kernel: `ffts_per_block * fft_stride`
+    /// values per array, in two arrays (real and imaginary) or one.
     pub shared_bytes: usize,
     pub twiddles: Twiddles,
 }
@@ -73,6 +75,20 @@ pub struct Stage {
     /// How this stage's outputs are laid out in shared memory for the next
     /// stage; `None` for the last stage, which writes global memory.
     pub exchange: Option<Padding>,
+}
+
+/// How much of each complex value crosses shared memory at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum ExchangeWidth {
+    /// Real and imaginary parts in two arrays, exchanged together: two
+    /// barriers per exchange.
+    BothParts,
+    /// One array that carries the real parts, then the imaginary parts: half
+    /// the shared memory for four barriers per exchange. For transforms whose
+    /// complex values do not fit in a block's static shared memory (f64
+    /// N = 4096 is 64 KiB, over the 48 KiB limit; one part is 32 KiB). Only
+    /// with [`GlobalIo::Direct`].
+    OnePartAtATime,
 }
 
 /// Which threads of a block work on which FFT.

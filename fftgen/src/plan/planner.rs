@@ -3,21 +3,24 @@
 //! and the shared-memory layout (seed 000, section IV.B, Fig. 4).
 
 use super::factor::{is_smooth, nearest_supported, prime_factors};
-use super::measured::measured_schedule;
+use super::measured::measured_shape;
 use super::padding::{bank_words, Padding};
-use super::radix::{choose, thread_shape};
-use super::{GlobalIo, LaneLayout, Pass, Plan, Stage, Twiddles};
+use super::radix::{choose, thread_shape, values_per_thread};
+use super::{ExchangeWidth, GlobalIo, LaneLayout, Pass, Plan, Stage, Twiddles};
 use crate::codelet::is_supported_radix;
 use crate::{Error, FftSpec, Precision};
 
 /// Largest size one kernel handles: 48 KiB of static shared memory holds
-/// 4096 complex f32 or 2048 complex f64 values with padding.
+/// 4096 complex f32 values with padding, or the real (then imaginary) parts
+/// of 4096 f64 values ([`ExchangeWidth::OnePartAtATime`]).
 pub const MAX_SINGLE_KERNEL: [(Precision, usize); 2] =
-    [(Precision::F32, 4096), (Precision::F64, 2048)];
+    [(Precision::F32, 4096), (Precision::F64, 4096)];
 
 /// Hard limits of the GPUs we target (and that PoCL must not be allowed to exceed).
 pub const MAX_THREADS_PER_BLOCK: usize = 1024;
 pub const MAX_STATIC_SHARED_BYTES: usize = 48 * 1024;
+/// Resident blocks per multiprocessor on Hopper (and Ampere).
+pub const MAX_BLOCKS_PER_SM: usize = 32;
 
 /// Shared memory the planner fills: NVIDIA's OpenCL compiler adds a few bytes
 /// of local memory of its own to every kernel (8 seen for f64 kernels), so a
@@ -72,29 +75,49 @@ pub fn plan(spec: &FftSpec) -> Result<Plan, Error> {
     if spec.directions.is_empty() {
         return Err(Error::NoDirection);
     }
-    let radices = match &spec.radices {
-        Some(radices) => validate_radices(n, radices)?,
-        None => match measured_schedule(n, spec.precision) {
-            Some(radices) => radices,
-            None => choose(
-                n,
-                spec.precision.complex_bytes(),
-                max_values_per_thread(spec.precision),
-                MAX_THREADS_PER_BLOCK,
-            )
-            .ok_or(Error::TooLarge {
-                n,
-                precision: spec.precision,
-                max,
-            })?,
-        },
+    // A user's radices are used as given; otherwise a measured shape, then
+    // the heuristic. Threads and launch bound given by the user win over
+    // measured ones.
+    let measured = match spec.radices {
+        Some(_) => None,
+        None => measured_shape(n, spec.precision),
     };
-    let pass = plan_pass(
+    let radices = match (&spec.radices, &measured) {
+        (Some(radices), _) => validate_radices(n, radices)?,
+        (None, Some(measured)) => measured.radices.clone(),
+        (None, None) => choose(
+            n,
+            spec.precision.complex_bytes(),
+            max_values_per_thread(spec.precision),
+            MAX_THREADS_PER_BLOCK,
+        )
+        .ok_or(Error::TooLarge {
+            n,
+            precision: spec.precision,
+            max,
+        })?,
+    };
+    let threads_per_fft = spec
+        .threads_per_fft
+        .or(measured.as_ref().and_then(|m| m.threads_per_fft));
+    let min_blocks_per_sm = spec
+        .min_blocks_per_sm
+        .or(measured.as_ref().and_then(|m| m.min_blocks_per_sm));
+    if let Some(blocks) = min_blocks_per_sm {
+        if blocks == 0 || blocks > MAX_BLOCKS_PER_SM {
+            return Err(Error::BadMinBlocksPerSm { blocks });
+        }
+    }
+    let mut pass = plan_pass(
         n,
         &radices,
+        threads_per_fft,
         spec.precision,
         max_values_per_thread(spec.precision),
     )?;
+    if let Some(blocks) = min_blocks_per_sm {
+        pass.min_blocks_per_sm = blocks;
+    }
     Ok(Plan {
         n,
         precision: spec.precision,
@@ -126,14 +149,32 @@ fn validate_radices(n: usize, radices: &[usize]) -> Result<Vec<usize>, Error> {
     Ok(radices.to_vec())
 }
 
-/// The single-kernel pass for `radices`.
+/// The single-kernel pass for `radices`, on `threads` threads per transform
+/// if given.
 fn plan_pass(
     n: usize,
     radices: &[usize],
+    threads: Option<usize>,
     precision: Precision,
     max_values: usize,
 ) -> Result<Pass, Error> {
-    let (threads_per_fft, values) = thread_shape(n, radices, max_values);
+    let (threads_per_fft, values) = match threads {
+        None => thread_shape(n, radices, max_values),
+        Some(threads) => {
+            // A thread past the largest stage's butterflies would never work.
+            let most_butterflies = n / radices.iter().copied().min().unwrap_or(n);
+            let max = most_butterflies.min(MAX_THREADS_PER_BLOCK);
+            if threads == 0 || threads > max {
+                return Err(Error::BadThreadsPerFft {
+                    threads,
+                    n,
+                    radices: radices.to_vec(),
+                    max,
+                });
+            }
+            (threads, values_per_thread(n, radices, threads))
+        }
+    };
     let unlaunchable = |reason: String| Error::UnlaunchableRadices {
         radices: radices.to_vec(),
         reason,
@@ -186,14 +227,19 @@ fn plan_pass(
         LaneLayout::FftMajor => (padded, GlobalIo::Direct),
         LaneLayout::FftMinor => (n | 1, GlobalIo::StagedThroughShared),
     };
-    let bytes_per_fft = fft_stride * 2 * precision.real_bytes();
-    if bytes_per_fft > PLANNED_SHARED_BYTES {
+    let both_parts = fft_stride * 2 * precision.real_bytes();
+    let one_part = fft_stride * precision.real_bytes();
+    let (exchange_width, bytes_per_fft) = if both_parts <= PLANNED_SHARED_BYTES {
+        (ExchangeWidth::BothParts, both_parts)
+    } else if one_part <= PLANNED_SHARED_BYTES && io == GlobalIo::Direct {
+        (ExchangeWidth::OnePartAtATime, one_part)
+    } else {
         return Err(Error::TooLarge {
             n,
             precision,
             max: max_size(precision),
         });
-    }
+    };
     let ffts_per_block = (TARGET_THREADS_PER_BLOCK / threads_per_fft)
         .max(1)
         .min(PLANNED_SHARED_BYTES / bytes_per_fft)
@@ -219,6 +265,7 @@ fn plan_pass(
         lanes,
         io,
         fft_stride,
+        exchange_width,
         shared_bytes,
         twiddles: Twiddles::RoundedF64Table { len: twiddle_len },
     })
@@ -307,6 +354,22 @@ mod tests {
     }
 
     #[test]
+    fn f64_4096_exchanges_one_part_at_a_time() {
+        let pass = &plan(&FftSpec::new(4096).precision(Precision::F64))
+            .unwrap()
+            .passes[0];
+        assert_eq!(pass.exchange_width, ExchangeWidth::OnePartAtATime);
+        assert_eq!(pass.io, GlobalIo::Direct);
+        assert_eq!(pass.shared_bytes, pass.ffts_per_block * pass.fft_stride * 8);
+        assert!(pass.shared_bytes <= PLANNED_SHARED_BYTES);
+        // Everything that fits both parts keeps the two-barrier exchange.
+        let pass = &plan(&FftSpec::new(2048).precision(Precision::F64))
+            .unwrap()
+            .passes[0];
+        assert_eq!(pass.exchange_width, ExchangeWidth::BothParts);
+    }
+
+    #[test]
     fn small_sizes_fill_a_block_with_interleaved_lanes() {
         let pass = &plan(&FftSpec::new(16)).unwrap().passes[0];
         assert_eq!(pass.radices(), vec![16]);
@@ -314,6 +377,58 @@ mod tests {
         assert_eq!(pass.ffts_per_block, 256);
         assert_eq!(pass.lanes, LaneLayout::FftMinor);
         assert_eq!(pass.fft_stride, 17);
+    }
+
+    #[test]
+    fn threads_per_fft_can_be_chosen() {
+        // 2401 = 7^4 on 343 threads: one radix-7 butterfly each, no guard.
+        let spec = FftSpec::new(2401)
+            .radices(&[7, 7, 7, 7])
+            .threads_per_fft(343);
+        let pass = &plan(&spec).unwrap().passes[0];
+        assert_eq!(pass.threads_per_fft, 343);
+        assert_eq!(pass.values_per_thread, 7);
+        assert!(pass
+            .stages
+            .iter()
+            .all(|s| s.butterflies_per_thread == 1 && !s.guarded));
+        // 100 threads: four butterflies for some, three for others.
+        let spec = FftSpec::new(2401).threads_per_fft(100);
+        let pass = &plan(&spec).unwrap().passes[0];
+        assert_eq!(pass.values_per_thread, 28);
+        assert!(pass.stages.iter().all(|s| s.guarded));
+        for threads in [0, 344] {
+            let spec = FftSpec::new(2401)
+                .radices(&[7, 7, 7, 7])
+                .threads_per_fft(threads);
+            assert_eq!(
+                plan(&spec),
+                Err(Error::BadThreadsPerFft {
+                    threads,
+                    n: 2401,
+                    radices: vec![7, 7, 7, 7],
+                    max: 343
+                })
+            );
+        }
+        assert!(matches!(
+            plan(&FftSpec::new(4096).radices(&[2; 12]).threads_per_fft(1025)),
+            Err(Error::BadThreadsPerFft { max: 1024, .. })
+        ));
+    }
+
+    #[test]
+    fn launch_bound_can_be_chosen_within_what_an_sm_holds() {
+        let pass = &plan(&FftSpec::new(1331).min_blocks_per_sm(3))
+            .unwrap()
+            .passes[0];
+        assert_eq!(pass.min_blocks_per_sm, 3);
+        for blocks in [0, MAX_BLOCKS_PER_SM + 1] {
+            assert_eq!(
+                plan(&FftSpec::new(1331).min_blocks_per_sm(blocks)),
+                Err(Error::BadMinBlocksPerSm { blocks })
+            );
+        }
     }
 
     #[test]
@@ -328,8 +443,8 @@ mod tests {
             Err(Error::TooLarge { .. })
         ));
         assert!(matches!(
-            plan(&FftSpec::new(4096).precision(Precision::F64)),
-            Err(Error::TooLarge { .. })
+            plan(&FftSpec::new(8192).precision(Precision::F64)),
+            Err(Error::TooLarge { max: 4096, .. })
         ));
         assert!(matches!(
             plan(&FftSpec::new(64).radices(&[8, 4])),

@@ -27,12 +27,17 @@ pub fn thread_shape(n: usize, radices: &[usize], max_values: usize) -> (usize, u
     if threads > PORTABLE_THREADS && threads <= 1024 {
         threads = threads.div_ceil(threads.div_ceil(PORTABLE_THREADS));
     }
-    let values = radices
+    (threads, values_per_thread(n, radices, threads))
+}
+
+/// Complex values a thread holds when `threads` threads share each stage's
+/// butterflies: the largest stage's butterflies per thread times its radix.
+pub fn values_per_thread(n: usize, radices: &[usize], threads: usize) -> usize {
+    radices
         .iter()
         .map(|&r| (n / r).div_ceil(threads) * r)
         .max()
-        .unwrap_or(1);
-    (threads, values)
+        .unwrap_or(1)
 }
 
 /// Threads per transform that every target launches: NVIDIA's OpenCL driver

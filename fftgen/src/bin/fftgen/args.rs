@@ -12,6 +12,13 @@ pub struct TransformArgs {
     /// Radix sequence, first stage first (e.g. 8,8,8,8); the planner chooses when omitted.
     #[arg(long, value_delimiter = ',')]
     pub radix: Option<Vec<usize>>,
+    /// Threads per transform; the planner chooses when omitted.
+    #[arg(long)]
+    pub threads_per_fft: Option<usize>,
+    /// CUDA launch bound: blocks that must fit on one SM together (caps
+    /// registers per thread); the occupancy model chooses when omitted.
+    #[arg(long)]
+    pub min_blocks_per_sm: Option<usize>,
     #[arg(long, value_enum, default_value_t = PrecisionArg::F32)]
     pub precision: PrecisionArg,
     #[arg(long, value_enum, default_value_t = DirectionArg::Both)]
@@ -74,6 +81,12 @@ impl TransformArgs {
             });
         if let Some(radices) = &self.radix {
             spec = spec.radices(radices);
+        }
+        if let Some(threads) = self.threads_per_fft {
+            spec = spec.threads_per_fft(threads);
+        }
+        if let Some(blocks) = self.min_blocks_per_sm {
+            spec = spec.min_blocks_per_sm(blocks);
         }
         spec
     }

@@ -7,7 +7,7 @@
 use crate::args::PrecisionArg;
 use crate::Failure;
 use clap::Args;
-use fftgen::bench::{self, BenchConfig, BenchRow, Outputs, Schedule};
+use fftgen::bench::{self, BenchConfig, BenchRow, Outputs, Schedule, ShapeOverride};
 use fftgen::Precision;
 use std::path::PathBuf;
 
@@ -38,6 +38,14 @@ pub struct BenchArgs {
     /// N:R1xR2x... (e.g. 4096:8x8x8x8); repeat for several sizes.
     #[arg(long = "radix", value_parser = parse_radix_override)]
     radix_overrides: Vec<(usize, Vec<usize>)>,
+    /// Threads per transform for one size instead of the planner's, as N:T
+    /// (e.g. 2401:343); repeat for several sizes.
+    #[arg(long = "threads-per-fft", value_parser = parse_count_override)]
+    threads_overrides: Vec<(usize, usize)>,
+    /// CUDA launch bound (blocks per SM) for one size instead of the
+    /// occupancy model's, as N:B (e.g. 1331:5); repeat for several sizes.
+    #[arg(long = "min-blocks-per-sm", value_parser = parse_count_override)]
+    blocks_overrides: Vec<(usize, usize)>,
     /// Skip the OpenCL column.
     #[arg(long)]
     no_opencl: bool,
@@ -74,7 +82,17 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     config.device = args.device;
     config.opencl = !args.no_opencl;
     config.seed = args.seed;
-    config.radices = args.radix_overrides.into_iter().collect();
+    let mut overrides = std::collections::BTreeMap::<usize, ShapeOverride>::new();
+    for (n, radices) in args.radix_overrides {
+        overrides.entry(n).or_default().radices = Some(radices);
+    }
+    for (n, threads) in args.threads_overrides {
+        overrides.entry(n).or_default().threads_per_fft = Some(threads);
+    }
+    for (n, blocks) in args.blocks_overrides {
+        overrides.entry(n).or_default().min_blocks_per_sm = Some(blocks);
+    }
+    config.overrides = overrides;
     config.command = command_line();
 
     eprintln!(
@@ -119,9 +137,11 @@ fn progress(row: &BenchRow) {
             .map_or("-".to_string(), |t| format!("{:.4}", t.median_ms))
     };
     eprintln!(
-        "  N = {:>4} {:?}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}{}",
+        "  N = {:>4} {:?} x {} threads, bound {}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}{}",
         row.n,
         row.radices,
+        row.threads_per_fft,
+        row.min_blocks_per_sm,
         ms(&row.ours),
         ms(&row.cufft),
         ms(&row.copy),
@@ -160,4 +180,12 @@ fn parse_radix_override(text: &str) -> Result<(usize, Vec<usize>), String> {
         .map(|r| r.trim().parse().map_err(|_| bad()))
         .collect::<Result<_, _>>()?;
     Ok((n, radices))
+}
+
+fn parse_count_override(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("`{text}` is not N:COUNT (e.g. 2401:343)");
+    let (n, count) = text.split_once(':').ok_or_else(bad)?;
+    let n = n.trim().parse().map_err(|_| bad())?;
+    let count = count.trim().parse().map_err(|_| bad())?;
+    Ok((n, count))
 }

@@ -45,6 +45,11 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
             ("lane layout", format!("{:?}", pass.lanes)),
             ("global I/O", format!("{:?}", pass.io)),
             (
+                "launch bound",
+                format!("{} block(s) per SM", pass.min_blocks_per_sm),
+            ),
+            ("exchange width", format!("{:?}", pass.exchange_width)),
+            (
                 "shared memory",
                 format!(
                     "{} bytes ({} words per FFT)",
