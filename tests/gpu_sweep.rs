@@ -13,7 +13,8 @@ use common::skip;
 use fftgen::check::{check_cuda, check_opencl, CheckReport};
 use fftgen::plan::factor::supported_sizes;
 use fftgen::plan::planner::max_size;
-use fftgen::{FftSpec, Placement, Precision};
+use fftgen::runtime_plan::targeted;
+use fftgen::{Backend, FftSpec, Placement, Precision};
 use fftgen_runtime::cuda::CudaDevice;
 use fftgen_runtime::opencl::OpenClDevice;
 
@@ -98,6 +99,7 @@ fn cuda_every_size() {
         sweep(
             precision,
             |spec| {
+                let spec = &targeted(spec, Backend::Cuda);
                 let generated = fftgen::generate(spec, &spec.emit_command()).unwrap();
                 check_cuda(&generated, &device, batch_for(spec), spec.n as u64)
                     .unwrap_or_else(|e| panic!("n = {}: {e}", spec.n))
@@ -116,6 +118,7 @@ fn nvidia_opencl_every_size() {
         sweep(
             precision,
             |spec| {
+                let spec = &targeted(spec, Backend::OpenCl);
                 let generated = fftgen::generate(spec, &spec.emit_command()).unwrap();
                 check_opencl(&generated, &device, batch_for(spec), spec.n as u64)
                     .unwrap_or_else(|e| panic!("n = {}: {e}", spec.n))
@@ -140,6 +143,8 @@ fn sanitizer_set() {
         FftSpec::new(4096).precision(Precision::F64),
         FftSpec::new(143),
         FftSpec::new(1000),
+        // The CUDA-only shape of 2401: 343 threads, one radix-7 butterfly each.
+        FftSpec::new(2401).target(Backend::Cuda),
     ];
     for radix in [2, 3, 4, 5, 7, 8, 11, 13, 16, 32] {
         specs.push(FftSpec::new(radix * radix).radices(&[radix, radix]));

@@ -2,9 +2,10 @@
 //! kernels of an [`FftSpec`] with [`generate`] and load them on a device in
 //! one call. The CUDA path goes through the runtime's CUBIN cache, so a spec
 //! planned before (in this process, or in an earlier one through the disk
-//! cache) skips NVRTC.
+//! cache) skips NVRTC. A spec with no target is planned for the backend it
+//! is loaded on.
 
-use crate::{generate, FftSpec};
+use crate::{generate, Backend, FftSpec};
 use fftgen_runtime::cuda::{CubinCache, CudaDevice, CudaFft};
 use fftgen_runtime::{OpenClDevice, OpenClFft};
 
@@ -30,7 +31,8 @@ pub fn cuda_fft_with_cache(
     spec: &FftSpec,
     cache: &CubinCache,
 ) -> Result<CudaFft, PlanError> {
-    let generated = generate(spec, &spec.emit_command())?;
+    let spec = targeted(spec, Backend::Cuda);
+    let generated = generate(&spec, &spec.emit_command())?;
     Ok(CudaFft::with_cache(
         device,
         &generated.cuda_source,
@@ -41,12 +43,20 @@ pub fn cuda_fft_with_cache(
 
 /// Generates `spec` and builds its OpenCL kernels on `device`.
 pub fn opencl_fft(device: &OpenClDevice, spec: &FftSpec) -> Result<OpenClFft, PlanError> {
-    let generated = generate(spec, &spec.emit_command())?;
+    let spec = targeted(spec, Backend::OpenCl);
+    let generated = generate(&spec, &spec.emit_command())?;
     Ok(OpenClFft::new(
         device,
         &generated.opencl_source,
         &generated.manifest,
     )?)
+}
+
+/// `spec`, planned for `backend` unless it names a target already.
+pub fn targeted(spec: &FftSpec, backend: Backend) -> FftSpec {
+    let mut spec = spec.clone();
+    spec.target.get_or_insert(backend);
+    spec
 }
 
 #[cfg(test)]

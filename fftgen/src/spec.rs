@@ -2,7 +2,7 @@
 //! it (cuFFTDx's "description", kept apart from the execution shape in
 //! [`crate::plan`]).
 
-use crate::{Direction, Normalization, Placement, Precision};
+use crate::{Backend, Direction, Normalization, Placement, Precision};
 use serde::Serialize;
 
 /// A batched, contiguous, interleaved complex-to-complex FFT request.
@@ -26,6 +26,11 @@ pub struct FftSpec {
     /// bounds, which cap registers per thread); `None` lets the occupancy
     /// model choose. OpenCL C has no such hint and ignores it.
     pub min_blocks_per_sm: Option<usize>,
+    /// The backend whose limits the launch shape may use; `None` plans a
+    /// shape every backend launches. NVIDIA's OpenCL driver refuses the
+    /// fftgen kernels work-groups over 256 threads that CUDA runs, so a few
+    /// sizes have a faster CUDA-only shape (`fftgen/src/plan/measured.rs`).
+    pub target: Option<Backend>,
 }
 
 impl FftSpec {
@@ -40,6 +45,7 @@ impl FftSpec {
             radices: None,
             threads_per_fft: None,
             min_blocks_per_sm: None,
+            target: None,
         }
     }
 
@@ -78,6 +84,11 @@ impl FftSpec {
         self
     }
 
+    pub fn target(mut self, backend: Backend) -> Self {
+        self.target = Some(backend);
+        self
+    }
+
     /// The `fftgen emit` command line that generates this spec, every option
     /// spelled out; generated headers carry it so the file can be reproduced.
     pub fn emit_command(&self) -> String {
@@ -91,6 +102,9 @@ impl FftSpec {
         }
         if let Some(blocks) = self.min_blocks_per_sm {
             line.push_str(&format!(" --min-blocks-per-sm {blocks}"));
+        }
+        if let Some(backend) = self.target {
+            line.push_str(&format!(" --target {backend}"));
         }
         let direction = match self.directions.as_slice() {
             [single] => single.to_string(),

@@ -14,8 +14,8 @@ use super::{
     batch_for, buffer_complex, BenchConfig, BenchError, Sample, ShapeOverride, BUFFER_BYTES,
 };
 use crate::accuracy::{reference, relative_l2};
-use crate::runtime_plan::cuda_fft_with_cache;
-use crate::{Direction, FftSpec, Generated, Normalization, Precision};
+use crate::runtime_plan::{cuda_fft_with_cache, targeted};
+use crate::{Backend, Direction, FftSpec, Generated, Normalization, Precision};
 use fftgen_runtime::cuda::{driver_available, nvrtc_available, CubinCache, CudaDevice, CudaFft};
 use fftgen_runtime::cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
 use num_complex::Complex;
@@ -161,6 +161,8 @@ impl<T: Sample> Session<T> {
         if let Some(shape) = shape {
             spec = shape.apply(spec);
         }
+        // Each backend runs the shape it would be planned with at run time.
+        let spec = targeted(&spec, Backend::Cuda);
         let generated = match crate::generate(&spec, &spec.emit_command()) {
             Ok(generated) => generated,
             Err(e) => {
@@ -199,7 +201,22 @@ impl<T: Sample> Session<T> {
         if let Err(e) = self.copy(&mut row) {
             row.notes.push(format!("copy: {e}"));
         }
-        self.opencl(&mut row, &generated, &references);
+        let mut opencl_spec = spec.clone();
+        opencl_spec.target = Some(Backend::OpenCl);
+        match crate::generate(&opencl_spec, &opencl_spec.emit_command()) {
+            Ok(opencl) => {
+                let pass = &opencl.plan.passes[0];
+                if pass.threads_per_fft != row.threads_per_fft || pass.radices() != row.radices {
+                    row.notes.push(format!(
+                        "OpenCL runs {:?} on {} threads per transform (the CUDA shape is over its work-group limit)",
+                        pass.radices(),
+                        pass.threads_per_fft
+                    ));
+                }
+                self.opencl(&mut row, &opencl, &references);
+            }
+            Err(e) => row.notes.push(format!("OpenCL generator: {e}")),
+        }
         row
     }
 

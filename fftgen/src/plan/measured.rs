@@ -3,7 +3,7 @@
 //! names the measurement that justifies it; the radix-schedule autotuner
 //! (seed 004) will produce this table instead of a person.
 
-use crate::Precision;
+use crate::{Backend, Precision};
 
 /// One measured winner: the radices, and where the measurement beat the
 /// planner's shape, the threads per transform and the launch bound.
@@ -13,6 +13,9 @@ struct Measured {
     radices: &'static [usize],
     threads_per_fft: Option<usize>,
     min_blocks_per_sm: Option<usize>,
+    /// The shape needs more threads per block than NVIDIA's OpenCL driver
+    /// grants, so only plans for CUDA use it.
+    cuda_only: bool,
 }
 
 /// The shape a measurement chose for one size.
@@ -24,10 +27,26 @@ pub struct MeasuredShape {
 }
 
 /// `fftgen bench --no-opencl --groups 5 --sizes N --radix N:R1xR2x...` on an
-/// H100 (2026-11-22), forward, 1 GiB batches:
-/// - f32 2187: [9, 9, 27] 0.745 ms forward and 0.739 ms inverse, against the
-///   heuristic's [27, 9, 9] at 0.758 and 0.920 ms ([27, 27, 3] 0.763,
-///   [3, 27, 27] 0.752).
+/// H100 (2026-11-22), forward, 1 GiB batches (`scripts/device/tune.sh` with
+/// `scripts/device/variants_*.txt` runs such lists; the copy takes 0.713 to
+/// 0.715 ms):
+/// - f32 2187: [9, 3, 9, 9] on 243 threads with launch bound 5, 0.7254 ms
+///   (cuFFT 0.7226). Three radix-9 stages and a radix-3 one hold 9 values per
+///   thread, where [9, 9, 27] on 81 threads holds 27 (0.7455 ms, bound 2 from
+///   the register model; 0.7444 with 3, 0.8120 with 4). [9, 9, 9, 3] 0.7263
+///   to 0.7337 (bounds 5, 4), [3, 9, 9, 9] 0.7274 to 0.7321, [27, 9, 9]
+///   0.758, [27, 27, 3] 0.763, [3, 27, 27] 0.752; bound 6 is slower (0.7305).
+/// - f32 2401 (CUDA only): [7, 7, 7, 7] on 343 threads, one butterfly each,
+///   launch bound 4: 0.7240 and 0.7254 ms (cuFFT 0.7273, 0.7282), against
+///   0.7890 ms for the portable 172 threads with two butterflies each (14
+///   values; 0.7624 and 0.7592 with bounds 5 and 6) and 0.7756 and 0.7761
+///   for 343 threads with bound 3. NVIDIA's OpenCL refuses 343-thread
+///   work-groups of this kernel (at most 256), so OpenCL keeps 172.
+/// - f64 4096 ([`ExchangeWidth::OnePartAtATime`](super::ExchangeWidth)):
+///   [16, 16, 16] on 256 threads with launch bound 2, 0.7228 ms (cuFFT
+///   0.7243); the register model's bound 1 (16 f64 values need about 144
+///   registers) 0.7461, bound 3 0.8512; [8, 8, 8, 8] 0.8026 (bound 1),
+///   0.7240 (bound 2), 0.7227 on 512 threads (cuFFT 0.7222 in that run).
 /// - f64 128: [4, 32] 0.719 ms (99% of the copy), against the heuristic's
 ///   [16, 8] at 0.843 ms and [8, 16] at 0.851 ms. A 32-point butterfly keeps
 ///   32 values per thread, over the f64 budget of 16, yet does not spill.
@@ -45,6 +64,7 @@ const MEASURED: &[Measured] = &[
         radices: &[2, 2],
         threads_per_fft: None,
         min_blocks_per_sm: None,
+        cuda_only: false,
     },
     Measured {
         precision: Precision::F32,
@@ -52,6 +72,7 @@ const MEASURED: &[Measured] = &[
         radices: &[2, 4],
         threads_per_fft: None,
         min_blocks_per_sm: None,
+        cuda_only: false,
     },
     Measured {
         precision: Precision::F64,
@@ -59,6 +80,7 @@ const MEASURED: &[Measured] = &[
         radices: &[2, 2],
         threads_per_fft: None,
         min_blocks_per_sm: None,
+        cuda_only: false,
     },
     Measured {
         precision: Precision::F64,
@@ -66,13 +88,31 @@ const MEASURED: &[Measured] = &[
         radices: &[4, 4],
         threads_per_fft: None,
         min_blocks_per_sm: None,
+        cuda_only: false,
     },
     Measured {
         precision: Precision::F32,
         n: 2187,
-        radices: &[9, 9, 27],
+        radices: &[9, 3, 9, 9],
         threads_per_fft: None,
-        min_blocks_per_sm: None,
+        min_blocks_per_sm: Some(5),
+        cuda_only: false,
+    },
+    Measured {
+        precision: Precision::F32,
+        n: 2401,
+        radices: &[7, 7, 7, 7],
+        threads_per_fft: Some(343),
+        min_blocks_per_sm: Some(4),
+        cuda_only: true,
+    },
+    Measured {
+        precision: Precision::F64,
+        n: 4096,
+        radices: &[16, 16, 16],
+        threads_per_fft: None,
+        min_blocks_per_sm: Some(2),
+        cuda_only: false,
     },
     Measured {
         precision: Precision::F64,
@@ -80,13 +120,21 @@ const MEASURED: &[Measured] = &[
         radices: &[4, 32],
         threads_per_fft: None,
         min_blocks_per_sm: None,
+        cuda_only: false,
     },
 ];
 
-/// The measured shape for `n` in `precision`, if there is one.
-pub fn measured_shape(n: usize, precision: Precision) -> Option<MeasuredShape> {
+/// The measured shape for `n` in `precision` on `target` (`None`: one that
+/// every backend launches), if there is one.
+pub fn measured_shape(
+    n: usize,
+    precision: Precision,
+    target: Option<Backend>,
+) -> Option<MeasuredShape> {
+    let cuda = target == Some(Backend::Cuda);
     MEASURED
         .iter()
+        .filter(|m| cuda || !m.cuda_only)
         .find(|m| m.n == n && m.precision == precision)
         .map(|m| MeasuredShape {
             radices: m.radices.to_vec(),
@@ -107,12 +155,23 @@ mod tests {
     }
 
     #[test]
+    fn cuda_only_shapes_are_for_cuda_plans_only() {
+        let cuda = measured_shape(2401, Precision::F32, Some(Backend::Cuda)).unwrap();
+        assert_eq!(cuda.threads_per_fft, Some(343));
+        assert_eq!(measured_shape(2401, Precision::F32, None), None);
+        assert_eq!(
+            measured_shape(2401, Precision::F32, Some(Backend::OpenCl)),
+            None
+        );
+    }
+
+    #[test]
     fn sizes_without_a_measurement_have_none() {
         assert_eq!(
-            measured_shape(16, Precision::F64).map(|m| m.radices),
+            measured_shape(16, Precision::F64, None).map(|m| m.radices),
             Some(vec![4, 4])
         );
-        assert_eq!(measured_shape(2187, Precision::F64), None);
-        assert_eq!(measured_shape(4096, Precision::F32), None);
+        assert_eq!(measured_shape(2187, Precision::F64, None), None);
+        assert_eq!(measured_shape(4096, Precision::F32, None), None);
     }
 }

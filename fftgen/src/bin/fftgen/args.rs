@@ -2,7 +2,7 @@
 //! line that reproduces them (written into generated headers).
 
 use clap::{Args, ValueEnum};
-use fftgen::{Direction, FftSpec, Normalization, Placement, Precision};
+use fftgen::{Backend, Direction, FftSpec, Normalization, Placement, Precision};
 
 #[derive(Args, Debug, Clone)]
 pub struct TransformArgs {
@@ -19,6 +19,10 @@ pub struct TransformArgs {
     /// registers per thread); the occupancy model chooses when omitted.
     #[arg(long)]
     pub min_blocks_per_sm: Option<usize>,
+    /// Tune the launch shape for this backend's limits; by default the shape
+    /// runs on every backend.
+    #[arg(long, value_enum)]
+    pub target: Option<TargetArg>,
     #[arg(long, value_enum, default_value_t = PrecisionArg::F32)]
     pub precision: PrecisionArg,
     #[arg(long, value_enum, default_value_t = DirectionArg::Both)]
@@ -27,6 +31,12 @@ pub struct TransformArgs {
     pub normalization: NormalizationArg,
     #[arg(long, value_enum, default_value_t = PlacementArg::OutOfPlace)]
     pub placement: PlacementArg,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub enum TargetArg {
+    Cuda,
+    Opencl,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy)]
@@ -87,6 +97,12 @@ impl TransformArgs {
         }
         if let Some(blocks) = self.min_blocks_per_sm {
             spec = spec.min_blocks_per_sm(blocks);
+        }
+        if let Some(target) = self.target {
+            spec = spec.target(match target {
+                TargetArg::Cuda => Backend::Cuda,
+                TargetArg::Opencl => Backend::OpenCl,
+            });
         }
         spec
     }

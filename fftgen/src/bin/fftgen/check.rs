@@ -6,7 +6,7 @@ use crate::args::TransformArgs;
 use crate::Failure;
 use clap::{Args, ValueEnum};
 use fftgen::check::{check_cuda, check_opencl};
-use fftgen::{npy, Precision};
+use fftgen::{npy, Backend, Precision};
 use fftgen_runtime::cuda::CudaDevice;
 use fftgen_runtime::opencl::OpenClDevice;
 use num_complex::Complex;
@@ -49,7 +49,14 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
             "--batch 0 is empty; give a batch of 1 or more transforms".into(),
         ));
     }
-    let spec = args.transform.spec();
+    // Planned for the backend it runs on, as the runtime plans it.
+    let spec = fftgen::runtime_plan::targeted(
+        &args.transform.spec(),
+        match args.backend {
+            CheckBackend::Opencl => Backend::OpenCl,
+            CheckBackend::Cuda => Backend::Cuda,
+        },
+    );
     let generated = fftgen::generate(&spec, &spec.emit_command())?;
     let (report, device_name) = match args.backend {
         CheckBackend::Opencl => {
