@@ -8,7 +8,7 @@ use crate::codelet::Codelet;
 use crate::expr::OpCount;
 use crate::kernel::butterfly::lower_butterfly;
 use crate::kernel::complex_ops::cmul;
-use crate::kernel::stockham::{lower_stockham, pad_helper, twiddle_table};
+use crate::kernel::stockham::{has_twiddles, lower_stockham, pad_helper, twiddle_table, TWIDDLES};
 use crate::kernel::{dialect, KernelKey};
 use crate::plan::{plan, Pass, Plan, Twiddles};
 use crate::{Backend, Direction, Error, FftSpec, Placement, Precision, VERSION};
@@ -146,7 +146,6 @@ struct SourceContext {
     arguments: String,
     prelude: String,
     helpers: Vec<String>,
-    table: String,
     kernels: Vec<String>,
 }
 
@@ -154,7 +153,6 @@ struct SourceContext {
 pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<String, Error> {
     let d = dialect(backend, plan.precision);
     let pass = &plan.passes[0];
-    let table_name = format!("{}_twiddles", file_stem(plan));
 
     let mut helpers = Vec::new();
     let conjugations: BTreeSet<bool> = plan
@@ -162,7 +160,7 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
         .iter()
         .map(|&dir| dir == Direction::Inverse)
         .collect();
-    if pass.stages.iter().any(|s| s.twiddle_offset.is_some()) {
+    if has_twiddles(pass) {
         for conjugate in conjugations {
             helpers.push(cmul(conjugate, plan.precision).render(d.as_ref()));
         }
@@ -181,12 +179,6 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
             helpers.push(butterfly_source(radix, direction, plan.precision, backend));
         }
     }
-    let table = twiddle_table(pass);
-    let table_source = if table.is_empty() {
-        String::new()
-    } else {
-        d.complex_table(&table_name, &table)
-    };
 
     let keys: Vec<KernelKey> = plan
         .directions
@@ -195,7 +187,7 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
         .collect();
     let kernels = keys
         .iter()
-        .map(|key| lower_stockham(pass, key, &table_name).render(d.as_ref()))
+        .map(|key| lower_stockham(pass, key).render(d.as_ref()))
         .collect();
     let ops = plan
         .directions
@@ -219,17 +211,26 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
         twiddles: if len == 0 {
             "no twiddles between stages (one stage)".to_string()
         } else {
-            format!("twiddle table of {len} values computed in f64, rounded once")
+            format!(
+                "twiddle table of {len} values computed in f64, rounded once, passed as `{TWIDDLES}` (manifest twiddle_tables[0])"
+            )
         },
         ops: ops.to_string(),
         kernel_names: keys.iter().map(|k| k.to_string()).collect(),
-        arguments: match plan.placement {
-            Placement::OutOfPlace => "input (complex*), output (complex*), batch (uint)".into(),
-            Placement::InPlace => "data (complex*, overwritten), batch (uint)".into(),
-        },
+        arguments: format!(
+            "{}{}",
+            match plan.placement {
+                Placement::OutOfPlace => "input (complex*), output (complex*), batch (uint)",
+                Placement::InPlace => "data (complex*, overwritten), batch (uint)",
+            },
+            if has_twiddles(pass) {
+                ", twiddles (const complex*)"
+            } else {
+                ""
+            }
+        ),
         prelude: d.prelude(),
         helpers,
-        table: table_source,
         kernels,
     };
     let context =
@@ -267,27 +268,7 @@ pub fn manifest(plan: &Plan) -> Manifest {
                         ffts_per_block: pass.ffts_per_block as u32,
                     },
                     shared_bytes: pass.shared_bytes as u32,
-                    args: match plan.placement {
-                        Placement::OutOfPlace => vec![
-                            KernelArg::Input {
-                                name: "input".into(),
-                            },
-                            KernelArg::Output {
-                                name: "output".into(),
-                            },
-                            KernelArg::BatchCount {
-                                name: "batch".into(),
-                            },
-                        ],
-                        Placement::InPlace => vec![
-                            KernelArg::InOut {
-                                name: "data".into(),
-                            },
-                            KernelArg::BatchCount {
-                                name: "batch".into(),
-                            },
-                        ],
-                    },
+                    args: kernel_args(plan.placement, pass),
                 })
                 .collect(),
         })
@@ -300,5 +281,49 @@ pub fn manifest(plan: &Plan) -> Manifest {
         placement: plan.placement,
         layout: "batch of contiguous interleaved complex transforms; transform b starts at element b * n".into(),
         transforms,
+        twiddle_tables: plan
+            .passes
+            .iter()
+            .filter(|pass| has_twiddles(pass))
+            .map(|pass| {
+                twiddle_table(pass)
+                    .into_iter()
+                    .map(|(re, im)| [re, im])
+                    .collect()
+            })
+            .collect(),
     }
+}
+
+/// The arguments of a pass's kernels, in order. Single-pass plans have at
+/// most one twiddle table, table 0.
+fn kernel_args(placement: Placement, pass: &Pass) -> Vec<KernelArg> {
+    let mut args = match placement {
+        Placement::OutOfPlace => vec![
+            KernelArg::Input {
+                name: "input".into(),
+            },
+            KernelArg::Output {
+                name: "output".into(),
+            },
+            KernelArg::BatchCount {
+                name: "batch".into(),
+            },
+        ],
+        Placement::InPlace => vec![
+            KernelArg::InOut {
+                name: "data".into(),
+            },
+            KernelArg::BatchCount {
+                name: "batch".into(),
+            },
+        ],
+    };
+    if has_twiddles(pass) {
+        args.push(KernelArg::Twiddles {
+            name: TWIDDLES.into(),
+            table: 0,
+        });
+    }
+    args
 }

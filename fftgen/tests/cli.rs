@@ -72,8 +72,19 @@ fn emit_writes_sources_and_manifest() {
         );
         assert!(opencl.contains(&format!("void {}(", pass.kernel)));
         assert!(pass.shared_bytes > 0 && pass.shared_bytes <= 48 * 1024);
-        assert_eq!(pass.args.len(), 3);
+        // input, output, batch, and the twiddle table the manifest carries.
+        assert_eq!(pass.args.len(), 4);
+        assert!(matches!(
+            pass.args[3],
+            fftgen_runtime::KernelArg::Twiddles { table: 0, .. }
+        ));
+        assert!(
+            signature.contains("const float2* __restrict__ twiddles)"),
+            "{signature}"
+        );
     }
+    assert_eq!(manifest.twiddle_tables.len(), 1);
+    assert_eq!(manifest.twiddle_tables[0].len(), manifest.n - 8);
     let _ = std::fs::remove_dir_all(out);
 }
 

@@ -37,8 +37,34 @@ pub(crate) fn check_manifest(manifest: &Manifest, device: &DeviceLimits) -> Resu
         }
         for pass in &transform.passes {
             check_pass(pass)?;
+            check_twiddle_args(manifest, pass)?;
             GPU_LIMITS.check_block(pass)?;
             device.check_block(pass)?;
+        }
+    }
+    Ok(())
+}
+
+/// A pass's twiddle arguments name tables the manifest holds.
+fn check_twiddle_args(manifest: &Manifest, pass: &PassLaunch) -> Result<()> {
+    for arg in &pass.args {
+        if let KernelArg::Twiddles { table, .. } = arg {
+            match manifest.twiddle_tables.get(*table) {
+                Some(values) if !values.is_empty() => {}
+                Some(_) => {
+                    return Err(Error::InvalidManifest(format!(
+                        "kernel `{}` reads twiddle table {table}, which is empty",
+                        pass.kernel
+                    )))
+                }
+                None => {
+                    return Err(Error::InvalidManifest(format!(
+                        "kernel `{}` reads twiddle table {table}, but the manifest holds {}",
+                        pass.kernel,
+                        manifest.twiddle_tables.len()
+                    )))
+                }
+            }
         }
     }
     Ok(())
@@ -72,6 +98,9 @@ fn check_pass(pass: &PassLaunch) -> Result<()> {
     }
     if batches > 1 {
         return invalid("the batch count is passed more than once");
+    }
+    if count(|a| matches!(a, KernelArg::Twiddles { .. })) > 1 {
+        return invalid("a pass reads at most one twiddle table");
     }
     Ok(())
 }

@@ -144,6 +144,12 @@ pub struct Manifest {
     pub layout: String,
     /// One entry per direction that was generated.
     pub transforms: Vec<TransformLaunch>,
+    /// Twiddle tables the kernels read through a [`KernelArg::Twiddles`]
+    /// argument, as (re, im) pairs computed in f64. The runtime rounds each
+    /// to the manifest's precision once and uploads it once per plan; both
+    /// directions share a table (the inverse kernels conjugate).
+    #[serde(default)]
+    pub twiddle_tables: Vec<Vec<[f64; 2]>>,
 }
 
 /// The passes that together compute one transform in one direction, run in order.
@@ -199,6 +205,12 @@ pub enum KernelArg {
     InOut { name: String },
     /// Number of transforms in the batch, as an unsigned 32-bit integer.
     BatchCount { name: String },
+    /// Pointer to twiddle table `table` of [`Manifest::twiddle_tables`] in
+    /// the manifest's precision (read only). A kernel argument rather than
+    /// a table in the source: NVIDIA's OpenCL serves program-scope
+    /// `__constant` arrays through the constant cache, which serialises a
+    /// warp's reads of different twiddles (up to 5.5x slower kernels).
+    Twiddles { name: String, table: usize },
 }
 
 impl Manifest {
@@ -210,6 +222,23 @@ impl Manifest {
     /// Reads a manifest written by the generator.
     pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
         serde_json::from_str(text)
+    }
+
+    /// The twiddle tables as the kernels read them: interleaved (re, im),
+    /// rounded once from f64 to the manifest's precision, in the host's byte
+    /// order (which the GPU shares: both are little-endian). Upload each once
+    /// per plan and pass it where a [`KernelArg::Twiddles`] names it.
+    pub fn twiddle_bytes(&self) -> Vec<Vec<u8>> {
+        self.twiddle_tables
+            .iter()
+            .map(|table| {
+                let values = table.iter().flatten();
+                match self.precision {
+                    Precision::F32 => values.flat_map(|&v| (v as f32).to_ne_bytes()).collect(),
+                    Precision::F64 => values.flat_map(|&v| v.to_ne_bytes()).collect(),
+                }
+            })
+            .collect()
     }
 
     /// The manifest as pretty-printed JSON.

@@ -166,6 +166,7 @@ fn manifest(
             .into_iter()
             .map(|(direction, passes)| TransformLaunch { direction, passes })
             .collect(),
+        twiddle_tables: Vec::new(),
     }
 }
 

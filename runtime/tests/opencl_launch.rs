@@ -42,6 +42,12 @@ __kernel void halve(__global const R2* in, __global R2* out) {{
     out[i] = in[i] * (R)0.5;
 }}
 
+// out = in * table[point] componentwise: the table arrives in order, rounded to R.
+__kernel void times_table(__global const R2* in, __global R2* out, __global const R2* table) {{
+    uint i = get_group_id(0) * N + get_local_id(0);
+    out[i] = in[i] * table[get_local_id(0)];
+}}
+
 __kernel void add_one(__global R2* data, uint batch) {{
     uint fft = get_group_id(0) * get_local_size(1) + get_local_id(1);
     if (fft >= batch) return;
@@ -84,6 +90,23 @@ fn halve() -> PassLaunch {
     }
 }
 
+fn times_table(table: usize) -> PassLaunch {
+    PassLaunch {
+        kernel: name("times_table"),
+        block: [N as u32, 1, 1],
+        grid: GridRule::FftsPerBlock { ffts_per_block: 1 },
+        shared_bytes: 0,
+        args: vec![
+            KernelArg::Input { name: name("in") },
+            KernelArg::Output { name: name("out") },
+            KernelArg::Twiddles {
+                name: name("table"),
+                table,
+            },
+        ],
+    }
+}
+
 fn add_one() -> PassLaunch {
     PassLaunch {
         kernel: name("add_one"),
@@ -115,6 +138,7 @@ fn manifest(
             .into_iter()
             .map(|(direction, passes)| TransformLaunch { direction, passes })
             .collect(),
+        twiddle_tables: Vec::new(),
     }
 }
 
@@ -183,6 +207,52 @@ fn passes_run_in_order_through_ping_pong_buffers() {
     fft.run(Direction::Inverse, &input, &mut output, 3).unwrap();
     let expected: Vec<_> = input.iter().map(|x| x * 0.25).collect();
     assert_eq!(output, expected);
+}
+
+#[test]
+fn twiddle_tables_are_rounded_once_and_uploaded_for_the_kernels() {
+    let Some(device) = common::pocl("twiddle_tables_are_rounded_once_and_uploaded_for_the_kernels")
+    else {
+        return;
+    };
+    // 1/3 is not an f32: the kernel must see it rounded to nearest once.
+    let table: Vec<[f64; 2]> = (0..N)
+        .map(|k| [k as f64 + 1.0 / 3.0, -(k as f64)])
+        .collect();
+    let mut with_table = manifest(
+        Precision::F32,
+        Placement::OutOfPlace,
+        vec![(Direction::Forward, vec![times_table(0)])],
+    );
+    with_table.twiddle_tables = vec![table.clone()];
+    let fft = load(device, "float", &with_table);
+    let input = signal(2 * N);
+    let mut output = vec![Complex::default(); 2 * N];
+    fft.run(Direction::Forward, &input, &mut output, 2).unwrap();
+    let expected: Vec<_> = input
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            let [re, im] = table[i % N];
+            Complex::new(x.re * re as f32, x.im * im as f32)
+        })
+        .collect();
+    assert_eq!(output, expected);
+
+    // A table the manifest lacks, or an empty one, is refused at load time.
+    with_table.transforms[0].passes[0] = times_table(1);
+    let err = OpenClFft::new(device, &source("float"), &with_table).unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidManifest(m) if m.contains("twiddle table 1")),
+        "{err}"
+    );
+    with_table.transforms[0].passes[0] = times_table(0);
+    with_table.twiddle_tables = vec![Vec::new()];
+    let err = OpenClFft::new(device, &source("float"), &with_table).unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidManifest(m) if m.contains("empty")),
+        "{err}"
+    );
 }
 
 #[test]

@@ -17,7 +17,7 @@ use opencl3::context::Context;
 use opencl3::device::{Device, CL_DEVICE_TYPE_GPU};
 use opencl3::event::Event;
 use opencl3::kernel::Kernel;
-use opencl3::memory::{Buffer, ClMem, CL_MEM_READ_WRITE};
+use opencl3::memory::{Buffer, ClMem, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_ONLY, CL_MEM_READ_WRITE};
 use opencl3::platform::get_platforms;
 use opencl3::program::Program;
 use opencl3::types::{cl_mem, cl_uint, CL_BLOCKING};
@@ -160,6 +160,23 @@ impl<T: Sample> OpenClBench<T> {
             ));
         };
         let (input, output): (cl_mem, cl_mem) = (self.input.get(), self.output.get());
+        let twiddles = manifest
+            .twiddle_bytes()
+            .into_iter()
+            .map(|mut bytes| {
+                // SAFETY: COPY_HOST_PTR reads bytes.len() bytes from a live
+                // slice during the call and keeps no pointer to it.
+                unsafe {
+                    Buffer::<u8>::create(
+                        &self.context,
+                        CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                        bytes.len(),
+                        bytes.as_mut_ptr().cast(),
+                    )
+                }
+                .map_err(cl("clCreateBuffer"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         let kernel = Kernel::create(&program, &pass.kernel).map_err(cl("clCreateKernel"))?;
         for (index, arg) in pass.args.iter().enumerate() {
             let index = index as cl_uint;
@@ -170,6 +187,12 @@ impl<T: Sample> OpenClBench<T> {
                     KernelArg::Input { .. } => kernel.set_arg(index, &input),
                     KernelArg::Output { .. } => kernel.set_arg(index, &output),
                     KernelArg::BatchCount { .. } => kernel.set_arg(index, &batch_arg),
+                    KernelArg::Twiddles { table, .. } => {
+                        let table = twiddles
+                            .get(*table)
+                            .ok_or("the manifest names a twiddle table it lacks")?;
+                        kernel.set_arg(index, &table.get())
+                    }
                     KernelArg::InOut { .. } => {
                         return Err("in-place kernels are not benchmarked".to_string())
                     }

@@ -23,8 +23,6 @@ pub trait Dialect {
     fn builtin(&self, builtin: Builtin) -> String;
     fn intrinsic(&self, f: Intrinsic, args: &[String]) -> String;
     fn make_complex(&self, re: &str, im: &str) -> String;
-    /// A read-only table of complex values at program scope.
-    fn complex_table(&self, name: &str, values: &[(f64, f64)]) -> String;
 
     /// A real literal that reads back as exactly the value rounded to the
     /// kernel's precision.
@@ -145,18 +143,6 @@ impl Dialect for Cuda {
     fn make_complex(&self, re: &str, im: &str) -> String {
         format!("make_{}({re}, {im})", self.complex_name())
     }
-    fn complex_table(&self, name: &str, values: &[(f64, f64)]) -> String {
-        let entries: Vec<String> = values
-            .iter()
-            .map(|&(re, im)| format!("{{{}, {}}}", self.real_literal(re), self.real_literal(im)))
-            .collect();
-        format!(
-            "__device__ const {} {name}[{}] = {{\n{}\n}};\n",
-            self.complex_name(),
-            values.len(),
-            wrap(&entries)
-        )
-    }
 }
 
 /// OpenCL C 1.2.
@@ -243,25 +229,4 @@ impl Dialect for OpenCl {
     fn make_complex(&self, re: &str, im: &str) -> String {
         format!("({})({re}, {im})", self.complex_name())
     }
-    fn complex_table(&self, name: &str, values: &[(f64, f64)]) -> String {
-        let entries: Vec<String> = values
-            .iter()
-            .map(|&(re, im)| self.make_complex(&self.real_literal(re), &self.real_literal(im)))
-            .collect();
-        format!(
-            "__constant {} {name}[{}] = {{\n{}\n}};\n",
-            self.complex_name(),
-            values.len(),
-            wrap(&entries)
-        )
-    }
-}
-
-/// Table entries, four to a line.
-fn wrap(entries: &[String]) -> String {
-    entries
-        .chunks(4)
-        .map(|line| format!("    {},", line.join(", ")))
-        .collect::<Vec<_>>()
-        .join("\n")
 }

@@ -68,8 +68,18 @@ pub fn twiddle_table(pass: &Pass) -> Vec<(f64, f64)> {
     table
 }
 
-/// Lowers `pass` into the kernel named by `key`, reading twiddles from `table`.
-pub fn lower_stockham(pass: &Pass, key: &KernelKey, table: &str) -> Function {
+/// The kernel parameter that points to the pass's twiddle table.
+pub const TWIDDLES: &str = "twiddles";
+
+/// Whether `pass` reads twiddles (it has a stage after the first).
+pub fn has_twiddles(pass: &Pass) -> bool {
+    pass.stages.iter().any(|s| s.twiddle_offset.is_some())
+}
+
+/// Lowers `pass` into the kernel named by `key`, reading twiddles from the
+/// [`TWIDDLES`] argument.
+pub fn lower_stockham(pass: &Pass, key: &KernelKey) -> Function {
+    let table = TWIDDLES;
     let buffers = match key.placement {
         Placement::OutOfPlace => Buffers {
             input: "input",
@@ -80,7 +90,7 @@ pub fn lower_stockham(pass: &Pass, key: &KernelKey, table: &str) -> Function {
             output: "data",
         },
     };
-    let params = match key.placement {
+    let mut params = match key.placement {
         Placement::OutOfPlace => vec![
             Param {
                 name: "input".into(),
@@ -119,6 +129,16 @@ pub fn lower_stockham(pass: &Pass, key: &KernelKey, table: &str) -> Function {
             },
         ],
     };
+    if has_twiddles(pass) {
+        params.push(Param {
+            name: TWIDDLES.into(),
+            kind: ParamKind::Global {
+                ty: Type::Complex,
+                read_only: true,
+                restrict: true,
+            },
+        });
+    }
     let lowering = Lowering {
         pass,
         key,

@@ -63,6 +63,8 @@ pub struct CudaFft {
     // Intermediate results of multi-pass transforms, grown on demand. Held
     // while a launch enqueues; cudarc's events order its uses across streams.
     scratch: Mutex<Option<CudaSlice<u8>>>,
+    // The manifest's twiddle tables, uploaded once.
+    twiddles: Vec<CudaSlice<u8>>,
     _module: Arc<CudaModule>,
 }
 
@@ -129,6 +131,16 @@ impl CudaFft {
             .iter()
             .map(|t| (t.direction, DeviceRoute::new(&t.passes, manifest.placement)))
             .collect();
+        let stream = device.stream();
+        let twiddles = manifest
+            .twiddle_bytes()
+            .iter()
+            .map(|bytes| stream.clone_htod(bytes))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(|e| Error::cuda("cuMemcpyHtoDAsync (twiddle table)", e))?;
+        stream
+            .synchronize()
+            .map_err(|e| Error::cuda("cuStreamSynchronize", e))?;
         Ok(CudaFft {
             device: device.clone(),
             manifest: manifest.clone(),
@@ -138,6 +150,7 @@ impl CudaFft {
             limits,
             cubin,
             scratch: Mutex::new(None),
+            twiddles,
             _module: module,
         })
     }
@@ -426,6 +439,8 @@ impl CudaFft {
                 KernelArg::Input { .. } | KernelArg::InOut { .. } => builder.arg(&read),
                 KernelArg::Output { .. } => builder.arg(&write),
                 KernelArg::BatchCount { .. } => builder.arg(&batch),
+                // check_manifest made sure the table exists.
+                KernelArg::Twiddles { table, .. } => builder.arg(&self.twiddles[*table]),
             };
         }
         let [x, y, z] = pass.block;

@@ -25,7 +25,8 @@ use opencl3::error_codes::ClError;
 use opencl3::event::Event;
 use opencl3::kernel::Kernel;
 use opencl3::memory::{
-    get_mem_object_info, Buffer, ClMem, CL_MEM_CONTEXT, CL_MEM_READ_WRITE, CL_MEM_SIZE,
+    get_mem_object_info, Buffer, ClMem, CL_MEM_CONTEXT, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_ONLY,
+    CL_MEM_READ_WRITE, CL_MEM_SIZE,
 };
 use opencl3::program::Program;
 use opencl3::types::{cl_context, cl_mem, cl_uint, CL_BLOCKING};
@@ -40,6 +41,8 @@ pub struct OpenClFft {
     // Kernel arguments are per-kernel state that clSetKernelArg mutates and
     // OpenCL does not make thread-safe, so binding and enqueueing hold this lock.
     kernels: Mutex<HashMap<String, Kernel>>,
+    // The manifest's twiddle tables, uploaded once.
+    twiddles: Vec<Buffer<u8>>,
     _program: Arc<Program>,
 }
 
@@ -84,10 +87,28 @@ impl OpenClFft {
             }
             check_kernel(device, &limits, &kernels[&pass.kernel], pass)?;
         }
+        let twiddles = manifest
+            .twiddle_bytes()
+            .into_iter()
+            .map(|mut bytes| {
+                // SAFETY: COPY_HOST_PTR reads bytes.len() bytes from a live
+                // slice during the call and keeps no pointer to it.
+                unsafe {
+                    Buffer::<u8>::create(
+                        device.context(),
+                        CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                        bytes.len(),
+                        bytes.as_mut_ptr().cast(),
+                    )
+                }
+                .map_err(|e| Error::opencl("clCreateBuffer (twiddle table)", e))
+            })
+            .collect::<Result<Vec<_>>>()?;
         Ok(OpenClFft {
             device: device.clone(),
             manifest: manifest.clone(),
             kernels: Mutex::new(kernels),
+            twiddles,
             _program: program,
         })
     }
@@ -391,6 +412,10 @@ impl OpenClFft {
                     }
                     KernelArg::Output { .. } => kernel.set_arg(index, &write),
                     KernelArg::BatchCount { .. } => kernel.set_arg(index, &batch_arg),
+                    // check_manifest made sure the table exists.
+                    KernelArg::Twiddles { table, .. } => {
+                        kernel.set_arg(index, &self.twiddles[*table].get())
+                    }
                 }
             };
             set.map_err(|e| Error::opencl(format!("clSetKernelArg({}, {index})", pass.kernel), e))?;
