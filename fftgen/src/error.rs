@@ -74,6 +74,19 @@ pub enum Error {
     )]
     BadMinBlocksPerSm { blocks: usize },
 
+    #[error(
+        "{ffts} transforms per block of n = {n} do not fit one block: give between 1 and {max} \
+         (each takes {threads_per_fft} threads and {bytes_per_fft} bytes of shared memory), or \
+         omit it to let the planner choose"
+    )]
+    BadFftsPerBlock {
+        ffts: usize,
+        n: usize,
+        max: usize,
+        threads_per_fft: usize,
+        bytes_per_fft: usize,
+    },
+
     #[error("no direction was requested; ask for forward, inverse or both")]
     NoDirection,
 

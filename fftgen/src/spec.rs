@@ -26,6 +26,10 @@ pub struct FftSpec {
     /// bounds, which cap registers per thread); `None` lets the occupancy
     /// model choose. OpenCL C has no such hint and ignores it.
     pub min_blocks_per_sm: Option<usize>,
+    /// Transforms one block computes; `None` lets the planner fill about 256
+    /// threads. More per block share barriers; fewer let blocks finish and
+    /// start independently.
+    pub ffts_per_block: Option<usize>,
     /// The backend whose limits the launch shape may use; `None` plans a
     /// shape every backend launches. NVIDIA's OpenCL driver refuses the
     /// fftgen kernels work-groups over 256 threads that CUDA runs, so a few
@@ -45,6 +49,7 @@ impl FftSpec {
             radices: None,
             threads_per_fft: None,
             min_blocks_per_sm: None,
+            ffts_per_block: None,
             target: None,
         }
     }
@@ -84,6 +89,11 @@ impl FftSpec {
         self
     }
 
+    pub fn ffts_per_block(mut self, ffts: usize) -> Self {
+        self.ffts_per_block = Some(ffts);
+        self
+    }
+
     pub fn target(mut self, backend: Backend) -> Self {
         self.target = Some(backend);
         self
@@ -102,6 +112,9 @@ impl FftSpec {
         }
         if let Some(blocks) = self.min_blocks_per_sm {
             line.push_str(&format!(" --min-blocks-per-sm {blocks}"));
+        }
+        if let Some(ffts) = self.ffts_per_block {
+            line.push_str(&format!(" --ffts-per-block {ffts}"));
         }
         if let Some(backend) = self.target {
             line.push_str(&format!(" --target {backend}"));

@@ -59,6 +59,7 @@ pub struct ShapeOverride {
     pub radices: Option<Vec<usize>>,
     pub threads_per_fft: Option<usize>,
     pub min_blocks_per_sm: Option<usize>,
+    pub ffts_per_block: Option<usize>,
 }
 
 impl ShapeOverride {
@@ -72,6 +73,9 @@ impl ShapeOverride {
         }
         if let Some(blocks) = self.min_blocks_per_sm {
             spec = spec.min_blocks_per_sm(blocks);
+        }
+        if let Some(ffts) = self.ffts_per_block {
+            spec = spec.ffts_per_block(ffts);
         }
         spec
     }

@@ -22,6 +22,7 @@ pub struct BenchRow {
     /// Threads per transform and the CUDA launch bound's blocks per SM (0
     /// if generation failed).
     pub threads_per_fft: usize,
+    pub ffts_per_block: usize,
     pub min_blocks_per_sm: usize,
     /// The fewest bytes one launch must move: the input read once plus the
     /// output written once, `2 * n * batch * complex bytes`.
@@ -79,6 +80,7 @@ impl BenchRow {
             precision,
             radices: Vec::new(),
             threads_per_fft: 0,
+            ffts_per_block: 0,
             min_blocks_per_sm: 0,
             bytes: 2 * (n * batch * precision.complex_bytes()) as u64,
             copy: None,

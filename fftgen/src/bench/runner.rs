@@ -178,6 +178,7 @@ impl<T: Sample> Session<T> {
             .collect();
         if let Some(pass) = generated.plan.passes.first() {
             row.threads_per_fft = pass.threads_per_fft;
+            row.ffts_per_block = pass.ffts_per_block;
             row.min_blocks_per_sm = pass.min_blocks_per_sm;
         }
         row.checked_transforms = checked_transforms(n, batch);

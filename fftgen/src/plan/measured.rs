@@ -13,6 +13,7 @@ struct Measured {
     radices: &'static [usize],
     threads_per_fft: Option<usize>,
     min_blocks_per_sm: Option<usize>,
+    ffts_per_block: Option<usize>,
     /// The shape needs more threads per block than NVIDIA's OpenCL driver
     /// grants, so only plans for CUDA use it.
     cuda_only: bool,
@@ -24,18 +25,28 @@ pub struct MeasuredShape {
     pub radices: Vec<usize>,
     pub threads_per_fft: Option<usize>,
     pub min_blocks_per_sm: Option<usize>,
+    pub ffts_per_block: Option<usize>,
 }
 
 /// `fftgen bench --no-opencl --groups 5 --sizes N --radix N:R1xR2x...` on an
 /// H100 (2026-11-22), forward, 1 GiB batches (`scripts/device/tune.sh` with
 /// `scripts/device/variants_*.txt` runs such lists; the copy takes 0.713 to
 /// 0.715 ms):
-/// - f32 2187: [9, 3, 9, 9] on 243 threads with launch bound 5, 0.7254 ms
-///   (cuFFT 0.7226). Three radix-9 stages and a radix-3 one hold 9 values per
-///   thread, where [9, 9, 27] on 81 threads holds 27 (0.7455 ms, bound 2 from
-///   the register model; 0.7444 with 3, 0.8120 with 4). [9, 9, 9, 3] 0.7263
-///   to 0.7337 (bounds 5, 4), [3, 9, 9, 9] 0.7274 to 0.7321, [27, 9, 9]
-///   0.758, [27, 27, 3] 0.763, [3, 27, 27] 0.752; bound 6 is slower (0.7305).
+/// - f32 1331: [11, 11, 11], one transform per block (121 threads) with
+///   launch bound 6: 0.7233, 0.7230 and 0.7228 ms in three runs (cuFFT 0.7232,
+///   0.7231, 0.7225), against the planner's two per block with bound 4 at
+///   0.7276 and 0.7280 (cuFFT 0.7223, 0.7238). One per block with bound 5
+///   0.7224 (cuFFT 0.7218), 7 0.7221 to 0.7239 (0.7216 to 0.7230), 8 (the
+///   register model's) 0.7334; three and four per block 0.7767 and 0.7472.
+/// - f32 2187: [9, 3, 9, 9] on 243 threads with launch bound 4, 0.7204,
+///   0.7204, 0.7207 and 0.7211 ms in four runs (cuFFT 0.7217, 0.7215,
+///   0.7219, 0.7221); bound 5 0.7250 to 0.7272, 3 0.7504, 6 0.7305 to 0.7325,
+///   two per block 0.7342 to 0.7451. Three radix-9 stages and a radix-3 one
+///   hold 9 values per thread, where [9, 9, 27] on 81 threads holds 27
+///   (0.7455 ms, bound 2 from the register model; 0.7444 with 3, 0.8120 with
+///   4). [9, 9, 9, 3] 0.7259 to 0.7337 (bounds 5, 4), [3, 9, 9, 9] 0.7274 to
+///   0.7321, [3, 3, 9, 9, 3] 0.8043, [27, 9, 9] 0.758, [27, 27, 3] 0.763,
+///   [3, 27, 27] 0.752.
 /// - f32 2401 (CUDA only): [7, 7, 7, 7] on 343 threads, one butterfly each,
 ///   launch bound 4: 0.7240 and 0.7254 ms (cuFFT 0.7273, 0.7282), against
 ///   0.7890 ms for the portable 172 threads with two butterflies each (14
@@ -64,6 +75,7 @@ const MEASURED: &[Measured] = &[
         radices: &[2, 2],
         threads_per_fft: None,
         min_blocks_per_sm: None,
+        ffts_per_block: None,
         cuda_only: false,
     },
     Measured {
@@ -72,6 +84,7 @@ const MEASURED: &[Measured] = &[
         radices: &[2, 4],
         threads_per_fft: None,
         min_blocks_per_sm: None,
+        ffts_per_block: None,
         cuda_only: false,
     },
     Measured {
@@ -80,6 +93,7 @@ const MEASURED: &[Measured] = &[
         radices: &[2, 2],
         threads_per_fft: None,
         min_blocks_per_sm: None,
+        ffts_per_block: None,
         cuda_only: false,
     },
     Measured {
@@ -88,6 +102,7 @@ const MEASURED: &[Measured] = &[
         radices: &[4, 4],
         threads_per_fft: None,
         min_blocks_per_sm: None,
+        ffts_per_block: None,
         cuda_only: false,
     },
     Measured {
@@ -95,7 +110,17 @@ const MEASURED: &[Measured] = &[
         n: 2187,
         radices: &[9, 3, 9, 9],
         threads_per_fft: None,
-        min_blocks_per_sm: Some(5),
+        min_blocks_per_sm: Some(4),
+        ffts_per_block: None,
+        cuda_only: false,
+    },
+    Measured {
+        precision: Precision::F32,
+        n: 1331,
+        radices: &[11, 11, 11],
+        threads_per_fft: None,
+        min_blocks_per_sm: Some(6),
+        ffts_per_block: Some(1),
         cuda_only: false,
     },
     Measured {
@@ -104,6 +129,7 @@ const MEASURED: &[Measured] = &[
         radices: &[7, 7, 7, 7],
         threads_per_fft: Some(343),
         min_blocks_per_sm: Some(4),
+        ffts_per_block: None,
         cuda_only: true,
     },
     Measured {
@@ -112,6 +138,7 @@ const MEASURED: &[Measured] = &[
         radices: &[16, 16, 16],
         threads_per_fft: None,
         min_blocks_per_sm: Some(2),
+        ffts_per_block: None,
         cuda_only: false,
     },
     Measured {
@@ -120,6 +147,7 @@ const MEASURED: &[Measured] = &[
         radices: &[4, 32],
         threads_per_fft: None,
         min_blocks_per_sm: None,
+        ffts_per_block: None,
         cuda_only: false,
     },
 ];
@@ -140,6 +168,7 @@ pub fn measured_shape(
             radices: m.radices.to_vec(),
             threads_per_fft: m.threads_per_fft,
             min_blocks_per_sm: m.min_blocks_per_sm,
+            ffts_per_block: m.ffts_per_block,
         })
 }
 

@@ -111,7 +111,12 @@ pub fn plan(spec: &FftSpec) -> Result<Plan, Error> {
     let mut pass = plan_pass(
         n,
         &radices,
-        threads_per_fft,
+        Choices {
+            threads_per_fft,
+            ffts_per_block: spec
+                .ffts_per_block
+                .or(measured.as_ref().and_then(|m| m.ffts_per_block)),
+        },
         spec.precision,
         max_values_per_thread(spec.precision),
     )?;
@@ -149,16 +154,21 @@ fn validate_radices(n: usize, radices: &[usize]) -> Result<Vec<usize>, Error> {
     Ok(radices.to_vec())
 }
 
-/// The single-kernel pass for `radices`, on `threads` threads per transform
-/// if given.
+/// Shape choices made for the planner (by the user or a measurement).
+struct Choices {
+    threads_per_fft: Option<usize>,
+    ffts_per_block: Option<usize>,
+}
+
+/// The single-kernel pass for `radices`, with the `choices` given.
 fn plan_pass(
     n: usize,
     radices: &[usize],
-    threads: Option<usize>,
+    choices: Choices,
     precision: Precision,
     max_values: usize,
 ) -> Result<Pass, Error> {
-    let (threads_per_fft, values) = match threads {
+    let (threads_per_fft, values) = match choices.threads_per_fft {
         None => thread_shape(n, radices, max_values),
         Some(threads) => {
             // A thread past the largest stage's butterflies would never work.
@@ -240,10 +250,23 @@ fn plan_pass(
             max: max_size(precision),
         });
     };
-    let ffts_per_block = (TARGET_THREADS_PER_BLOCK / threads_per_fft)
-        .max(1)
-        .min(PLANNED_SHARED_BYTES / bytes_per_fft)
-        .min(MAX_THREADS_PER_BLOCK / threads_per_fft);
+    let most_ffts =
+        (PLANNED_SHARED_BYTES / bytes_per_fft).min(MAX_THREADS_PER_BLOCK / threads_per_fft);
+    let ffts_per_block = match choices.ffts_per_block {
+        None => (TARGET_THREADS_PER_BLOCK / threads_per_fft)
+            .max(1)
+            .min(most_ffts),
+        Some(ffts) if (1..=most_ffts).contains(&ffts) => ffts,
+        Some(ffts) => {
+            return Err(Error::BadFftsPerBlock {
+                ffts,
+                n,
+                max: most_ffts,
+                threads_per_fft,
+                bytes_per_fft,
+            })
+        }
+    };
     let threads_per_block = ffts_per_block * threads_per_fft;
     let shared_bytes = ffts_per_block * bytes_per_fft;
     Ok(Pass {
@@ -415,6 +438,23 @@ mod tests {
             plan(&FftSpec::new(4096).radices(&[2; 12]).threads_per_fft(1025)),
             Err(Error::BadThreadsPerFft { max: 1024, .. })
         ));
+    }
+
+    #[test]
+    fn ffts_per_block_can_be_chosen_within_what_a_block_holds() {
+        let pass = &plan(&FftSpec::new(1331).ffts_per_block(1)).unwrap().passes[0];
+        assert_eq!((pass.ffts_per_block, pass.threads_per_block), (1, 121));
+        assert_eq!(pass.shared_bytes, 1331 * 8);
+        // 121 threads each: 8 fit in 1024.
+        for ffts in [0, 9] {
+            assert!(
+                matches!(
+                    plan(&FftSpec::new(1331).ffts_per_block(ffts)),
+                    Err(Error::BadFftsPerBlock { max: 4, .. })
+                ),
+                "{ffts}"
+            );
+        }
     }
 
     #[test]

@@ -19,6 +19,9 @@ pub struct TransformArgs {
     /// registers per thread); the occupancy model chooses when omitted.
     #[arg(long)]
     pub min_blocks_per_sm: Option<usize>,
+    /// Transforms per block; the planner chooses when omitted.
+    #[arg(long)]
+    pub ffts_per_block: Option<usize>,
     /// Tune the launch shape for this backend's limits; by default the shape
     /// runs on every backend.
     #[arg(long, value_enum)]
@@ -97,6 +100,9 @@ impl TransformArgs {
         }
         if let Some(blocks) = self.min_blocks_per_sm {
             spec = spec.min_blocks_per_sm(blocks);
+        }
+        if let Some(ffts) = self.ffts_per_block {
+            spec = spec.ffts_per_block(ffts);
         }
         if let Some(target) = self.target {
             spec = spec.target(match target {

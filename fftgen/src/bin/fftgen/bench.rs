@@ -46,6 +46,10 @@ pub struct BenchArgs {
     /// occupancy model's, as N:B (e.g. 1331:5); repeat for several sizes.
     #[arg(long = "min-blocks-per-sm", value_parser = parse_count_override)]
     blocks_overrides: Vec<(usize, usize)>,
+    /// Transforms per block for one size instead of the planner's, as N:M
+    /// (e.g. 1331:1); repeat for several sizes.
+    #[arg(long = "ffts-per-block", value_parser = parse_count_override)]
+    ffts_overrides: Vec<(usize, usize)>,
     /// Skip the OpenCL column.
     #[arg(long)]
     no_opencl: bool,
@@ -92,6 +96,9 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     for (n, blocks) in args.blocks_overrides {
         overrides.entry(n).or_default().min_blocks_per_sm = Some(blocks);
     }
+    for (n, ffts) in args.ffts_overrides {
+        overrides.entry(n).or_default().ffts_per_block = Some(ffts);
+    }
     config.overrides = overrides;
     config.command = command_line();
 
@@ -137,10 +144,11 @@ fn progress(row: &BenchRow) {
             .map_or("-".to_string(), |t| format!("{:.4}", t.median_ms))
     };
     eprintln!(
-        "  N = {:>4} {:?} x {} threads, bound {}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}{}",
+        "  N = {:>4} {:?} x {} threads, {} per block, bound {}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}{}",
         row.n,
         row.radices,
         row.threads_per_fft,
+        row.ffts_per_block,
         row.min_blocks_per_sm,
         ms(&row.ours),
         ms(&row.cufft),
