@@ -66,3 +66,16 @@ fn n512_f64_cuda() {
     let spec = FftSpec::new(512).precision(Precision::F64);
     insta::assert_snapshot!("kernel_cuda_f64_n512_planned", source(&spec, Backend::Cuda));
 }
+
+/// f64 N = 4096 does not fit two parts in shared memory: one array carries the
+/// real parts, then the imaginary parts, with four barriers per exchange.
+#[test]
+fn n4096_f64_opencl_one_part_exchange() {
+    let spec = FftSpec::new(4096)
+        .precision(Precision::F64)
+        .directions(&[fftgen::Direction::Forward]);
+    insta::assert_snapshot!(
+        "kernel_opencl_f64_n4096_one_part_exchange",
+        source(&spec, Backend::OpenCl)
+    );
+}
