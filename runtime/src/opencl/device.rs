@@ -187,7 +187,9 @@ impl OpenClDevice {
         &self.inner.queue
     }
 
-    pub(crate) fn device(&self) -> &Device {
+    /// The OpenCL device, to make queues of one's own in
+    /// [`OpenClDevice::context`] (with profiling, say).
+    pub fn device(&self) -> &Device {
         &self.inner.device
     }
 

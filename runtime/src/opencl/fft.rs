@@ -167,9 +167,11 @@ impl OpenClFft {
     /// Enqueues `batch` transforms of `n` points from `input` into `output`
     /// on `queue` (out-of-place kernels). Both buffers hold `n * batch`
     /// complex values and belong to the plan's context; `input` is never
-    /// written. Returns once the work is enqueued: wait on the queue (or a
-    /// later event) before reading `output`. On error nothing is enqueued,
-    /// except when the driver fails part-way.
+    /// written. Returns once the work is enqueued, with the events of the
+    /// commands enqueued, in order (clFFT's out-events): wait on the last
+    /// (or the queue) before reading `output`, or read their profiling times
+    /// on a queue made with profiling. On error nothing is enqueued, except
+    /// when the driver fails part-way.
     pub fn launch<T: Real>(
         &self,
         queue: &CommandQueue,
@@ -177,7 +179,7 @@ impl OpenClFft {
         input: &Buffer<Complex<T>>,
         output: &mut Buffer<Complex<T>>,
         batch: usize,
-    ) -> Result<()> {
+    ) -> Result<Vec<Event>> {
         let transform = self.check_launch::<T>(
             queue,
             direction,
@@ -196,7 +198,7 @@ impl OpenClFft {
         direction: Direction,
         data: &mut Buffer<Complex<T>>,
         batch: usize,
-    ) -> Result<()> {
+    ) -> Result<Vec<Event>> {
         let transform = self.check_launch::<T>(
             queue,
             direction,
@@ -264,7 +266,7 @@ impl OpenClFft {
         transform: &TransformLaunch,
         caller: [cl_mem; 2],
         batch: usize,
-    ) -> Result<()> {
+    ) -> Result<Vec<Event>> {
         let limits = self.device.limits();
         let grids = transform
             .passes
@@ -288,6 +290,7 @@ impl OpenClFft {
         } else {
             None
         };
+        let mut events = Vec::with_capacity(transform.passes.len() + 1);
         let memory = |slot: Slot| match slot {
             Slot::Input => caller[0],
             Slot::Output => caller[1],
@@ -311,15 +314,22 @@ impl OpenClFft {
                 )
             }
             .map_err(|e| Error::opencl("clEnqueueCopyBuffer", ClError(e)))?;
-            drop(Event::new(event));
+            events.push(Event::new(event));
         }
         for ((pass, &(read, write)), grid) in transform.passes.iter().zip(&route.passes).zip(&grids)
         {
-            self.launch_pass(queue, pass, memory(read), memory(write), *grid, batch)?;
+            events.push(self.launch_pass(
+                queue,
+                pass,
+                memory(read),
+                memory(write),
+                *grid,
+                batch,
+            )?);
         }
         // The scratch buffer is released here; OpenCL keeps the memory until
         // the commands that use it have finished.
-        Ok(())
+        Ok(events)
     }
 
     /// Uploads `input`, runs `passes` and returns the downloaded result.
@@ -380,7 +390,7 @@ impl OpenClFft {
         write: cl_mem,
         grid: [usize; 3],
         batch: usize,
-    ) -> Result<()> {
+    ) -> Result<Event> {
         let mut global = [0usize; 3];
         for d in 0..3 {
             let block = pass.block[d] as usize;
@@ -431,8 +441,7 @@ impl OpenClFft {
                 &[],
             )
         }
-        .map_err(|e| Error::opencl(format!("clEnqueueNDRangeKernel({})", pass.kernel), e))?;
-        Ok(())
+        .map_err(|e| Error::opencl(format!("clEnqueueNDRangeKernel({})", pass.kernel), e))
     }
 }
 
