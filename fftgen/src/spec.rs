@@ -130,3 +130,31 @@ impl FftSpec {
         line
     }
 }
+
+/// Planner choices fixed by hand for one size: what a tuner varies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ShapeOverride {
+    pub radices: Option<Vec<usize>>,
+    pub threads_per_fft: Option<usize>,
+    pub min_blocks_per_sm: Option<usize>,
+    pub ffts_per_block: Option<usize>,
+}
+
+impl ShapeOverride {
+    /// `spec` with these choices in place of the planner's.
+    pub fn apply(&self, mut spec: FftSpec) -> FftSpec {
+        if let Some(radices) = &self.radices {
+            spec = spec.radices(radices);
+        }
+        if let Some(threads) = self.threads_per_fft {
+            spec = spec.threads_per_fft(threads);
+        }
+        if let Some(blocks) = self.min_blocks_per_sm {
+            spec = spec.min_blocks_per_sm(blocks);
+        }
+        if let Some(ffts) = self.ffts_per_block {
+            spec = spec.ffts_per_block(ffts);
+        }
+        spec
+    }
+}

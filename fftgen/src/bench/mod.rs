@@ -21,6 +21,7 @@ pub mod runner;
 pub mod svg;
 pub mod timing;
 
+pub use crate::spec::ShapeOverride;
 pub use report::{BenchReport, BenchRow};
 pub use runner::run;
 pub use timing::{Schedule, Timing};
@@ -51,34 +52,6 @@ pub struct BenchConfig {
     /// Choices to make instead of the planner, by size (for comparing
     /// schedules; the report's rows name the shape used).
     pub overrides: std::collections::BTreeMap<usize, ShapeOverride>,
-}
-
-/// Planner choices fixed by hand for one size: what a tuner varies.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ShapeOverride {
-    pub radices: Option<Vec<usize>>,
-    pub threads_per_fft: Option<usize>,
-    pub min_blocks_per_sm: Option<usize>,
-    pub ffts_per_block: Option<usize>,
-}
-
-impl ShapeOverride {
-    /// `spec` with these choices in place of the planner's.
-    pub fn apply(&self, mut spec: crate::FftSpec) -> crate::FftSpec {
-        if let Some(radices) = &self.radices {
-            spec = spec.radices(radices);
-        }
-        if let Some(threads) = self.threads_per_fft {
-            spec = spec.threads_per_fft(threads);
-        }
-        if let Some(blocks) = self.min_blocks_per_sm {
-            spec = spec.min_blocks_per_sm(blocks);
-        }
-        if let Some(ffts) = self.ffts_per_block {
-            spec = spec.ffts_per_block(ffts);
-        }
-        spec
-    }
 }
 
 impl BenchConfig {

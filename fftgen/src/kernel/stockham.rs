@@ -79,7 +79,6 @@ pub fn has_twiddles(pass: &Pass) -> bool {
 /// Lowers `pass` into the kernel named by `key`, reading twiddles from the
 /// [`TWIDDLES`] argument.
 pub fn lower_stockham(pass: &Pass, key: &KernelKey) -> Function {
-    let table = TWIDDLES;
     let buffers = match key.placement {
         Placement::OutOfPlace => Buffers {
             input: "input",
@@ -142,7 +141,6 @@ pub fn lower_stockham(pass: &Pass, key: &KernelKey) -> Function {
     let lowering = Lowering {
         pass,
         key,
-        table,
         buffers: &buffers,
     };
     Function {
@@ -159,7 +157,6 @@ pub fn lower_stockham(pass: &Pass, key: &KernelKey) -> Function {
 struct Lowering<'a> {
     pass: &'a Pass,
     key: &'a KernelKey,
-    table: &'a str,
     buffers: &'a Buffers,
 }
 
@@ -471,7 +468,7 @@ impl Lowering<'_> {
                 ));
                 for r in 1..radix {
                     let entry = uint(offset + (r - 1) * stride).add(var(format!("p{b}")));
-                    let w = var(self.table).at(entry);
+                    let w = var(TWIDDLES).at(entry);
                     work.push(assign(
                         v.clone().at(uint(r)),
                         Expr::call(&cmul, vec![v.clone().at(uint(r)), w]),

@@ -2,6 +2,7 @@
 //! line that reproduces them (written into generated headers).
 
 use clap::{Args, ValueEnum};
+use fftgen::spec::ShapeOverride;
 use fftgen::{Backend, Direction, FftSpec, Normalization, Placement, Precision};
 
 #[derive(Args, Debug, Clone)]
@@ -92,18 +93,13 @@ impl TransformArgs {
                 PlacementArg::OutOfPlace => Placement::OutOfPlace,
                 PlacementArg::InPlace => Placement::InPlace,
             });
-        if let Some(radices) = &self.radix {
-            spec = spec.radices(radices);
+        spec = ShapeOverride {
+            radices: self.radix.clone(),
+            threads_per_fft: self.threads_per_fft,
+            min_blocks_per_sm: self.min_blocks_per_sm,
+            ffts_per_block: self.ffts_per_block,
         }
-        if let Some(threads) = self.threads_per_fft {
-            spec = spec.threads_per_fft(threads);
-        }
-        if let Some(blocks) = self.min_blocks_per_sm {
-            spec = spec.min_blocks_per_sm(blocks);
-        }
-        if let Some(ffts) = self.ffts_per_block {
-            spec = spec.ffts_per_block(ffts);
-        }
+        .apply(spec);
         if let Some(target) = self.target {
             spec = spec.target(match target {
                 TargetArg::Cuda => Backend::Cuda,
