@@ -145,6 +145,10 @@ fn sanitizer_set() {
         FftSpec::new(1000),
         // The CUDA-only shape of 2401: 343 threads, one radix-7 butterfly each.
         FftSpec::new(2401).target(Backend::Cuda),
+        // Input loads through L2 only (the measured shapes of 1331 and 64).
+        FftSpec::new(1331).target(Backend::Cuda),
+        FftSpec::new(64).target(Backend::Cuda),
+        FftSpec::new(4).precision(Precision::F64),
     ];
     for radix in [2, 3, 4, 5, 7, 8, 11, 13, 16, 32] {
         specs.push(FftSpec::new(radix * radix).radices(&[radix, radix]));

@@ -79,3 +79,16 @@ fn n4096_f64_opencl_one_part_exchange() {
         source(&spec, Backend::OpenCl)
     );
 }
+
+/// The measured shape of f32 N = 1331: one transform per block, launch bound
+/// 6, input loaded through L2 only (`__ldcg`), so the twiddle table keeps L1.
+#[test]
+fn n1331_f32_cuda_input_through_l2_only() {
+    let spec = FftSpec::new(1331)
+        .target(Backend::Cuda)
+        .directions(&[Direction::Forward]);
+    insta::assert_snapshot!(
+        "kernel_cuda_f32_n1331_r11x11x11_l2_only",
+        source(&spec, Backend::Cuda)
+    );
+}

@@ -87,6 +87,7 @@ pub fn kernel_key(plan: &Plan, pass: &Pass, direction: Direction) -> KernelKey {
         radices: pass.radices(),
         threads_per_fft: pass.threads_per_fft,
         ffts_per_block: pass.ffts_per_block,
+        input_caching: pass.input_caching,
         precision: plan.precision,
         direction,
         placement: plan.placement,
@@ -138,6 +139,7 @@ struct SourceContext {
     radices: String,
     threads_per_fft: usize,
     ffts_per_block: usize,
+    input_caching: String,
     threads_per_block: usize,
     shared_bytes: usize,
     twiddles: String,
@@ -206,6 +208,7 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
         radices: format!("{:?}", pass.radices()),
         threads_per_fft: pass.threads_per_fft,
         ffts_per_block: pass.ffts_per_block,
+        input_caching: pass.input_caching.to_string(),
         threads_per_block: pass.threads_per_block,
         shared_bytes: pass.shared_bytes,
         twiddles: if len == 0 {

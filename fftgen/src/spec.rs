@@ -2,6 +2,7 @@
 //! it (cuFFTDx's "description", kept apart from the execution shape in
 //! [`crate::plan`]).
 
+use crate::plan::InputCaching;
 use crate::{Backend, Direction, Normalization, Placement, Precision};
 use serde::Serialize;
 
@@ -30,6 +31,9 @@ pub struct FftSpec {
     /// threads. More per block share barriers; fewer let blocks finish and
     /// start independently.
     pub ffts_per_block: Option<usize>,
+    /// Which caches the input loads go through; `None` lets the planner
+    /// choose (L1 and L2 unless measured otherwise).
+    pub input_caching: Option<InputCaching>,
     /// The backend whose limits the launch shape may use; `None` plans a
     /// shape every backend launches. NVIDIA's OpenCL driver refuses the
     /// fftgen kernels work-groups over 256 threads that CUDA runs, so a few
@@ -50,6 +54,7 @@ impl FftSpec {
             threads_per_fft: None,
             min_blocks_per_sm: None,
             ffts_per_block: None,
+            input_caching: None,
             target: None,
         }
     }
@@ -94,6 +99,11 @@ impl FftSpec {
         self
     }
 
+    pub fn input_caching(mut self, caching: InputCaching) -> Self {
+        self.input_caching = Some(caching);
+        self
+    }
+
     pub fn target(mut self, backend: Backend) -> Self {
         self.target = Some(backend);
         self
@@ -115,6 +125,9 @@ impl FftSpec {
         }
         if let Some(ffts) = self.ffts_per_block {
             line.push_str(&format!(" --ffts-per-block {ffts}"));
+        }
+        if let Some(caching) = self.input_caching {
+            line.push_str(&format!(" --input-caching {caching}"));
         }
         if let Some(backend) = self.target {
             line.push_str(&format!(" --target {backend}"));
@@ -138,6 +151,7 @@ pub struct ShapeOverride {
     pub threads_per_fft: Option<usize>,
     pub min_blocks_per_sm: Option<usize>,
     pub ffts_per_block: Option<usize>,
+    pub input_caching: Option<InputCaching>,
 }
 
 impl ShapeOverride {
@@ -154,6 +168,9 @@ impl ShapeOverride {
         }
         if let Some(ffts) = self.ffts_per_block {
             spec = spec.ffts_per_block(ffts);
+        }
+        if let Some(caching) = self.input_caching {
+            spec = spec.input_caching(caching);
         }
         spec
     }

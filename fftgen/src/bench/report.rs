@@ -4,6 +4,7 @@
 //! computed here from the raw timings, so the forms always agree.
 
 use super::timing::{Schedule, Timing};
+use crate::plan::InputCaching;
 use crate::Precision;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -24,6 +25,8 @@ pub struct BenchRow {
     pub threads_per_fft: usize,
     pub ffts_per_block: usize,
     pub min_blocks_per_sm: usize,
+    /// Which caches our kernel's input loads go through.
+    pub input_caching: InputCaching,
     /// The fewest bytes one launch must move: the input read once plus the
     /// output written once, `2 * n * batch * complex bytes`.
     pub bytes: u64,
@@ -82,6 +85,7 @@ impl BenchRow {
             threads_per_fft: 0,
             ffts_per_block: 0,
             min_blocks_per_sm: 0,
+            input_caching: InputCaching::L1AndL2,
             bytes: 2 * (n * batch * precision.complex_bytes()) as u64,
             copy: None,
             ours: None,

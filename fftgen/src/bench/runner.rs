@@ -180,6 +180,7 @@ impl<T: Sample> Session<T> {
             row.threads_per_fft = pass.threads_per_fft;
             row.ffts_per_block = pass.ffts_per_block;
             row.min_blocks_per_sm = pass.min_blocks_per_sm;
+            row.input_caching = pass.input_caching;
         }
         row.checked_transforms = checked_transforms(n, batch);
         let references = match self.references(n, row.checked_transforms) {

@@ -99,6 +99,9 @@ pub enum Expr {
     Complex(Box<Expr>, Box<Expr>),
     Cast(Type, Box<Expr>),
     Select(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// A load of global memory (an `Index` into a buffer) that skips L1;
+    /// see [`Dialect::l2_only_load`].
+    L2OnlyLoad(Box<Expr>),
 }
 
 /// Shorthands that keep lowering code readable.
@@ -166,6 +169,10 @@ impl Expr {
     pub fn call(name: impl Into<String>, args: Vec<Expr>) -> Expr {
         Expr::Call(name.into(), args)
     }
+    /// This global-memory element, loaded through L2 only.
+    pub fn l2_only(self) -> Expr {
+        Expr::L2OnlyLoad(Box::new(self))
+    }
 
     /// Precedence of the outermost operator (postfix and primary bind tightest).
     fn precedence(&self) -> u8 {
@@ -206,6 +213,7 @@ impl Expr {
             Expr::Complex(re, im) => d.make_complex(&re.render(d), &im.render(d)),
             Expr::Cast(ty, a) => format!("({}){}", d.type_name(*ty), a.render_within(d, 6, false)),
             Expr::Select(c, a, b) => format!("{} ? {} : {}", c.render(d), a.render(d), b.render(d)),
+            Expr::L2OnlyLoad(element) => d.l2_only_load(&element.render(d)),
         }
     }
 

@@ -23,6 +23,9 @@ pub trait Dialect {
     fn builtin(&self, builtin: Builtin) -> String;
     fn intrinsic(&self, f: Intrinsic, args: &[String]) -> String;
     fn make_complex(&self, re: &str, im: &str) -> String;
+    /// Loads `element` (a global buffer indexed) through L2 only, leaving L1
+    /// to data that is read again.
+    fn l2_only_load(&self, element: &str) -> String;
 
     /// A real literal that reads back as exactly the value rounded to the
     /// kernel's precision.
@@ -143,6 +146,10 @@ impl Dialect for Cuda {
     fn make_complex(&self, re: &str, im: &str) -> String {
         format!("make_{}({re}, {im})", self.complex_name())
     }
+    fn l2_only_load(&self, element: &str) -> String {
+        // ld.global.cg: cache at the global level (L2), not in L1.
+        format!("__ldcg(&{element})")
+    }
 }
 
 /// OpenCL C 1.2.
@@ -228,5 +235,9 @@ impl Dialect for OpenCl {
     }
     fn make_complex(&self, re: &str, im: &str) -> String {
         format!("({})({re}, {im})", self.complex_name())
+    }
+    fn l2_only_load(&self, element: &str) -> String {
+        // OpenCL C has no per-load cache hint: a plain load.
+        element.to_string()
     }
 }

@@ -2,6 +2,7 @@
 //! changes the generated code and parses back (rocFFT's kernel names, made
 //! reversible so nothing re-parses meaning out of strings by hand).
 
+use crate::plan::InputCaching;
 use crate::{Direction, Normalization, Placement, Precision};
 use std::fmt;
 use std::str::FromStr;
@@ -13,6 +14,9 @@ pub struct KernelKey {
     pub radices: Vec<usize>,
     pub threads_per_fft: usize,
     pub ffts_per_block: usize,
+    /// Written into the name as `_l2` when the input skips L1, and not at
+    /// all otherwise, so default kernels keep their names.
+    pub input_caching: InputCaching,
     pub precision: Precision,
     pub direction: Direction,
     pub placement: Placement,
@@ -30,9 +34,13 @@ impl fmt::Display for KernelKey {
             Placement::OutOfPlace => "oop",
             Placement::InPlace => "ip",
         };
+        let caching = match self.input_caching {
+            InputCaching::L1AndL2 => "",
+            InputCaching::L2Only => "_l2",
+        };
         write!(
             f,
-            "fftgen_c2c_n{}_r{}_t{}_m{}_{}_{}_{}_norm{}",
+            "fftgen_c2c_n{}_r{}_t{}_m{}{caching}_{}_{}_{}_norm{}",
             self.n,
             radices.join("x"),
             self.threads_per_fft,
@@ -51,7 +59,14 @@ impl FromStr for KernelKey {
     fn from_str(name: &str) -> Result<Self, String> {
         let bad = || format!("`{name}` is not an fftgen kernel name");
         let rest = name.strip_prefix("fftgen_c2c_").ok_or_else(bad)?;
-        let fields: Vec<&str> = rest.split('_').collect();
+        let mut fields: Vec<&str> = rest.split('_').collect();
+        let input_caching = match fields.get(4) {
+            Some(&"l2") => {
+                fields.remove(4);
+                InputCaching::L2Only
+            }
+            _ => InputCaching::L1AndL2,
+        };
         let [n, radices, t, m, precision, direction, placement, norm] = fields[..] else {
             return Err(bad());
         };
@@ -72,6 +87,7 @@ impl FromStr for KernelKey {
             radices,
             threads_per_fft: number(t, "t")?,
             ffts_per_block: number(m, "m")?,
+            input_caching,
             precision: precision.parse()?,
             direction: match direction {
                 "fwd" => Direction::Forward,
@@ -99,6 +115,7 @@ mod tests {
             radices: vec![8, 8, 8, 8],
             threads_per_fft: 512,
             ffts_per_block: 1,
+            input_caching: InputCaching::L1AndL2,
             precision: Precision::F32,
             direction: Direction::Inverse,
             placement: Placement::InPlace,
@@ -109,7 +126,26 @@ mod tests {
             name,
             "fftgen_c2c_n4096_r8x8x8x8_t512_m1_f32_inv_ip_normunitary"
         );
-        assert_eq!(name.parse::<KernelKey>(), Ok(key));
+        assert_eq!(name.parse::<KernelKey>(), Ok(key.clone()));
         assert!("fftgen_c2c_n12".parse::<KernelKey>().is_err());
+
+        let l2_only = KernelKey {
+            n: 1331,
+            radices: vec![11, 11, 11],
+            threads_per_fft: 121,
+            input_caching: InputCaching::L2Only,
+            ..key
+        };
+        let name = l2_only.to_string();
+        assert_eq!(
+            name,
+            "fftgen_c2c_n1331_r11x11x11_t121_m1_l2_f32_inv_ip_normunitary"
+        );
+        assert_eq!(name.parse::<KernelKey>(), Ok(l2_only));
+        assert!(
+            "fftgen_c2c_n1331_r11x11x11_t121_m1_l1_f32_inv_ip_normunitary"
+                .parse::<KernelKey>()
+                .is_err()
+        );
     }
 }

@@ -18,7 +18,7 @@ use super::butterfly::butterfly_name;
 use super::complex_ops::cmul_name;
 use super::key::KernelKey;
 use crate::expr::constant::root_of_unity_f64;
-use crate::plan::{ExchangeWidth, GlobalIo, LaneLayout, Padding, Pass, Stage};
+use crate::plan::{ExchangeWidth, GlobalIo, InputCaching, LaneLayout, Padding, Pass, Stage};
 use crate::{Direction, Placement};
 
 /// The helper that applies a [`Padding`]: `index + index / period * gap`.
@@ -321,7 +321,7 @@ impl Lowering<'_> {
                     .div(uint(n))
                     .mul(uint(pass.fft_stride))
                     .add(e.clone().rem(uint(n)));
-                let source = var(self.buffers.input).at(var("block_base").add(e));
+                let source = self.input_load(var("block_base").add(e));
                 Stmt::Scope(vec![
                     let_const(
                         Type::Uint,
@@ -371,6 +371,15 @@ impl Lowering<'_> {
                 ])
             })
             .collect()
+    }
+
+    /// `input[index]`, through the caches the plan chose.
+    fn input_load(&self, index: Expr) -> Expr {
+        let element = var(self.buffers.input).at(index);
+        match self.pass.input_caching {
+            InputCaching::L1AndL2 => element,
+            InputCaching::L2Only => element.l2_only(),
+        }
     }
 
     /// The output value with the normalisation applied.
@@ -451,7 +460,7 @@ impl Lowering<'_> {
             for r in 0..radix {
                 let index = j.clone().add(uint(r * butterflies));
                 let value = if direct_in {
-                    var(self.buffers.input).at(var("base").add(index))
+                    self.input_load(var("base").add(index))
                 } else if pass.exchange_width == ExchangeWidth::OnePartAtATime {
                     var(incoming(s, b)).at(uint(r))
                 } else {

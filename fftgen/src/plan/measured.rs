@@ -3,10 +3,12 @@
 //! names the measurement that justifies it; the radix-schedule autotuner
 //! (seed 004) will produce this table instead of a person.
 
+use super::InputCaching;
 use crate::{Backend, Precision};
 
 /// One measured winner: the radices, and where the measurement beat the
-/// planner's shape, the threads per transform and the launch bound.
+/// planner's shape, the threads per transform, the launch bound, the
+/// transforms per block and the caches the input loads go through.
 struct Measured {
     precision: Precision,
     n: usize,
@@ -14,6 +16,7 @@ struct Measured {
     threads_per_fft: Option<usize>,
     min_blocks_per_sm: Option<usize>,
     ffts_per_block: Option<usize>,
+    input_caching: Option<InputCaching>,
     /// The shape needs more threads per block than NVIDIA's OpenCL driver
     /// grants, so only plans for CUDA use it.
     cuda_only: bool,
@@ -26,16 +29,33 @@ pub struct MeasuredShape {
     pub threads_per_fft: Option<usize>,
     pub min_blocks_per_sm: Option<usize>,
     pub ffts_per_block: Option<usize>,
+    pub input_caching: Option<InputCaching>,
 }
 
 /// `fftgen bench --no-opencl --groups 5 --sizes N --radix N:R1xR2x...` on an
 /// H100 (2026-11-22), forward, 1 GiB batches (`scripts/device/tune.sh` with
 /// `scripts/device/variants_*.txt` runs such lists; the copy takes 0.713 to
 /// 0.715 ms):
+/// - Input loads through L2 only ([`InputCaching::L2Only`]), same binary, A
+///   (L1 and L2) and B (L2 only) alternating A, B, A, B with 7 groups
+///   (2026-11-23, 07:59-08:03 UTC; `scripts/device/ab.sh`,
+///   `docs/bench/ab_input_caching.log`): f32 1331 0.7235 and 0.7233 ms
+///   against 0.7191 and 0.7193 (cuFFT 0.7219 to 0.7227); f32 64
+///   0.7104 and 0.7107 against 0.7053 and 0.7054 (cuFFT 0.7183 to 0.7202);
+///   f64 2 0.7131 and 0.7133 against 0.7121 and 0.7118 (cuFFT 0.7110 to
+///   0.7134); f64 4 0.7135 twice against 0.7125 and 0.7124 (cuFFT 0.7122 to
+///   0.7141). It loses at f32 256 (0.7089 -> 0.7305), 2187 (0.7218 ->
+///   0.7258), 2197 (0.7246 -> 0.7295) and f64 128 (0.7174 -> 0.7208), and
+///   moves every other size by less than the run-to-run spread. The ncu
+///   profile of 1331 (docs/bench/ncu) shows why it can help: L1 hits 47% of
+///   requests, the twiddle table losing its lines to input that is never
+///   read again.
 /// - f32 1331: [11, 11, 11], one transform per block (121 threads) with
-///   launch bound 6: 0.7233, 0.7230 and 0.7228 ms in three runs (cuFFT 0.7232,
-///   0.7231, 0.7225), against the planner's two per block with bound 4 at
-///   0.7276 and 0.7280 (cuFFT 0.7223, 0.7238). One per block with bound 5
+///   launch bound 6 (its input through L2 only since 2026-11-23, above);
+///   with the input through L1 too: 0.7233, 0.7230 and 0.7228 ms in three
+///   runs (cuFFT 0.7232, 0.7231, 0.7225), against the planner's two per
+///   block with bound 4 at 0.7276 and 0.7280 (cuFFT 0.7223, 0.7238). One
+///   per block with bound 5
 ///   0.7224 (cuFFT 0.7218), 7 0.7221 to 0.7239 (0.7216 to 0.7230), 8 (the
 ///   register model's) 0.7334; three and four per block 0.7767 and 0.7472.
 /// - f32 2187: [9, 3, 9, 9] on 243 threads with launch bound 4, 0.7204,
@@ -51,8 +71,12 @@ pub struct MeasuredShape {
 ///   launch bound 4: 0.7240 and 0.7254 ms (cuFFT 0.7273, 0.7282), against
 ///   0.7890 ms for the portable 172 threads with two butterflies each (14
 ///   values; 0.7624 and 0.7592 with bounds 5 and 6) and 0.7756 and 0.7761
-///   for 343 threads with bound 3. NVIDIA's OpenCL refuses 343-thread
-///   work-groups of this kernel (at most 256), so OpenCL keeps 172.
+///   for 343 threads with bound 3. Bounds 5 (32 registers) and 6, measured
+///   against 4 on 2026-11-23 (`docs/bench/ab_2401_bounds.log`): 0.7288,
+///   0.7285 and 0.7293, 0.7285 ms against 0.7242 and 0.7236 (cuFFT 0.7255
+///   to 0.7276); bound 5 with the input through L2 only 0.7283 and 0.7290.
+///   NVIDIA's OpenCL refuses 343-thread work-groups of this kernel (at
+///   most 256), so OpenCL keeps 172.
 /// - f64 4096 ([`ExchangeWidth::OnePartAtATime`](super::ExchangeWidth)):
 ///   [16, 16, 16] on 256 threads with launch bound 2, 0.7228 ms (cuFFT
 ///   0.7243); the register model's bound 1 (16 f64 values need about 144
@@ -71,11 +95,32 @@ pub struct MeasuredShape {
 const MEASURED: &[Measured] = &[
     Measured {
         precision: Precision::F32,
+        n: 64,
+        radices: &[8, 8],
+        threads_per_fft: None,
+        min_blocks_per_sm: None,
+        ffts_per_block: None,
+        input_caching: Some(InputCaching::L2Only),
+        cuda_only: false,
+    },
+    Measured {
+        precision: Precision::F64,
+        n: 2,
+        radices: &[2],
+        threads_per_fft: None,
+        min_blocks_per_sm: None,
+        ffts_per_block: None,
+        input_caching: Some(InputCaching::L2Only),
+        cuda_only: false,
+    },
+    Measured {
+        precision: Precision::F32,
         n: 4,
         radices: &[2, 2],
         threads_per_fft: None,
         min_blocks_per_sm: None,
         ffts_per_block: None,
+        input_caching: None,
         cuda_only: false,
     },
     Measured {
@@ -85,6 +130,7 @@ const MEASURED: &[Measured] = &[
         threads_per_fft: None,
         min_blocks_per_sm: None,
         ffts_per_block: None,
+        input_caching: None,
         cuda_only: false,
     },
     Measured {
@@ -94,6 +140,7 @@ const MEASURED: &[Measured] = &[
         threads_per_fft: None,
         min_blocks_per_sm: None,
         ffts_per_block: None,
+        input_caching: Some(InputCaching::L2Only),
         cuda_only: false,
     },
     Measured {
@@ -103,6 +150,7 @@ const MEASURED: &[Measured] = &[
         threads_per_fft: None,
         min_blocks_per_sm: None,
         ffts_per_block: None,
+        input_caching: None,
         cuda_only: false,
     },
     Measured {
@@ -112,6 +160,7 @@ const MEASURED: &[Measured] = &[
         threads_per_fft: None,
         min_blocks_per_sm: Some(4),
         ffts_per_block: None,
+        input_caching: None,
         cuda_only: false,
     },
     Measured {
@@ -121,6 +170,7 @@ const MEASURED: &[Measured] = &[
         threads_per_fft: None,
         min_blocks_per_sm: Some(6),
         ffts_per_block: Some(1),
+        input_caching: Some(InputCaching::L2Only),
         cuda_only: false,
     },
     Measured {
@@ -130,6 +180,7 @@ const MEASURED: &[Measured] = &[
         threads_per_fft: Some(343),
         min_blocks_per_sm: Some(4),
         ffts_per_block: None,
+        input_caching: None,
         cuda_only: true,
     },
     Measured {
@@ -139,6 +190,7 @@ const MEASURED: &[Measured] = &[
         threads_per_fft: None,
         min_blocks_per_sm: Some(2),
         ffts_per_block: None,
+        input_caching: None,
         cuda_only: false,
     },
     Measured {
@@ -148,6 +200,7 @@ const MEASURED: &[Measured] = &[
         threads_per_fft: None,
         min_blocks_per_sm: None,
         ffts_per_block: None,
+        input_caching: None,
         cuda_only: false,
     },
 ];
@@ -169,6 +222,7 @@ pub fn measured_shape(
             threads_per_fft: m.threads_per_fft,
             min_blocks_per_sm: m.min_blocks_per_sm,
             ffts_per_block: m.ffts_per_block,
+            input_caching: m.input_caching,
         })
 }
 

@@ -14,6 +14,8 @@ pub use planner::{plan, MAX_SINGLE_KERNEL};
 
 use crate::{Direction, Normalization, Placement, Precision};
 use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
 
 /// A complete plan: what to compute and the passes that compute it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -48,6 +50,8 @@ pub struct Pass {
     pub min_blocks_per_sm: usize,
     pub lanes: LaneLayout,
     pub io: GlobalIo,
+    /// Which caches the loads of the input go through.
+    pub input_caching: InputCaching,
     /// Shared-memory words (per real/imaginary array) between consecutive FFTs of a block.
     pub fft_stride: usize,
     /// How stages hand their outputs to the next through shared memory.
@@ -114,6 +118,45 @@ pub enum GlobalIo {
     /// (and out again) with unit-stride accesses: for small N, where one FFT
     /// is shorter than a warp's worth of loads.
     StagedThroughShared,
+}
+
+/// Which caches a kernel's loads of its input go through.
+///
+/// Each input value is read exactly once, while every transform of the batch
+/// reads the same twiddle table again; in L1 the input only evicts the
+/// table. Skipping L1 keeps the table there, but costs where neighbouring
+/// warps would have shared a sector through L1, so it is chosen per size by
+/// measurement (`measured.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum InputCaching {
+    /// The default: L1 and L2.
+    L1AndL2,
+    /// L2 only (CUDA's `ld.global.cg`). OpenCL C has no such hint; its
+    /// kernels load normally.
+    L2Only,
+}
+
+impl fmt::Display for InputCaching {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            InputCaching::L1AndL2 => "l1-and-l2",
+            InputCaching::L2Only => "l2-only",
+        })
+    }
+}
+
+impl FromStr for InputCaching {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "l1-and-l2" => Ok(InputCaching::L1AndL2),
+            "l2-only" => Ok(InputCaching::L2Only),
+            _ => Err(format!(
+                "`{text}` is not an input caching: give l1-and-l2 or l2-only"
+            )),
+        }
+    }
 }
 
 /// Where twiddle factors come from.

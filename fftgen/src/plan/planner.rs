@@ -6,7 +6,7 @@ use super::factor::{is_smooth, nearest_supported, prime_factors};
 use super::measured::measured_shape;
 use super::padding::{bank_words, Padding};
 use super::radix::{choose, thread_shape, values_per_thread};
-use super::{ExchangeWidth, GlobalIo, LaneLayout, Pass, Plan, Stage, Twiddles};
+use super::{ExchangeWidth, GlobalIo, InputCaching, LaneLayout, Pass, Plan, Stage, Twiddles};
 use crate::codelet::is_supported_radix;
 use crate::{Error, FftSpec, Precision};
 
@@ -123,6 +123,10 @@ pub fn plan(spec: &FftSpec) -> Result<Plan, Error> {
     if let Some(blocks) = min_blocks_per_sm {
         pass.min_blocks_per_sm = blocks;
     }
+    pass.input_caching = spec
+        .input_caching
+        .or(measured.as_ref().and_then(|m| m.input_caching))
+        .unwrap_or(InputCaching::L1AndL2);
     Ok(Plan {
         n,
         precision: spec.precision,
@@ -287,6 +291,7 @@ fn plan_pass(
         },
         lanes,
         io,
+        input_caching: InputCaching::L1AndL2,
         fft_stride,
         exchange_width,
         shared_bytes,
@@ -469,6 +474,27 @@ mod tests {
                 Err(Error::BadMinBlocksPerSm { blocks })
             );
         }
+    }
+
+    #[test]
+    fn input_caching_comes_from_the_user_then_a_measurement() {
+        let planned = |spec: FftSpec| plan(&spec).unwrap().passes[0].input_caching;
+        assert_eq!(planned(FftSpec::new(1331)), InputCaching::L2Only);
+        assert_eq!(planned(FftSpec::new(64)), InputCaching::L2Only);
+        assert_eq!(planned(FftSpec::new(4096)), InputCaching::L1AndL2);
+        assert_eq!(
+            planned(FftSpec::new(1331).input_caching(InputCaching::L1AndL2)),
+            InputCaching::L1AndL2
+        );
+        assert_eq!(
+            planned(FftSpec::new(256).input_caching(InputCaching::L2Only)),
+            InputCaching::L2Only
+        );
+        // Radices given by hand skip the measured table, its caching too.
+        assert_eq!(
+            planned(FftSpec::new(1331).radices(&[11, 11, 11])),
+            InputCaching::L1AndL2
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! line that reproduces them (written into generated headers).
 
 use clap::{Args, ValueEnum};
+use fftgen::plan::InputCaching;
 use fftgen::spec::ShapeOverride;
 use fftgen::{Backend, Direction, FftSpec, Normalization, Placement, Precision};
 
@@ -23,6 +24,10 @@ pub struct TransformArgs {
     /// Transforms per block; the planner chooses when omitted.
     #[arg(long)]
     pub ffts_per_block: Option<usize>,
+    /// Caches the input loads go through (l2-only skips L1, CUDA only); the
+    /// planner chooses when omitted.
+    #[arg(long)]
+    pub input_caching: Option<InputCaching>,
     /// Tune the launch shape for this backend's limits; by default the shape
     /// runs on every backend.
     #[arg(long, value_enum)]
@@ -98,6 +103,7 @@ impl TransformArgs {
             threads_per_fft: self.threads_per_fft,
             min_blocks_per_sm: self.min_blocks_per_sm,
             ffts_per_block: self.ffts_per_block,
+            input_caching: self.input_caching,
         }
         .apply(spec);
         if let Some(target) = self.target {

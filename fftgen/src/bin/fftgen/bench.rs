@@ -8,6 +8,7 @@ use crate::args::PrecisionArg;
 use crate::Failure;
 use clap::Args;
 use fftgen::bench::{self, BenchConfig, BenchRow, Outputs, Schedule, ShapeOverride};
+use fftgen::plan::InputCaching;
 use fftgen::Precision;
 use std::path::PathBuf;
 
@@ -50,6 +51,10 @@ pub struct BenchArgs {
     /// (e.g. 1331:1); repeat for several sizes.
     #[arg(long = "ffts-per-block", value_parser = parse_count_override)]
     ffts_overrides: Vec<(usize, usize)>,
+    /// Caches the input loads of one size go through instead of the
+    /// planner's choice, as N:l1-and-l2 or N:l2-only; repeat for several sizes.
+    #[arg(long = "input-caching", value_parser = parse_caching_override)]
+    caching_overrides: Vec<(usize, InputCaching)>,
     /// Skip the OpenCL column.
     #[arg(long)]
     no_opencl: bool,
@@ -99,6 +104,9 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     for (n, ffts) in args.ffts_overrides {
         overrides.entry(n).or_default().ffts_per_block = Some(ffts);
     }
+    for (n, caching) in args.caching_overrides {
+        overrides.entry(n).or_default().input_caching = Some(caching);
+    }
     config.overrides = overrides;
     config.command = command_line();
 
@@ -144,12 +152,13 @@ fn progress(row: &BenchRow) {
             .map_or("-".to_string(), |t| format!("{:.4}", t.median_ms))
     };
     eprintln!(
-        "  N = {:>4} {:?} x {} threads, {} per block, bound {}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}{}",
+        "  N = {:>4} {:?} x {} threads, {} per block, bound {}, input {}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}{}",
         row.n,
         row.radices,
         row.threads_per_fft,
         row.ffts_per_block,
         row.min_blocks_per_sm,
+        row.input_caching,
         ms(&row.ours),
         ms(&row.cufft),
         ms(&row.copy),
@@ -188,6 +197,14 @@ fn parse_radix_override(text: &str) -> Result<(usize, Vec<usize>), String> {
         .map(|r| r.trim().parse().map_err(|_| bad()))
         .collect::<Result<_, _>>()?;
     Ok((n, radices))
+}
+
+/// Parses `N:l1-and-l2` or `N:l2-only`.
+fn parse_caching_override(text: &str) -> Result<(usize, InputCaching), String> {
+    let bad = || format!("`{text}` is not N:l1-and-l2 or N:l2-only (e.g. 1331:l2-only)");
+    let (n, caching) = text.split_once(':').ok_or_else(bad)?;
+    let n = n.trim().parse().map_err(|_| bad())?;
+    Ok((n, caching.trim().parse()?))
 }
 
 fn parse_count_override(text: &str) -> Result<(usize, usize), String> {

@@ -44,6 +44,7 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
             ),
             ("lane layout", format!("{:?}", pass.lanes)),
             ("global I/O", format!("{:?}", pass.io)),
+            ("input caching", pass.input_caching.to_string()),
             (
                 "launch bound",
                 format!("{} block(s) per SM", pass.min_blocks_per_sm),
