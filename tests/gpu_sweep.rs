@@ -13,7 +13,7 @@ use common::skip;
 use fftgen::check::{check_cuda, check_opencl, CheckReport};
 use fftgen::plan::factor::supported_sizes;
 use fftgen::plan::planner::max_size;
-use fftgen::runtime_plan::targeted;
+use fftgen::runtime_plan::for_device;
 use fftgen::{Backend, FftSpec, Placement, Precision};
 use fftgen_runtime::cuda::CudaDevice;
 use fftgen_runtime::opencl::OpenClDevice;
@@ -99,7 +99,7 @@ fn cuda_every_size() {
         sweep(
             precision,
             |spec| {
-                let spec = &targeted(spec, Backend::Cuda);
+                let spec = &for_device(spec, Backend::Cuda, device.name());
                 let generated = fftgen::generate(spec, &spec.emit_command()).unwrap();
                 check_cuda(&generated, &device, batch_for(spec), spec.n as u64)
                     .unwrap_or_else(|e| panic!("n = {}: {e}", spec.n))
@@ -118,7 +118,7 @@ fn nvidia_opencl_every_size() {
         sweep(
             precision,
             |spec| {
-                let spec = &targeted(spec, Backend::OpenCl);
+                let spec = &for_device(spec, Backend::OpenCl, &device.info().name);
                 let generated = fftgen::generate(spec, &spec.emit_command()).unwrap();
                 check_opencl(&generated, &device, batch_for(spec), spec.n as u64)
                     .unwrap_or_else(|e| panic!("n = {}: {e}", spec.n))

@@ -3,8 +3,10 @@
 //! one call. The CUDA path goes through the runtime's CUBIN cache, so a spec
 //! planned before (in this process, or in an earlier one through the disk
 //! cache) skips NVRTC. A spec with no target is planned for the backend it
-//! is loaded on.
+//! is loaded on, and one with no GPU model for the GPU it is loaded on (the
+//! shapes measured on that model, where `plan/measured.rs` has some).
 
+use crate::plan::measured::gpu_key;
 use crate::{generate, Backend, FftSpec};
 use fftgen_runtime::cuda::{CubinCache, CudaDevice, CudaFft};
 use fftgen_runtime::{OpenClDevice, OpenClFft};
@@ -31,7 +33,7 @@ pub fn cuda_fft_with_cache(
     spec: &FftSpec,
     cache: &CubinCache,
 ) -> Result<CudaFft, PlanError> {
-    let spec = targeted(spec, Backend::Cuda);
+    let spec = for_device(spec, Backend::Cuda, device.name());
     let generated = generate(&spec, &spec.emit_command())?;
     Ok(CudaFft::with_cache(
         device,
@@ -43,13 +45,24 @@ pub fn cuda_fft_with_cache(
 
 /// Generates `spec` and builds its OpenCL kernels on `device`.
 pub fn opencl_fft(device: &OpenClDevice, spec: &FftSpec) -> Result<OpenClFft, PlanError> {
-    let spec = targeted(spec, Backend::OpenCl);
+    let spec = for_device(spec, Backend::OpenCl, &device.info().name);
     let generated = generate(&spec, &spec.emit_command())?;
     Ok(OpenClFft::new(
         device,
         &generated.opencl_source,
         &generated.manifest,
     )?)
+}
+
+/// `spec`, planned for `backend` and for the GPU called `device_name` (its
+/// measured shapes, where the table has some for that model) unless it names
+/// a target or GPU already.
+pub fn for_device(spec: &FftSpec, backend: Backend, device_name: &str) -> FftSpec {
+    let mut spec = targeted(spec, backend);
+    if spec.gpu.is_none() {
+        spec.gpu = gpu_key(device_name).map(str::to_string);
+    }
+    spec
 }
 
 /// `spec`, planned for `backend` unless it names a target already.
@@ -71,6 +84,26 @@ mod tests {
     use fftgen_runtime::{driver_available, CacheOrigin};
     use num_complex::Complex;
     use std::io::Write;
+
+    #[test]
+    fn plans_for_a_device_use_its_measured_shapes() {
+        let bound = |spec: &FftSpec| crate::plan::plan(spec).unwrap().passes[0].min_blocks_per_sm;
+        let h200 = for_device(&FftSpec::new(2187), Backend::Cuda, "NVIDIA H200");
+        assert_eq!(h200.gpu.as_deref(), Some("H200"));
+        assert_eq!(h200.target, Some(Backend::Cuda));
+        assert_eq!(bound(&h200), 5);
+        let h100 = for_device(&FftSpec::new(2187), Backend::Cuda, "NVIDIA H100 80GB HBM3");
+        assert_eq!(h100.gpu, None);
+        assert_eq!(bound(&h100), 4);
+        // A GPU the caller named is kept.
+        let named = for_device(
+            &FftSpec::new(2187).gpu("H200"),
+            Backend::Cuda,
+            "NVIDIA H100",
+        );
+        assert_eq!(named.gpu.as_deref(), Some("H200"));
+        assert!(named.emit_command().contains("--gpu H200"));
+    }
 
     fn skip(test: &str, why: &str) {
         let _ = writeln!(std::io::stderr(), "SKIPPED: {why}: {test}");

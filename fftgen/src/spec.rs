@@ -34,6 +34,11 @@ pub struct FftSpec {
     /// Which caches the input loads go through; `None` lets the planner
     /// choose (L1 and L2 unless measured otherwise).
     pub input_caching: Option<InputCaching>,
+    /// The GPU model the plan is for, as a key of the measured table
+    /// (`fftgen/src/plan/measured.rs`, e.g. `H200`): shapes measured on that
+    /// model win over those measured for any GPU. The runtime fills it from
+    /// the device's name; `None` plans for any GPU.
+    pub gpu: Option<String>,
     /// The backend whose limits the launch shape may use; `None` plans a
     /// shape every backend launches. NVIDIA's OpenCL driver refuses the
     /// fftgen kernels work-groups over 256 threads that CUDA runs, so a few
@@ -55,6 +60,7 @@ impl FftSpec {
             min_blocks_per_sm: None,
             ffts_per_block: None,
             input_caching: None,
+            gpu: None,
             target: None,
         }
     }
@@ -104,6 +110,11 @@ impl FftSpec {
         self
     }
 
+    pub fn gpu(mut self, model: impl Into<String>) -> Self {
+        self.gpu = Some(model.into());
+        self
+    }
+
     pub fn target(mut self, backend: Backend) -> Self {
         self.target = Some(backend);
         self
@@ -131,6 +142,9 @@ impl FftSpec {
         }
         if let Some(backend) = self.target {
             line.push_str(&format!(" --target {backend}"));
+        }
+        if let Some(gpu) = &self.gpu {
+            line.push_str(&format!(" --gpu {gpu}"));
         }
         let direction = match self.directions.as_slice() {
             [single] => single.to_string(),

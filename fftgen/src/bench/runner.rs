@@ -14,7 +14,7 @@ use super::{
     batch_for, buffer_complex, BenchConfig, BenchError, Sample, ShapeOverride, BUFFER_BYTES,
 };
 use crate::accuracy::{reference, relative_l2};
-use crate::runtime_plan::{cuda_fft_with_cache, targeted};
+use crate::runtime_plan::{cuda_fft_with_cache, for_device};
 use crate::{Backend, Direction, FftSpec, Generated, Normalization, Precision};
 use fftgen_runtime::cuda::{driver_available, nvrtc_available, CubinCache, CudaDevice, CudaFft};
 use fftgen_runtime::cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
@@ -161,8 +161,9 @@ impl<T: Sample> Session<T> {
         if let Some(shape) = shape {
             spec = shape.apply(spec);
         }
-        // Each backend runs the shape it would be planned with at run time.
-        let spec = targeted(&spec, Backend::Cuda);
+        // Each backend runs the shape it would be planned with at run time,
+        // on this GPU.
+        let spec = for_device(&spec, Backend::Cuda, self.device.name());
         let generated = match crate::generate(&spec, &spec.emit_command()) {
             Ok(generated) => generated,
             Err(e) => {

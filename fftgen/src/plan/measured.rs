@@ -17,6 +17,9 @@ struct Measured {
     min_blocks_per_sm: Option<usize>,
     ffts_per_block: Option<usize>,
     input_caching: Option<InputCaching>,
+    /// The GPU model it was measured to win on (a fragment of the device
+    /// name); `None`: any GPU (measured on the H100, the first we tuned on).
+    gpu: Option<&'static str>,
     /// The shape needs more threads per block than NVIDIA's OpenCL driver
     /// grants, so only plans for CUDA use it.
     cuda_only: bool,
@@ -93,6 +96,46 @@ pub struct MeasuredShape {
 ///   twice; f64 16 [4, 4] 0.7113 and 0.7126 against [16] 0.7177 twice. (f32
 ///   16 [4, 4], 0.7099 and 0.7095, loses to [16] at 0.7082.)
 const MEASURED: &[Measured] = &[
+    // The H200 (2026-11-23, `docs/bench/h200_tune.log` and
+    // `h200_coherent_loads.log`): its memory is 41% faster than the H100's
+    // and its SMs the same, and three of the H100's choices lose there.
+    // f32 1331 and 64 with the input through L1 as well: 0.5550 and 0.5106
+    // ms against 0.5772 and 0.5468 through L2 only (cuFFT 0.524, 0.506).
+    Measured {
+        precision: Precision::F32,
+        n: 1331,
+        radices: &[11, 11, 11],
+        threads_per_fft: None,
+        min_blocks_per_sm: Some(6),
+        ffts_per_block: Some(1),
+        input_caching: Some(InputCaching::L1AndL2),
+        gpu: Some("H200"),
+        cuda_only: false,
+    },
+    Measured {
+        precision: Precision::F32,
+        n: 64,
+        radices: &[8, 8],
+        threads_per_fft: None,
+        min_blocks_per_sm: None,
+        ffts_per_block: None,
+        input_caching: Some(InputCaching::L1AndL2),
+        gpu: Some("H200"),
+        cuda_only: false,
+    },
+    // f32 2187 with launch bound 5: 0.6045 ms against 0.6366 with 4 (3
+    // 0.6696, 1 0.6692; 9x9x27 0.6092; cuFFT 0.550).
+    Measured {
+        precision: Precision::F32,
+        n: 2187,
+        radices: &[9, 3, 9, 9],
+        threads_per_fft: None,
+        min_blocks_per_sm: Some(5),
+        ffts_per_block: None,
+        input_caching: None,
+        gpu: Some("H200"),
+        cuda_only: false,
+    },
     Measured {
         precision: Precision::F32,
         n: 64,
@@ -101,6 +144,7 @@ const MEASURED: &[Measured] = &[
         min_blocks_per_sm: None,
         ffts_per_block: None,
         input_caching: Some(InputCaching::L2Only),
+        gpu: None,
         cuda_only: false,
     },
     Measured {
@@ -111,6 +155,7 @@ const MEASURED: &[Measured] = &[
         min_blocks_per_sm: None,
         ffts_per_block: None,
         input_caching: Some(InputCaching::L2Only),
+        gpu: None,
         cuda_only: false,
     },
     Measured {
@@ -121,6 +166,7 @@ const MEASURED: &[Measured] = &[
         min_blocks_per_sm: None,
         ffts_per_block: None,
         input_caching: None,
+        gpu: None,
         cuda_only: false,
     },
     Measured {
@@ -131,6 +177,7 @@ const MEASURED: &[Measured] = &[
         min_blocks_per_sm: None,
         ffts_per_block: None,
         input_caching: None,
+        gpu: None,
         cuda_only: false,
     },
     Measured {
@@ -141,6 +188,7 @@ const MEASURED: &[Measured] = &[
         min_blocks_per_sm: None,
         ffts_per_block: None,
         input_caching: Some(InputCaching::L2Only),
+        gpu: None,
         cuda_only: false,
     },
     Measured {
@@ -151,6 +199,7 @@ const MEASURED: &[Measured] = &[
         min_blocks_per_sm: None,
         ffts_per_block: None,
         input_caching: None,
+        gpu: None,
         cuda_only: false,
     },
     Measured {
@@ -161,6 +210,7 @@ const MEASURED: &[Measured] = &[
         min_blocks_per_sm: Some(4),
         ffts_per_block: None,
         input_caching: None,
+        gpu: None,
         cuda_only: false,
     },
     Measured {
@@ -171,6 +221,7 @@ const MEASURED: &[Measured] = &[
         min_blocks_per_sm: Some(6),
         ffts_per_block: Some(1),
         input_caching: Some(InputCaching::L2Only),
+        gpu: None,
         cuda_only: false,
     },
     Measured {
@@ -181,6 +232,7 @@ const MEASURED: &[Measured] = &[
         min_blocks_per_sm: Some(4),
         ffts_per_block: None,
         input_caching: None,
+        gpu: None,
         cuda_only: true,
     },
     Measured {
@@ -191,6 +243,7 @@ const MEASURED: &[Measured] = &[
         min_blocks_per_sm: Some(2),
         ffts_per_block: None,
         input_caching: None,
+        gpu: None,
         cuda_only: false,
     },
     Measured {
@@ -201,22 +254,42 @@ const MEASURED: &[Measured] = &[
         min_blocks_per_sm: None,
         ffts_per_block: None,
         input_caching: None,
+        gpu: None,
         cuda_only: false,
     },
 ];
 
+/// GPU models with shapes of their own in the table.
+pub const TUNED_GPUS: &[&str] = &["H200"];
+
+/// The table's key for a device called `device_name` (as its driver reports
+/// it, e.g. `NVIDIA H200`), if the table has shapes of its own for it.
+pub fn gpu_key(device_name: &str) -> Option<&'static str> {
+    TUNED_GPUS
+        .iter()
+        .copied()
+        .find(|model| device_name.contains(model))
+}
+
 /// The measured shape for `n` in `precision` on `target` (`None`: one that
-/// every backend launches), if there is one.
+/// every backend launches) and GPU model `gpu` (a [`TUNED_GPUS`] key, or
+/// `None` for any), if there is one: a shape measured on that model first,
+/// then one measured for any GPU.
 pub fn measured_shape(
     n: usize,
     precision: Precision,
     target: Option<Backend>,
+    gpu: Option<&str>,
 ) -> Option<MeasuredShape> {
     let cuda = target == Some(Backend::Cuda);
-    MEASURED
-        .iter()
-        .filter(|m| cuda || !m.cuda_only)
-        .find(|m| m.n == n && m.precision == precision)
+    let candidates = || {
+        MEASURED
+            .iter()
+            .filter(move |m| (cuda || !m.cuda_only) && m.n == n && m.precision == precision)
+    };
+    candidates()
+        .find(|m| m.gpu.is_some() && m.gpu == gpu)
+        .or_else(|| candidates().find(|m| m.gpu.is_none()))
         .map(|m| MeasuredShape {
             radices: m.radices.to_vec(),
             threads_per_fft: m.threads_per_fft,
@@ -239,22 +312,38 @@ mod tests {
 
     #[test]
     fn cuda_only_shapes_are_for_cuda_plans_only() {
-        let cuda = measured_shape(2401, Precision::F32, Some(Backend::Cuda)).unwrap();
+        let cuda = measured_shape(2401, Precision::F32, Some(Backend::Cuda), None).unwrap();
         assert_eq!(cuda.threads_per_fft, Some(343));
-        assert_eq!(measured_shape(2401, Precision::F32, None), None);
+        assert_eq!(measured_shape(2401, Precision::F32, None, None), None);
         assert_eq!(
-            measured_shape(2401, Precision::F32, Some(Backend::OpenCl)),
+            measured_shape(2401, Precision::F32, Some(Backend::OpenCl), None),
             None
         );
     }
 
     #[test]
+    fn a_gpu_model_prefers_its_own_shapes() {
+        assert_eq!(gpu_key("NVIDIA H200"), Some("H200"));
+        assert_eq!(gpu_key("NVIDIA H100 80GB HBM3"), None);
+        let shape = |n, gpu| measured_shape(n, Precision::F32, None, gpu).unwrap();
+        assert_eq!(shape(2187, Some("H200")).min_blocks_per_sm, Some(5));
+        assert_eq!(shape(2187, None).min_blocks_per_sm, Some(4));
+        assert_eq!(
+            shape(1331, Some("H200")).input_caching,
+            Some(InputCaching::L1AndL2)
+        );
+        assert_eq!(shape(1331, None).input_caching, Some(InputCaching::L2Only));
+        // Sizes the model has no shape of its own for use the shared ones.
+        assert_eq!(shape(8, Some("H200")).radices, vec![2, 4]);
+    }
+
+    #[test]
     fn sizes_without_a_measurement_have_none() {
         assert_eq!(
-            measured_shape(16, Precision::F64, None).map(|m| m.radices),
+            measured_shape(16, Precision::F64, None, None).map(|m| m.radices),
             Some(vec![4, 4])
         );
-        assert_eq!(measured_shape(2187, Precision::F64, None), None);
-        assert_eq!(measured_shape(4096, Precision::F32, None), None);
+        assert_eq!(measured_shape(2187, Precision::F64, None, None), None);
+        assert_eq!(measured_shape(4096, Precision::F32, None, None), None);
     }
 }

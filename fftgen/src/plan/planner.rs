@@ -80,7 +80,7 @@ pub fn plan(spec: &FftSpec) -> Result<Plan, Error> {
     // measured ones.
     let measured = match spec.radices {
         Some(_) => None,
-        None => measured_shape(n, spec.precision, spec.target),
+        None => measured_shape(n, spec.precision, spec.target, spec.gpu.as_deref()),
     };
     let radices = match (&spec.radices, &measured) {
         (Some(radices), _) => validate_radices(n, radices)?,

@@ -28,6 +28,10 @@ pub struct TransformArgs {
     /// planner chooses when omitted.
     #[arg(long)]
     pub input_caching: Option<InputCaching>,
+    /// Use the shapes measured on this GPU model where there are some (e.g.
+    /// H200); the runtime and the bench choose it from the device's name.
+    #[arg(long)]
+    pub gpu: Option<String>,
     /// Tune the launch shape for this backend's limits; by default the shape
     /// runs on every backend.
     #[arg(long, value_enum)]
@@ -106,6 +110,9 @@ impl TransformArgs {
             input_caching: self.input_caching,
         }
         .apply(spec);
+        if let Some(gpu) = &self.gpu {
+            spec = spec.gpu(gpu.clone());
+        }
         if let Some(target) = self.target {
             spec = spec.target(match target {
                 TargetArg::Cuda => Backend::Cuda,
