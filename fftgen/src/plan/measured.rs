@@ -58,9 +58,9 @@ pub struct MeasuredShape {
 ///   with the input through L1 too: 0.7233, 0.7230 and 0.7228 ms in three
 ///   runs (cuFFT 0.7232, 0.7231, 0.7225), against the planner's two per
 ///   block with bound 4 at 0.7276 and 0.7280 (cuFFT 0.7223, 0.7238). One
-///   per block with bound 5
-///   0.7224 (cuFFT 0.7218), 7 0.7221 to 0.7239 (0.7216 to 0.7230), 8 (the
-///   register model's) 0.7334; three and four per block 0.7767 and 0.7472.
+///   per block with bound 5 0.7224 (cuFFT 0.7218), 7 0.7221 to 0.7239
+///   (0.7216 to 0.7230), 8 (the register model's) 0.7334; three and four
+///   per block 0.7767 and 0.7472.
 /// - f32 2187: [9, 3, 9, 9] on 243 threads with launch bound 4, 0.7204,
 ///   0.7204, 0.7207 and 0.7211 ms in four runs (cuFFT 0.7217, 0.7215,
 ///   0.7219, 0.7221); bound 5 0.7250 to 0.7272, 3 0.7504, 6 0.7305 to 0.7325,
@@ -319,6 +319,15 @@ mod tests {
             measured_shape(2401, Precision::F32, Some(Backend::OpenCl), None),
             None
         );
+    }
+
+    #[test]
+    fn every_gpu_of_the_table_is_a_tuned_gpu() {
+        for m in MEASURED {
+            if let Some(gpu) = m.gpu {
+                assert!(TUNED_GPUS.contains(&gpu), "{gpu} is not in TUNED_GPUS");
+            }
+        }
     }
 
     #[test]
