@@ -6,6 +6,7 @@ use crate::args::TransformArgs;
 use crate::Failure;
 use clap::{Args, ValueEnum};
 use fftgen::check::{check_cuda, check_opencl};
+use fftgen::runtime_plan::for_device;
 use fftgen::{npy, Backend, Precision};
 use fftgen_runtime::cuda::CudaDevice;
 use fftgen_runtime::opencl::OpenClDevice;
@@ -49,32 +50,28 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
             "--batch 0 is empty; give a batch of 1 or more transforms".into(),
         ));
     }
-    // Planned for the backend it runs on, as the runtime plans it.
-    let spec = fftgen::runtime_plan::targeted(
-        &args.transform.spec(),
-        match args.backend {
-            CheckBackend::Opencl => Backend::OpenCl,
-            CheckBackend::Cuda => Backend::Cuda,
-        },
-    );
-    let generated = fftgen::generate(&spec, &spec.emit_command())?;
-    let (report, device_name) = match args.backend {
+    // Bad input is reported before any device is opened.
+    fftgen::plan::plan(&args.transform.spec())?;
+    // Planned for the backend and GPU it runs on, as the runtime plans it.
+    let generate = |backend, device_name: &str| {
+        let spec = for_device(&args.transform.spec(), backend, device_name);
+        fftgen::generate(&spec, &spec.emit_command())
+    };
+    let (generated, report, device_name) = match args.backend {
         CheckBackend::Opencl => {
             let device = match &args.platform {
                 Some(name) => OpenClDevice::find(Some(name))?,
                 None => OpenClDevice::from_env()?,
             };
-            (
-                check_opencl(&generated, &device, args.batch, args.seed)?,
-                format!("OpenCL {}", device.info().name),
-            )
+            let generated = generate(Backend::OpenCl, &device.info().name)?;
+            let report = check_opencl(&generated, &device, args.batch, args.seed)?;
+            (generated, report, format!("OpenCL {}", device.info().name))
         }
         CheckBackend::Cuda => {
             let device = CudaDevice::new(args.device)?;
-            (
-                check_cuda(&generated, &device, args.batch, args.seed)?,
-                format!("CUDA {}", device.name()),
-            )
+            let generated = generate(Backend::Cuda, device.name())?;
+            let report = check_cuda(&generated, &device, args.batch, args.seed)?;
+            (generated, report, format!("CUDA {}", device.name()))
         }
     };
     let plan = &generated.plan;
