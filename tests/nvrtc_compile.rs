@@ -8,8 +8,9 @@ mod common;
 
 use common::nvrtc;
 use fftgen::plan::factor::supported_sizes;
+use fftgen::plan::measured::{tuned_sizes, TUNED_GPUS};
 use fftgen::plan::planner::max_size;
-use fftgen::{FftSpec, Normalization, Placement, Precision};
+use fftgen::{Backend, FftSpec, Normalization, Placement, Precision};
 use fftgen_runtime::cuda::compile_to_cubin_check;
 
 const ARCH: &str = "sm_90";
@@ -64,6 +65,25 @@ macro_rules! sweep_tests {
 
 sweep_tests!(Precision::F32, 4: f32_sizes_part0 = 0, f32_sizes_part1 = 1, f32_sizes_part2 = 2, f32_sizes_part3 = 3);
 sweep_tests!(Precision::F64, 4: f64_sizes_part0 = 0, f64_sizes_part1 = 1, f64_sizes_part2 = 2, f64_sizes_part3 = 3);
+
+/// The shapes measured for particular GPU models (launch bounds above the
+/// register model's among them) compile without spilling too.
+#[test]
+fn shapes_of_tuned_gpus() {
+    if !nvrtc() {
+        return;
+    }
+    for &gpu in TUNED_GPUS {
+        for (precision, n) in tuned_sizes(gpu) {
+            compile(
+                &FftSpec::new(n)
+                    .precision(precision)
+                    .gpu(gpu)
+                    .target(Backend::Cuda),
+            );
+        }
+    }
+}
 
 #[test]
 fn variants_and_explicit_radices() {

@@ -91,7 +91,7 @@ mod tests {
         let h200 = for_device(&FftSpec::new(2187), Backend::Cuda, "NVIDIA H200");
         assert_eq!(h200.gpu.as_deref(), Some("H200"));
         assert_eq!(h200.target, Some(Backend::Cuda));
-        assert_eq!(bound(&h200), 5);
+        assert_eq!(bound(&h200), 6);
         let h100 = for_device(&FftSpec::new(2187), Backend::Cuda, "NVIDIA H100 80GB HBM3");
         assert_eq!(h100.gpu, None);
         assert_eq!(bound(&h100), 4);

@@ -96,19 +96,35 @@ pub struct MeasuredShape {
 ///   twice; f64 16 [4, 4] 0.7113 and 0.7126 against [16] 0.7177 twice. (f32
 ///   16 [4, 4], 0.7099 and 0.7095, loses to [16] at 0.7082.)
 const MEASURED: &[Measured] = &[
-    // The H200 (2026-11-23, `docs/bench/h200_tune.log` and
-    // `h200_coherent_loads.log`): its memory is 41% faster than the H100's
-    // and its SMs the same, and three of the H100's choices lose there.
-    // f32 1331 and 64 with the input through L1 as well: 0.5550 and 0.5106
-    // ms against 0.5772 and 0.5468 through L2 only (cuFFT 0.524, 0.506).
+    // The H200 (2026-11-23; `docs/bench/h200_tune*.log` and
+    // `h200_coherent_loads.log`, one `fftgen bench --groups 5` run per shape,
+    // ms, cuFFT alongside): its memory is 41% faster than the H100's and its
+    // SMs the same, so the SM side of each kernel matters more, and higher
+    // launch bounds (fewer registers, more resident warps) win where they
+    // lost on the H100. The H100's shape, then the H200's:
+    // - f32 4: [2, 2] 0.5357, [4] 0.5156 (cuFFT 0.635).
+    // - f32 64: input through L2 only 0.5468, through L1 too 0.5106 (0.506).
+    // - f32 128: 32 per block 0.5417, 16 per block 0.5155 (0.517).
+    // - f32 1000: bound 5 0.5379, 6 0.5278 and 0.5301 (7 0.8670; 1 per
+    //   block with 12 0.5270; cuFFT 0.515).
+    // - f32 1024: bound 2 0.5227, 4 0.5191 (3 0.5199, 0.5203; cuFFT 0.516).
+    // - f32 1331: through L2 only with bound 6 0.5772, through L1 with 6
+    //   0.5550 and with 8 0.5312, 0.5315 (10 0.5316, 12 0.5351; 0.523).
+    // - f32 2187: bound 4 0.6366, 6 0.5786, 0.5769 (5 0.6045, 7 0.6554;
+    //   0.550).
+    // - f32 2197: bound 4 0.6052, 6 0.5431 (5 0.5683; cuFFT 0.729).
+    // - f32 2401 (CUDA only): bound 4 0.6331, 5 0.5910, 0.5913 (6 0.5938;
+    //   0.586).
+    // - f32 3125: bound 4 0.5728, 5 0.5513 (6 0.5515; cuFFT 0.701).
+    // - f64 128: [4, 32] 0.5561, [32, 4] 0.5263 ([8, 16] 0.7670; 0.509).
     Measured {
         precision: Precision::F32,
-        n: 1331,
-        radices: &[11, 11, 11],
+        n: 4,
+        radices: &[4],
         threads_per_fft: None,
-        min_blocks_per_sm: Some(6),
-        ffts_per_block: Some(1),
-        input_caching: Some(InputCaching::L1AndL2),
+        min_blocks_per_sm: None,
+        ffts_per_block: None,
+        input_caching: None,
         gpu: Some("H200"),
         cuda_only: false,
     },
@@ -123,14 +139,100 @@ const MEASURED: &[Measured] = &[
         gpu: Some("H200"),
         cuda_only: false,
     },
-    // f32 2187 with launch bound 5: 0.6045 ms against 0.6366 with 4 (3
-    // 0.6696, 1 0.6692; 9x9x27 0.6092; cuFFT 0.550).
+    Measured {
+        precision: Precision::F32,
+        n: 128,
+        radices: &[16, 8],
+        threads_per_fft: None,
+        min_blocks_per_sm: None,
+        ffts_per_block: Some(16),
+        input_caching: None,
+        gpu: Some("H200"),
+        cuda_only: false,
+    },
+    Measured {
+        precision: Precision::F32,
+        n: 1000,
+        radices: &[10, 10, 10],
+        threads_per_fft: None,
+        min_blocks_per_sm: Some(6),
+        ffts_per_block: None,
+        input_caching: None,
+        gpu: Some("H200"),
+        cuda_only: false,
+    },
+    Measured {
+        precision: Precision::F32,
+        n: 1024,
+        radices: &[32, 32],
+        threads_per_fft: None,
+        min_blocks_per_sm: Some(4),
+        ffts_per_block: None,
+        input_caching: None,
+        gpu: Some("H200"),
+        cuda_only: false,
+    },
+    Measured {
+        precision: Precision::F32,
+        n: 1331,
+        radices: &[11, 11, 11],
+        threads_per_fft: None,
+        min_blocks_per_sm: Some(8),
+        ffts_per_block: Some(1),
+        input_caching: Some(InputCaching::L1AndL2),
+        gpu: Some("H200"),
+        cuda_only: false,
+    },
     Measured {
         precision: Precision::F32,
         n: 2187,
         radices: &[9, 3, 9, 9],
         threads_per_fft: None,
+        min_blocks_per_sm: Some(6),
+        ffts_per_block: None,
+        input_caching: None,
+        gpu: Some("H200"),
+        cuda_only: false,
+    },
+    Measured {
+        precision: Precision::F32,
+        n: 2197,
+        radices: &[13, 13, 13],
+        threads_per_fft: None,
+        min_blocks_per_sm: Some(6),
+        ffts_per_block: None,
+        input_caching: None,
+        gpu: Some("H200"),
+        cuda_only: false,
+    },
+    Measured {
+        precision: Precision::F32,
+        n: 2401,
+        radices: &[7, 7, 7, 7],
+        threads_per_fft: Some(343),
         min_blocks_per_sm: Some(5),
+        ffts_per_block: None,
+        input_caching: None,
+        gpu: Some("H200"),
+        cuda_only: true,
+    },
+    Measured {
+        precision: Precision::F32,
+        n: 3125,
+        radices: &[25, 25, 5],
+        threads_per_fft: None,
+        min_blocks_per_sm: Some(5),
+        ffts_per_block: None,
+        input_caching: None,
+        gpu: Some("H200"),
+        cuda_only: false,
+    },
+    Measured {
+        precision: Precision::F64,
+        n: 128,
+        radices: &[32, 4],
+        threads_per_fft: None,
+        min_blocks_per_sm: None,
         ffts_per_block: None,
         input_caching: None,
         gpu: Some("H200"),
@@ -271,6 +373,16 @@ pub fn gpu_key(device_name: &str) -> Option<&'static str> {
         .find(|model| device_name.contains(model))
 }
 
+/// The sizes (and precisions) the table has shapes of its own for on GPU
+/// model `gpu`.
+pub fn tuned_sizes(gpu: &str) -> Vec<(Precision, usize)> {
+    MEASURED
+        .iter()
+        .filter(|m| m.gpu == Some(gpu))
+        .map(|m| (m.precision, m.n))
+        .collect()
+}
+
 /// The measured shape for `n` in `precision` on `target` (`None`: one that
 /// every backend launches) and GPU model `gpu` (a [`TUNED_GPUS`] key, or
 /// `None` for any), if there is one: a shape measured on that model first,
@@ -335,7 +447,7 @@ mod tests {
         assert_eq!(gpu_key("NVIDIA H200"), Some("H200"));
         assert_eq!(gpu_key("NVIDIA H100 80GB HBM3"), None);
         let shape = |n, gpu| measured_shape(n, Precision::F32, None, gpu).unwrap();
-        assert_eq!(shape(2187, Some("H200")).min_blocks_per_sm, Some(5));
+        assert_eq!(shape(2187, Some("H200")).min_blocks_per_sm, Some(6));
         assert_eq!(shape(2187, None).min_blocks_per_sm, Some(4));
         assert_eq!(
             shape(1331, Some("H200")).input_caching,
