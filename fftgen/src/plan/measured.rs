@@ -25,6 +25,24 @@ struct Measured {
     cuda_only: bool,
 }
 
+impl Measured {
+    /// `radices` for `n` in `precision`, on any GPU and backend, with every
+    /// other choice left to the planner; entries override what they measured.
+    const fn of(precision: Precision, n: usize, radices: &'static [usize]) -> Measured {
+        Measured {
+            precision,
+            n,
+            radices,
+            threads_per_fft: None,
+            min_blocks_per_sm: None,
+            ffts_per_block: None,
+            input_caching: None,
+            gpu: None,
+            cuda_only: false,
+        }
+    }
+}
+
 /// The shape a measurement chose for one size.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MeasuredShape {
@@ -118,247 +136,98 @@ const MEASURED: &[Measured] = &[
     // - f32 3125: bound 4 0.5728, 5 0.5513 (6 0.5515; cuFFT 0.701).
     // - f64 128: [4, 32] 0.5561, [32, 4] 0.5263 ([8, 16] 0.7670; 0.509).
     Measured {
-        precision: Precision::F32,
-        n: 4,
-        radices: &[4],
-        threads_per_fft: None,
-        min_blocks_per_sm: None,
-        ffts_per_block: None,
-        input_caching: None,
         gpu: Some("H200"),
-        cuda_only: false,
+        ..Measured::of(Precision::F32, 4, &[4])
     },
     Measured {
-        precision: Precision::F32,
-        n: 64,
-        radices: &[8, 8],
-        threads_per_fft: None,
-        min_blocks_per_sm: None,
-        ffts_per_block: None,
         input_caching: Some(InputCaching::L1AndL2),
         gpu: Some("H200"),
-        cuda_only: false,
+        ..Measured::of(Precision::F32, 64, &[8, 8])
     },
     Measured {
-        precision: Precision::F32,
-        n: 128,
-        radices: &[16, 8],
-        threads_per_fft: None,
-        min_blocks_per_sm: None,
         ffts_per_block: Some(16),
-        input_caching: None,
         gpu: Some("H200"),
-        cuda_only: false,
+        ..Measured::of(Precision::F32, 128, &[16, 8])
     },
     Measured {
-        precision: Precision::F32,
-        n: 1000,
-        radices: &[10, 10, 10],
-        threads_per_fft: None,
         min_blocks_per_sm: Some(6),
-        ffts_per_block: None,
-        input_caching: None,
         gpu: Some("H200"),
-        cuda_only: false,
+        ..Measured::of(Precision::F32, 1000, &[10, 10, 10])
     },
     Measured {
-        precision: Precision::F32,
-        n: 1024,
-        radices: &[32, 32],
-        threads_per_fft: None,
         min_blocks_per_sm: Some(4),
-        ffts_per_block: None,
-        input_caching: None,
         gpu: Some("H200"),
-        cuda_only: false,
+        ..Measured::of(Precision::F32, 1024, &[32, 32])
     },
     Measured {
-        precision: Precision::F32,
-        n: 1331,
-        radices: &[11, 11, 11],
-        threads_per_fft: None,
         min_blocks_per_sm: Some(8),
         ffts_per_block: Some(1),
         input_caching: Some(InputCaching::L1AndL2),
         gpu: Some("H200"),
-        cuda_only: false,
+        ..Measured::of(Precision::F32, 1331, &[11, 11, 11])
     },
     Measured {
-        precision: Precision::F32,
-        n: 2187,
-        radices: &[9, 3, 9, 9],
-        threads_per_fft: None,
         min_blocks_per_sm: Some(6),
-        ffts_per_block: None,
-        input_caching: None,
         gpu: Some("H200"),
-        cuda_only: false,
+        ..Measured::of(Precision::F32, 2187, &[9, 3, 9, 9])
     },
     Measured {
-        precision: Precision::F32,
-        n: 2197,
-        radices: &[13, 13, 13],
-        threads_per_fft: None,
         min_blocks_per_sm: Some(6),
-        ffts_per_block: None,
-        input_caching: None,
         gpu: Some("H200"),
-        cuda_only: false,
+        ..Measured::of(Precision::F32, 2197, &[13, 13, 13])
     },
     Measured {
-        precision: Precision::F32,
-        n: 2401,
-        radices: &[7, 7, 7, 7],
         threads_per_fft: Some(343),
         min_blocks_per_sm: Some(5),
-        ffts_per_block: None,
-        input_caching: None,
         gpu: Some("H200"),
         cuda_only: true,
+        ..Measured::of(Precision::F32, 2401, &[7, 7, 7, 7])
     },
     Measured {
-        precision: Precision::F32,
-        n: 3125,
-        radices: &[25, 25, 5],
-        threads_per_fft: None,
         min_blocks_per_sm: Some(5),
-        ffts_per_block: None,
-        input_caching: None,
         gpu: Some("H200"),
-        cuda_only: false,
+        ..Measured::of(Precision::F32, 3125, &[25, 25, 5])
     },
     Measured {
-        precision: Precision::F64,
-        n: 128,
-        radices: &[32, 4],
-        threads_per_fft: None,
-        min_blocks_per_sm: None,
-        ffts_per_block: None,
-        input_caching: None,
         gpu: Some("H200"),
-        cuda_only: false,
+        ..Measured::of(Precision::F64, 128, &[32, 4])
     },
     Measured {
-        precision: Precision::F32,
-        n: 64,
-        radices: &[8, 8],
-        threads_per_fft: None,
-        min_blocks_per_sm: None,
-        ffts_per_block: None,
         input_caching: Some(InputCaching::L2Only),
-        gpu: None,
-        cuda_only: false,
+        ..Measured::of(Precision::F32, 64, &[8, 8])
     },
     Measured {
-        precision: Precision::F64,
-        n: 2,
-        radices: &[2],
-        threads_per_fft: None,
-        min_blocks_per_sm: None,
-        ffts_per_block: None,
         input_caching: Some(InputCaching::L2Only),
-        gpu: None,
-        cuda_only: false,
+        ..Measured::of(Precision::F64, 2, &[2])
     },
+    Measured::of(Precision::F32, 4, &[2, 2]),
+    Measured::of(Precision::F32, 8, &[2, 4]),
     Measured {
-        precision: Precision::F32,
-        n: 4,
-        radices: &[2, 2],
-        threads_per_fft: None,
-        min_blocks_per_sm: None,
-        ffts_per_block: None,
-        input_caching: None,
-        gpu: None,
-        cuda_only: false,
-    },
-    Measured {
-        precision: Precision::F32,
-        n: 8,
-        radices: &[2, 4],
-        threads_per_fft: None,
-        min_blocks_per_sm: None,
-        ffts_per_block: None,
-        input_caching: None,
-        gpu: None,
-        cuda_only: false,
-    },
-    Measured {
-        precision: Precision::F64,
-        n: 4,
-        radices: &[2, 2],
-        threads_per_fft: None,
-        min_blocks_per_sm: None,
-        ffts_per_block: None,
         input_caching: Some(InputCaching::L2Only),
-        gpu: None,
-        cuda_only: false,
+        ..Measured::of(Precision::F64, 4, &[2, 2])
     },
+    Measured::of(Precision::F64, 16, &[4, 4]),
     Measured {
-        precision: Precision::F64,
-        n: 16,
-        radices: &[4, 4],
-        threads_per_fft: None,
-        min_blocks_per_sm: None,
-        ffts_per_block: None,
-        input_caching: None,
-        gpu: None,
-        cuda_only: false,
-    },
-    Measured {
-        precision: Precision::F32,
-        n: 2187,
-        radices: &[9, 3, 9, 9],
-        threads_per_fft: None,
         min_blocks_per_sm: Some(4),
-        ffts_per_block: None,
-        input_caching: None,
-        gpu: None,
-        cuda_only: false,
+        ..Measured::of(Precision::F32, 2187, &[9, 3, 9, 9])
     },
     Measured {
-        precision: Precision::F32,
-        n: 1331,
-        radices: &[11, 11, 11],
-        threads_per_fft: None,
         min_blocks_per_sm: Some(6),
         ffts_per_block: Some(1),
         input_caching: Some(InputCaching::L2Only),
-        gpu: None,
-        cuda_only: false,
+        ..Measured::of(Precision::F32, 1331, &[11, 11, 11])
     },
     Measured {
-        precision: Precision::F32,
-        n: 2401,
-        radices: &[7, 7, 7, 7],
         threads_per_fft: Some(343),
         min_blocks_per_sm: Some(4),
-        ffts_per_block: None,
-        input_caching: None,
-        gpu: None,
         cuda_only: true,
+        ..Measured::of(Precision::F32, 2401, &[7, 7, 7, 7])
     },
     Measured {
-        precision: Precision::F64,
-        n: 4096,
-        radices: &[16, 16, 16],
-        threads_per_fft: None,
         min_blocks_per_sm: Some(2),
-        ffts_per_block: None,
-        input_caching: None,
-        gpu: None,
-        cuda_only: false,
+        ..Measured::of(Precision::F64, 4096, &[16, 16, 16])
     },
-    Measured {
-        precision: Precision::F64,
-        n: 128,
-        radices: &[4, 32],
-        threads_per_fft: None,
-        min_blocks_per_sm: None,
-        ffts_per_block: None,
-        input_caching: None,
-        gpu: None,
-        cuda_only: false,
-    },
+    Measured::of(Precision::F64, 128, &[4, 32]),
 ];
 
 /// GPU models with shapes of their own in the table.
