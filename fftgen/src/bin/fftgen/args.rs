@@ -2,6 +2,7 @@
 //! line that reproduces them (written into generated headers).
 
 use clap::{Args, ValueEnum};
+use fftgen::plan::measured::TUNED_GPUS;
 use fftgen::plan::InputCaching;
 use fftgen::spec::ShapeOverride;
 use fftgen::{Backend, Direction, FftSpec, Normalization, Placement, Precision};
@@ -28,9 +29,9 @@ pub struct TransformArgs {
     /// planner chooses when omitted.
     #[arg(long)]
     pub input_caching: Option<InputCaching>,
-    /// Use the shapes measured on this GPU model where there are some (e.g.
-    /// H200); the runtime and the bench choose it from the device's name.
-    #[arg(long)]
+    /// Use the shapes measured on this GPU model where there are some; the
+    /// runtime and the bench choose it from the device's name.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(TUNED_GPUS))]
     pub gpu: Option<String>,
     /// Tune the launch shape for this backend's limits; by default the shape
     /// runs on every backend.
