@@ -11,8 +11,8 @@
 //! arguments and a scale at the store.
 
 use super::ast::{
-    assign, let_const, uint, var, Builtin, Expr, Function, FunctionKind, Param, ParamKind, Space,
-    Stmt, Type,
+    assign, let_const, uint, var, Builtin, Expr, Function, FunctionKind, Intrinsic, Param,
+    ParamKind, Space, Stmt, Type,
 };
 use super::butterfly::butterfly_name;
 use super::complex_ops::cmul_name;
@@ -213,11 +213,34 @@ impl Lowering<'_> {
                     .cast(Type::Index)
                     .mul(uint(m * n));
                 body.push(let_const(Type::Index, "block_base", block_base));
+                let total = var("batch").cast(Type::Index).mul(uint(n));
+                // Values of the batch in this block's slice: m n but in the last block.
+                body.push(let_const(
+                    Type::Uint,
+                    "valid",
+                    Expr::Intrinsic(
+                        Intrinsic::Min,
+                        vec![total.sub(var("block_base")), uint(m * n).cast(Type::Index)],
+                    )
+                    .cast(Type::Uint),
+                ));
                 body.push(let_const(
                     Type::Index,
-                    "total",
-                    var("batch").cast(Type::Index).mul(uint(n)),
+                    "element",
+                    var("block_base").add(var("tid")),
                 ));
+                let (block, stride) = (pass.threads_per_block, pass.fft_stride);
+                if block % n == 0 || n % block == 0 {
+                    // See `staged_element`: every slot is this one plus a constant.
+                    body.push(let_const(
+                        Type::Uint,
+                        "slot",
+                        var("tid")
+                            .div(uint(n))
+                            .mul(uint(stride))
+                            .add(var("tid").rem(uint(n))),
+                    ));
+                }
                 body.push(Stmt::Comment(
                     "Unit-stride copy of the block's slice of the batch into shared memory.".into(),
                 ));
@@ -248,16 +271,75 @@ impl Lowering<'_> {
         body
     }
 
-    /// `shared_re[region + padding(index)]` and its imaginary twin.
-    fn shared(&self, index: Expr, padding: Padding) -> (Expr, Expr) {
-        let at = var("region").add(padded(index, padding));
-        (var("shared_re").at(at.clone()), var("shared_im").at(at))
+    /// The shared-memory positions (`region + padding(index)`) of the values
+    /// `head + offsets[r]`, with the statements that must come first. Where
+    /// the padding shifts every offset by a constant, the padded head is
+    /// computed once (`name`) and each position is that plus a constant, so
+    /// the compiler folds them into the loads' and stores' immediates instead
+    /// of dividing per value.
+    fn positions(
+        &self,
+        name: String,
+        head: Expr,
+        offsets: &[usize],
+        padded_offsets: Option<Vec<usize>>,
+        padding: Padding,
+    ) -> (Vec<Stmt>, Vec<Expr>) {
+        match padded_offsets {
+            Some(shifts) if !padding.is_none() => {
+                let at = var("region").add(padded(head, padding));
+                let positions = shifts.iter().map(|&c| var(&name).add(uint(c))).collect();
+                (vec![let_const(Type::Uint, name, at)], positions)
+            }
+            _ => {
+                let positions = offsets
+                    .iter()
+                    .map(|&c| var("region").add(padded(head.clone().add(uint(c)), padding)))
+                    .collect();
+                (Vec::new(), positions)
+            }
+        }
     }
 
-    /// `shared_part[region + padding(index)]`, the one array of
-    /// [`ExchangeWidth::OnePartAtATime`].
-    fn shared_part(&self, index: Expr, padding: Padding) -> Expr {
-        var("shared_part").at(var("region").add(padded(index, padding)))
+    /// Positions of the inputs `j + r N/R` of butterfly `j` of a stage of
+    /// `radix`, laid out by `padding`.
+    fn read_positions(
+        &self,
+        name: String,
+        j: Expr,
+        radix: usize,
+        padding: Padding,
+    ) -> (Vec<Stmt>, Vec<Expr>) {
+        let butterflies = self.pass.n / radix;
+        let offsets: Vec<usize> = (0..radix).map(|r| r * butterflies).collect();
+        let shifted = padding
+            .shifts_by_periods(butterflies)
+            .then(|| offsets.iter().map(|&c| padding.padded_shift(c)).collect());
+        self.positions(name, j, &offsets, shifted, padding)
+    }
+
+    /// Positions of the outputs `(j / Ns) Ns R + j % Ns + r Ns` of butterfly
+    /// `j` of `stage`, laid out by `padding`.
+    fn write_positions(
+        &self,
+        name: String,
+        j: Expr,
+        stage: &Stage,
+        padding: Padding,
+    ) -> (Vec<Stmt>, Vec<Expr>) {
+        let (radix, stride) = (stage.radix, stage.stride);
+        let offsets: Vec<usize> = (0..radix).map(|r| r * stride).collect();
+        let shifted = padding.linear_for_writes(radix, stride).then(|| {
+            (0..radix)
+                .map(|r| padding.write_offset(radix, stride, r))
+                .collect()
+        });
+        let head = j
+            .clone()
+            .div(uint(stride))
+            .mul(uint(stride * radix))
+            .add(j.rem(uint(stride)));
+        self.positions(name, head, &offsets, shifted, padding)
     }
 
     /// The exchange after stage `s` when one part crosses shared memory at a
@@ -274,16 +356,35 @@ impl Lowering<'_> {
         let next = &pass.stages[s + 1];
         let padding = stage.exchange.unwrap_or(Padding::NONE);
         let next_butterflies = pass.n / next.radix;
+        // Positions are computed once and serve both parts.
         let mut out = Vec::new();
+        let writes: Vec<Vec<Expr>> = (0..stage.butterflies_per_thread)
+            .map(|b| {
+                let (decls, positions) =
+                    self.write_positions(format!("w{b}"), var(format!("j{b}")), stage, padding);
+                out.extend(decls);
+                positions
+            })
+            .collect();
+        let reads: Vec<Vec<Expr>> = (0..next.butterflies_per_thread)
+            .map(|b| {
+                let k = var("t").add(uint(b * pass.threads_per_fft));
+                let (decls, positions) =
+                    self.read_positions(format!("next{b}"), k, next.radix, padding);
+                out.extend(decls);
+                positions
+            })
+            .collect();
         for part in [Expr::re as fn(Expr) -> Expr, Expr::im] {
             out.push(Stmt::Barrier);
-            for b in 0..stage.butterflies_per_thread {
-                let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
-                let stores = (0..stage.radix)
-                    .map(|r| {
-                        let index = stockham_index(j.clone(), stage.stride, stage.radix, r);
+            for (b, positions) in writes.iter().enumerate() {
+                let v = var(format!("v{b}"));
+                let stores = positions
+                    .iter()
+                    .enumerate()
+                    .map(|(r, at)| {
                         assign(
-                            self.shared_part(index, padding),
+                            var("shared_part").at(at.clone()),
                             part(v.clone().at(uint(r))),
                         )
                     })
@@ -291,18 +392,19 @@ impl Lowering<'_> {
                 out.extend(guarded(write_guard(b), stores));
             }
             out.push(Stmt::Barrier);
-            for b in 0..next.butterflies_per_thread {
+            for (b, positions) in reads.iter().enumerate() {
                 let k = var("t").add(uint(b * pass.threads_per_fft));
-                let loads: Vec<Stmt> = (0..next.radix)
-                    .map(|r| {
-                        let index = k.clone().add(uint(r * next_butterflies));
+                let loads = positions
+                    .iter()
+                    .enumerate()
+                    .map(|(r, at)| {
                         assign(
                             part(var(incoming(s + 1, b)).at(uint(r))),
-                            self.shared_part(index, padding),
+                            var("shared_part").at(at.clone()),
                         )
                     })
                     .collect();
-                let exists = next.guarded.then(|| k.clone().lt(uint(next_butterflies)));
+                let exists = next.guarded.then(|| k.lt(uint(next_butterflies)));
                 out.push(Stmt::Scope(guarded(exists, loads)));
             }
         }
@@ -311,66 +413,59 @@ impl Lowering<'_> {
 
     /// Copies `block_base + e` for e = tid, tid + block, ... into shared memory.
     fn staged_load(&self) -> Vec<Stmt> {
-        let pass = self.pass;
-        let n = pass.n;
-        (0..n / pass.threads_per_fft)
+        (0..self.pass.n / self.pass.threads_per_fft)
             .map(|k| {
-                let e = var(format!("e{k}"));
-                let slot = e
-                    .clone()
-                    .div(uint(n))
-                    .mul(uint(pass.fft_stride))
-                    .add(e.clone().rem(uint(n)));
-                let source = self.input_load(var("block_base").add(e));
-                Stmt::Scope(vec![
-                    let_const(
-                        Type::Uint,
-                        format!("e{k}"),
-                        var("tid").add(uint(k * pass.threads_per_block)),
-                    ),
-                    Stmt::If(
-                        var("block_base").add(var(format!("e{k}"))).lt(var("total")),
-                        vec![
-                            let_const(Type::Complex, "x", source),
-                            assign(var("shared_re").at(slot.clone()), var("x").re()),
-                            assign(var("shared_im").at(slot), var("x").im()),
-                        ],
-                    ),
-                ])
+                let (exists, global, slot) = self.staged_element(k);
+                let source = self.input_load(global);
+                Stmt::If(
+                    exists,
+                    vec![
+                        let_const(Type::Complex, "x", source),
+                        assign(var("shared_re").at(slot.clone()), var("x").re()),
+                        assign(var("shared_im").at(slot), var("x").im()),
+                    ],
+                )
             })
             .collect()
     }
 
     /// Copies the block's results from shared memory to `block_base + e`, scaled.
     fn staged_store(&self) -> Vec<Stmt> {
-        let pass = self.pass;
-        let n = pass.n;
-        (0..n / pass.threads_per_fft)
+        (0..self.pass.n / self.pass.threads_per_fft)
             .map(|k| {
-                let e = var(format!("e{k}"));
-                let slot = e
-                    .clone()
-                    .div(uint(n))
-                    .mul(uint(pass.fft_stride))
-                    .add(e.clone().rem(uint(n)));
+                let (exists, global, slot) = self.staged_element(k);
                 let value =
                     self.scaled_parts(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
-                Stmt::Scope(vec![
-                    let_const(
-                        Type::Uint,
-                        format!("e{k}"),
-                        var("tid").add(uint(k * pass.threads_per_block)),
-                    ),
-                    Stmt::If(
-                        var("block_base").add(e.clone()).lt(var("total")),
-                        vec![assign(
-                            var(self.buffers.output).at(var("block_base").add(e)),
-                            value,
-                        )],
-                    ),
-                ])
+                Stmt::If(
+                    exists,
+                    vec![assign(var(self.buffers.output).at(global), value)],
+                )
             })
             .collect()
+    }
+
+    /// Element e = tid + k * block of the block's slice: whether it exists
+    /// (`e < valid`, a 32-bit compare), its index in global memory
+    /// (`element + constant`, which the compiler folds into the access) and
+    /// its shared-memory slot (`slot + constant` where the block size and N
+    /// divide one another, as they do for every power of two).
+    fn staged_element(&self, k: usize) -> (Expr, Expr, Expr) {
+        let pass = self.pass;
+        let (n, block, stride) = (pass.n, pass.threads_per_block, pass.fft_stride);
+        let offset = k * block;
+        let slot = if block % n == 0 {
+            var("slot").add(uint(offset / n * stride))
+        } else if n % block == 0 {
+            var("slot").add(uint(offset / n * stride + offset % n))
+        } else {
+            let e = var("tid").add(uint(offset));
+            e.clone().div(uint(n)).mul(uint(stride)).add(e.rem(uint(n)))
+        };
+        (
+            var("tid").add(uint(offset)).lt(var("valid")),
+            var("element").add(uint(offset)),
+            slot,
+        )
     }
 
     /// `input[index]`, through the caches the plan chose.
@@ -457,15 +552,24 @@ impl Lowering<'_> {
         for &b in &batches {
             let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
             let mut work = Vec::new();
+            let from_shared = !direct_in && pass.exchange_width == ExchangeWidth::BothParts;
+            let positions = if from_shared {
+                let (decls, positions) =
+                    self.read_positions(format!("k{b}"), j.clone(), radix, input_padding);
+                work.extend(decls);
+                positions
+            } else {
+                Vec::new()
+            };
             for r in 0..radix {
                 let index = j.clone().add(uint(r * butterflies));
                 let value = if direct_in {
                     self.input_load(var("base").add(index))
-                } else if pass.exchange_width == ExchangeWidth::OnePartAtATime {
+                } else if !from_shared {
                     var(incoming(s, b)).at(uint(r))
                 } else {
-                    let (re, im) = self.shared(index, input_padding);
-                    Expr::complex(re, im)
+                    let at = positions[r].clone();
+                    Expr::complex(var("shared_re").at(at.clone()), var("shared_im").at(at))
                 };
                 work.push(assign(v.clone().at(uint(r)), value));
             }
@@ -493,17 +597,19 @@ impl Lowering<'_> {
             let mut writes = Vec::new();
             for &b in &batches {
                 let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
-                let mut stores = Vec::new();
-                for r in 0..radix {
-                    // In the last stage j < Ns, so the Stockham index is j + r Ns.
-                    let index = if natural {
-                        j.clone().add(uint(r * stride))
-                    } else {
-                        stockham_index(j.clone(), stride, radix, r)
-                    };
-                    let (re, im) = self.shared(index, padding);
-                    stores.push(assign(re, v.clone().at(uint(r)).re()));
-                    stores.push(assign(im, v.clone().at(uint(r)).im()));
+                // In the last stage j < Ns, so the Stockham index is j + r Ns.
+                let (mut stores, positions) = if natural {
+                    let offsets: Vec<usize> = (0..radix).map(|r| r * stride).collect();
+                    self.positions(format!("w{b}"), j.clone(), &offsets, None, padding)
+                } else {
+                    self.write_positions(format!("w{b}"), j.clone(), stage, padding)
+                };
+                for (r, at) in positions.into_iter().enumerate() {
+                    stores.push(assign(
+                        var("shared_re").at(at.clone()),
+                        v.clone().at(uint(r)).re(),
+                    ));
+                    stores.push(assign(var("shared_im").at(at), v.clone().at(uint(r)).im()));
                 }
                 writes.extend(guarded(guard(b, false), stores));
             }
@@ -562,16 +668,6 @@ fn padded(index: Expr, padding: Padding) -> Expr {
     } else {
         Expr::call(PAD, vec![index, uint(padding.period), uint(padding.gap)])
     }
-}
-
-/// Where output `r` of butterfly `j` goes in a stage of `radix` and `stride`
-/// Ns: `(j / Ns) Ns R + j % Ns + r Ns`.
-fn stockham_index(j: Expr, stride: usize, radix: usize, r: usize) -> Expr {
-    j.clone()
-        .div(uint(stride))
-        .mul(uint(stride * radix))
-        .add(j.rem(uint(stride)))
-        .add(uint(r * stride))
 }
 
 /// `body` under `cond`, or unconditionally when there is none.

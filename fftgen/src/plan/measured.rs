@@ -135,6 +135,35 @@ const MEASURED: &[Measured] = &[
     //   0.586).
     // - f32 3125: bound 4 0.5728, 5 0.5513 (6 0.5515; cuFFT 0.701).
     // - f64 128: [4, 32] 0.5561, [32, 4] 0.5263 ([8, 16] 0.7670; 0.509).
+    // The same session's second round, after the exchange padding search
+    // and the 32-bit staged guards (09:43-09:46 UTC,
+    // `docs/bench/h200_tune_round4.log`):
+    // - f32 256: [16, 16] on 16 threads (staged) 0.5756 with bound 1, 0.5846
+    //   with 2, 0.5225 with 3; on 32 threads, direct, [4, 8, 8] 0.5107,
+    //   [8, 8, 4] 0.5137 to 0.5143 (bounds 3, 4); [4, 4, 4, 4] on 64 0.5228,
+    //   [16, 4, 4] on 64 0.5899 (cuFFT 0.524).
+    // - f32 1024: [32, 32] 0.5194, [16, 8, 8] on 128 threads 0.5100,
+    //   [16, 16, 4] on 64 0.5145, [8, 8, 16] on 64 0.5171 (cuFFT 0.517).
+    // - f32 4000: [20, 20, 10] with bound 2 0.6012, 3 0.5797, 4 0.5437;
+    //   [20, 10, 20] 0.5835; [10, 10, 10, 4] on 400 threads 0.6913;
+    //   [8, 10, 10, 5] on 400 0.7391 (cuFFT 0.522).
+    // - f32 1000 keeps bound 6: 0.5166 (5 0.5222, 8 0.5322, one per block
+    //   with 8 0.5430, [8, 5, 5, 5] on 200 threads 0.5758; cuFFT 0.514).
+    Measured {
+        threads_per_fft: Some(32),
+        gpu: Some("H200"),
+        ..Measured::of(Precision::F32, 256, &[4, 8, 8])
+    },
+    Measured {
+        threads_per_fft: Some(128),
+        gpu: Some("H200"),
+        ..Measured::of(Precision::F32, 1024, &[16, 8, 8])
+    },
+    Measured {
+        min_blocks_per_sm: Some(4),
+        gpu: Some("H200"),
+        ..Measured::of(Precision::F32, 4000, &[20, 20, 10])
+    },
     Measured {
         gpu: Some("H200"),
         ..Measured::of(Precision::F32, 4, &[4])
@@ -153,11 +182,6 @@ const MEASURED: &[Measured] = &[
         min_blocks_per_sm: Some(6),
         gpu: Some("H200"),
         ..Measured::of(Precision::F32, 1000, &[10, 10, 10])
-    },
-    Measured {
-        min_blocks_per_sm: Some(4),
-        gpu: Some("H200"),
-        ..Measured::of(Precision::F32, 1024, &[32, 32])
     },
     Measured {
         min_blocks_per_sm: Some(8),

@@ -4,7 +4,7 @@
 
 use super::factor::{is_smooth, nearest_supported, prime_factors};
 use super::measured::measured_shape;
-use super::padding::{bank_words, Padding};
+use super::padding::{bank_words, Exchange, Padding};
 use super::radix::{choose, thread_shape, values_per_thread};
 use super::{ExchangeWidth, GlobalIo, InputCaching, LaneLayout, Pass, Plan, Stage, Twiddles};
 use crate::codelet::is_supported_radix;
@@ -211,7 +211,14 @@ fn plan_pass(
     for (s, &radix) in radices.iter().enumerate() {
         let last = s + 1 == radices.len();
         let exchange = (!last).then(|| match lanes {
-            LaneLayout::FftMajor => Padding::for_stage(radix, stride, banks),
+            LaneLayout::FftMajor => Padding::for_exchange(Exchange {
+                n,
+                threads: threads_per_fft,
+                radix,
+                stride,
+                next_radix: radices[s + 1],
+                bank_words: banks,
+            }),
             // Lanes of a warp read the same index of different FFTs: the odd
             // FFT stride alone spreads them over the banks.
             LaneLayout::FftMinor => Padding::NONE,
