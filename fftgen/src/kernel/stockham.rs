@@ -11,8 +11,8 @@
 //! arguments and a scale at the store.
 
 use super::ast::{
-    assign, let_const, uint, var, Builtin, Expr, Function, FunctionKind, Intrinsic, Param,
-    ParamKind, Space, Stmt, Type,
+    assign, let_const, uint, var, Builtin, Expr, Function, FunctionKind, Param, ParamKind, Space,
+    Stmt, Type,
 };
 use super::butterfly::butterfly_name;
 use super::complex_ops::cmul_name;
@@ -213,34 +213,11 @@ impl Lowering<'_> {
                     .cast(Type::Index)
                     .mul(uint(m * n));
                 body.push(let_const(Type::Index, "block_base", block_base));
-                let total = var("batch").cast(Type::Index).mul(uint(n));
-                // Values of the batch in this block's slice: m n but in the last block.
-                body.push(let_const(
-                    Type::Uint,
-                    "valid",
-                    Expr::Intrinsic(
-                        Intrinsic::Min,
-                        vec![total.sub(var("block_base")), uint(m * n).cast(Type::Index)],
-                    )
-                    .cast(Type::Uint),
-                ));
                 body.push(let_const(
                     Type::Index,
-                    "element",
-                    var("block_base").add(var("tid")),
+                    "total",
+                    var("batch").cast(Type::Index).mul(uint(n)),
                 ));
-                let (block, stride) = (pass.threads_per_block, pass.fft_stride);
-                if block % n == 0 || n % block == 0 {
-                    // See `staged_element`: every slot is this one plus a constant.
-                    body.push(let_const(
-                        Type::Uint,
-                        "slot",
-                        var("tid")
-                            .div(uint(n))
-                            .mul(uint(stride))
-                            .add(var("tid").rem(uint(n))),
-                    ));
-                }
                 body.push(Stmt::Comment(
                     "Unit-stride copy of the block's slice of the batch into shared memory.".into(),
                 ));
@@ -413,59 +390,66 @@ impl Lowering<'_> {
 
     /// Copies `block_base + e` for e = tid, tid + block, ... into shared memory.
     fn staged_load(&self) -> Vec<Stmt> {
-        (0..self.pass.n / self.pass.threads_per_fft)
+        let pass = self.pass;
+        let n = pass.n;
+        (0..n / pass.threads_per_fft)
             .map(|k| {
-                let (exists, global, slot) = self.staged_element(k);
-                let source = self.input_load(global);
-                Stmt::If(
-                    exists,
-                    vec![
-                        let_const(Type::Complex, "x", source),
-                        assign(var("shared_re").at(slot.clone()), var("x").re()),
-                        assign(var("shared_im").at(slot), var("x").im()),
-                    ],
-                )
+                let e = var(format!("e{k}"));
+                let slot = e
+                    .clone()
+                    .div(uint(n))
+                    .mul(uint(pass.fft_stride))
+                    .add(e.clone().rem(uint(n)));
+                let source = self.input_load(var("block_base").add(e));
+                Stmt::Scope(vec![
+                    let_const(
+                        Type::Uint,
+                        format!("e{k}"),
+                        var("tid").add(uint(k * pass.threads_per_block)),
+                    ),
+                    Stmt::If(
+                        var("block_base").add(var(format!("e{k}"))).lt(var("total")),
+                        vec![
+                            let_const(Type::Complex, "x", source),
+                            assign(var("shared_re").at(slot.clone()), var("x").re()),
+                            assign(var("shared_im").at(slot), var("x").im()),
+                        ],
+                    ),
+                ])
             })
             .collect()
     }
 
     /// Copies the block's results from shared memory to `block_base + e`, scaled.
     fn staged_store(&self) -> Vec<Stmt> {
-        (0..self.pass.n / self.pass.threads_per_fft)
+        let pass = self.pass;
+        let n = pass.n;
+        (0..n / pass.threads_per_fft)
             .map(|k| {
-                let (exists, global, slot) = self.staged_element(k);
+                let e = var(format!("e{k}"));
+                let slot = e
+                    .clone()
+                    .div(uint(n))
+                    .mul(uint(pass.fft_stride))
+                    .add(e.clone().rem(uint(n)));
                 let value =
                     self.scaled_parts(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
-                Stmt::If(
-                    exists,
-                    vec![assign(var(self.buffers.output).at(global), value)],
-                )
+                Stmt::Scope(vec![
+                    let_const(
+                        Type::Uint,
+                        format!("e{k}"),
+                        var("tid").add(uint(k * pass.threads_per_block)),
+                    ),
+                    Stmt::If(
+                        var("block_base").add(e.clone()).lt(var("total")),
+                        vec![assign(
+                            var(self.buffers.output).at(var("block_base").add(e)),
+                            value,
+                        )],
+                    ),
+                ])
             })
             .collect()
-    }
-
-    /// Element e = tid + k * block of the block's slice: whether it exists
-    /// (`e < valid`, a 32-bit compare), its index in global memory
-    /// (`element + constant`, which the compiler folds into the access) and
-    /// its shared-memory slot (`slot + constant` where the block size and N
-    /// divide one another, as they do for every power of two).
-    fn staged_element(&self, k: usize) -> (Expr, Expr, Expr) {
-        let pass = self.pass;
-        let (n, block, stride) = (pass.n, pass.threads_per_block, pass.fft_stride);
-        let offset = k * block;
-        let slot = if block % n == 0 {
-            var("slot").add(uint(offset / n * stride))
-        } else if n % block == 0 {
-            var("slot").add(uint(offset / n * stride + offset % n))
-        } else {
-            let e = var("tid").add(uint(offset));
-            e.clone().div(uint(n)).mul(uint(stride)).add(e.rem(uint(n)))
-        };
-        (
-            var("tid").add(uint(offset)).lt(var("valid")),
-            var("element").add(uint(offset)),
-            slot,
-        )
     }
 
     /// `input[index]`, through the caches the plan chose.
