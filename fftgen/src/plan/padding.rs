@@ -110,7 +110,11 @@ impl Padding {
     /// using at most n / 8 extra words.
     pub fn for_exchange(exchange: Exchange) -> Padding {
         let rule = Padding::for_stage(exchange.radix, exchange.stride, exchange.bank_words);
-        if exchange.radix % 2 == 1 || exchange.cost(rule) == exchange.ideal() {
+        if exchange.radix % 2 == 1 {
+            return rule;
+        }
+        let rule_cost = exchange.cost(rule);
+        if rule_cost == exchange.ideal() {
             return rule;
         }
         let span = exchange.stride * exchange.radix;
@@ -119,11 +123,7 @@ impl Padding {
             .chain((0..8).map(|k| exchange.bank_words << k))
             .filter(|&period| period < exchange.n);
         let gaps = (1..=8).chain([exchange.stride, 2 * exchange.stride]);
-        let mut best = (
-            exchange.cost(rule).score(),
-            rule.padded_len(exchange.n),
-            rule,
-        );
+        let mut best = (rule_cost.score(), rule.padded_len(exchange.n), rule);
         for period in periods {
             for gap in gaps.clone() {
                 let padding = Padding { period, gap };
