@@ -10,6 +10,7 @@ use common::nvrtc;
 use fftgen::plan::factor::supported_sizes;
 use fftgen::plan::measured::{tuned_sizes, TUNED_GPUS};
 use fftgen::plan::planner::max_size;
+use fftgen::plan::{ExchangeBuffers, ExchangeWidth};
 use fftgen::{Backend, FftSpec, Normalization, Placement, Precision};
 use fftgen_runtime::cuda::compile_to_cubin_check;
 
@@ -107,4 +108,20 @@ fn variants_and_explicit_radices() {
     }
     compile(&FftSpec::new(4096).radices(&[8, 8, 8, 8]));
     compile(&FftSpec::new(1000).radices(&[8, 5, 5, 5]));
+    for n in [256, 512, 1000, 1024, 1331, 2048, 2187, 2197, 2401] {
+        compile(
+            &FftSpec::new(n)
+                .exchange_buffers(ExchangeBuffers::Alternating)
+                .gpu("H200")
+                .target(Backend::Cuda),
+        );
+    }
+    for n in [512, 1000, 1331, 2187, 2197, 2401, 4000] {
+        compile(
+            &FftSpec::new(n)
+                .exchange_width(ExchangeWidth::OnePartAtATime)
+                .gpu("H200")
+                .target(Backend::Cuda),
+        );
+    }
 }

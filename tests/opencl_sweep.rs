@@ -8,8 +8,10 @@ mod common;
 use common::*;
 use fftgen::check::check_opencl;
 use fftgen::plan::factor::supported_sizes;
+use fftgen::plan::measured::{tuned_sizes, TUNED_GPUS};
 use fftgen::plan::planner::max_size;
-use fftgen::{Direction, FftSpec, Normalization, Placement, Precision};
+use fftgen::plan::{ExchangeBuffers, ExchangeWidth};
+use fftgen::{Backend, Direction, FftSpec, Normalization, Placement, Precision};
 use fftgen_runtime::opencl::OpenClFft;
 use num_complex::Complex;
 
@@ -97,6 +99,60 @@ fn explicit_radix_sequences() {
     ] {
         let spec = FftSpec::new(n).radices(&radices);
         check_spec(&spec, 3);
+    }
+}
+
+/// Two sets of exchange arrays written in turn (one barrier per exchange)
+/// give the same results: odd and mixed radices, guarded stages (1000 on
+/// 100 threads), several transforms per block, in place, f64.
+#[test]
+fn alternating_exchange_buffers() {
+    let alternating = |n: usize| FftSpec::new(n).exchange_buffers(ExchangeBuffers::Alternating);
+    for n in [512, 1000, 1331, 2187, 2197, 2401] {
+        check_spec(&alternating(n), 3);
+    }
+    check_spec(&alternating(2048).radices(&[16, 8, 16]), 3);
+    check_spec(&alternating(1000).threads_per_fft(40), 3);
+    check_spec(
+        &alternating(2401)
+            .placement(Placement::InPlace)
+            .normalization(Normalization::Inverse),
+        3,
+    );
+    check_spec(&alternating(1024).precision(Precision::F64), 3);
+}
+
+/// The one-part exchange chosen where both parts would fit gives the same
+/// results: odd radices, guarded stages, several transforms per block, in
+/// place.
+#[test]
+fn one_part_exchange_by_choice() {
+    let one_part = |n: usize| FftSpec::new(n).exchange_width(ExchangeWidth::OnePartAtATime);
+    for n in [512, 1000, 2187, 2401, 3125, 4000] {
+        check_spec(&one_part(n), 3);
+    }
+    check_spec(&one_part(1000).threads_per_fft(40), 3);
+    check_spec(
+        &one_part(2187)
+            .placement(Placement::InPlace)
+            .normalization(Normalization::Unitary),
+        3,
+    );
+}
+
+/// The shapes measured for particular GPU models (their own radices, launch
+/// shapes, exchange layouts and first writes) give the same results. The
+/// CUDA-only shapes run here too: PoCL takes their larger work-groups.
+#[test]
+fn shapes_of_tuned_gpus() {
+    for &gpu in TUNED_GPUS {
+        for (precision, n) in tuned_sizes(gpu) {
+            let spec = FftSpec::new(n)
+                .precision(precision)
+                .gpu(gpu)
+                .target(Backend::Cuda);
+            check_spec(&spec, 3);
+        }
     }
 }
 

@@ -88,6 +88,7 @@ pub fn kernel_key(plan: &Plan, pass: &Pass, direction: Direction) -> KernelKey {
         threads_per_fft: pass.threads_per_fft,
         ffts_per_block: pass.ffts_per_block,
         input_caching: pass.input_caching,
+        exchange_buffers: pass.exchange_buffers,
         precision: plan.precision,
         direction,
         placement: plan.placement,
@@ -140,6 +141,7 @@ struct SourceContext {
     threads_per_fft: usize,
     ffts_per_block: usize,
     input_caching: String,
+    exchange_buffers: String,
     threads_per_block: usize,
     shared_bytes: usize,
     twiddles: String,
@@ -209,6 +211,7 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
         threads_per_fft: pass.threads_per_fft,
         ffts_per_block: pass.ffts_per_block,
         input_caching: pass.input_caching.to_string(),
+        exchange_buffers: pass.exchange_buffers.to_string(),
         threads_per_block: pass.threads_per_block,
         shared_bytes: pass.shared_bytes,
         twiddles: if len == 0 {

@@ -87,6 +87,22 @@ pub enum Error {
         bytes_per_fft: usize,
     },
 
+    #[error(
+        "alternating exchange buffers do not fit n = {n}: {reason}; use reused buffers, or omit \
+         the choice to let the planner decide"
+    )]
+    AlternatingBuffersUnfit { n: usize, reason: String },
+
+    #[error(
+        "the {width} exchange does not fit n = {n}: {reason}; give the other width, or omit the \
+         choice to let the planner decide"
+    )]
+    ExchangeWidthUnfit {
+        n: usize,
+        width: crate::plan::ExchangeWidth,
+        reason: String,
+    },
+
     #[error("no direction was requested; ask for forward, inverse or both")]
     NoDirection,
 

@@ -2,7 +2,7 @@
 //! it (cuFFTDx's "description", kept apart from the execution shape in
 //! [`crate::plan`]).
 
-use crate::plan::InputCaching;
+use crate::plan::{ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching};
 use crate::{Backend, Direction, Normalization, Placement, Precision};
 use serde::Serialize;
 
@@ -34,6 +34,17 @@ pub struct FftSpec {
     /// Which caches the input loads go through; `None` lets the planner
     /// choose (L1 and L2 unless measured otherwise).
     pub input_caching: Option<InputCaching>,
+    /// One set of shared exchange arrays or two written in turn; `None` lets
+    /// the planner choose (one unless measured otherwise).
+    pub exchange_buffers: Option<ExchangeBuffers>,
+    /// Both parts of each complex value through shared memory at once, or
+    /// the real parts then the imaginary parts; `None` lets the planner
+    /// choose (both where they fit, unless measured otherwise).
+    pub exchange_width: Option<ExchangeWidth>,
+    /// Whether the block synchronises before the first stage's shared-memory
+    /// writes; `None` lets the planner choose (it does, unless measured
+    /// otherwise).
+    pub first_write: Option<FirstWrite>,
     /// The GPU model the plan is for, as a key of the measured table
     /// (`fftgen/src/plan/measured.rs`, e.g. `H200`): shapes measured on that
     /// model win over those measured for any GPU. The runtime fills it from
@@ -60,6 +71,9 @@ impl FftSpec {
             min_blocks_per_sm: None,
             ffts_per_block: None,
             input_caching: None,
+            exchange_buffers: None,
+            exchange_width: None,
+            first_write: None,
             gpu: None,
             target: None,
         }
@@ -110,6 +124,21 @@ impl FftSpec {
         self
     }
 
+    pub fn exchange_buffers(mut self, buffers: ExchangeBuffers) -> Self {
+        self.exchange_buffers = Some(buffers);
+        self
+    }
+
+    pub fn exchange_width(mut self, width: ExchangeWidth) -> Self {
+        self.exchange_width = Some(width);
+        self
+    }
+
+    pub fn first_write(mut self, first_write: FirstWrite) -> Self {
+        self.first_write = Some(first_write);
+        self
+    }
+
     pub fn gpu(mut self, model: impl Into<String>) -> Self {
         self.gpu = Some(model.into());
         self
@@ -140,6 +169,15 @@ impl FftSpec {
         if let Some(caching) = self.input_caching {
             line.push_str(&format!(" --input-caching {caching}"));
         }
+        if let Some(buffers) = self.exchange_buffers {
+            line.push_str(&format!(" --exchange-buffers {buffers}"));
+        }
+        if let Some(width) = self.exchange_width {
+            line.push_str(&format!(" --exchange-width {width}"));
+        }
+        if let Some(first_write) = self.first_write {
+            line.push_str(&format!(" --first-write {first_write}"));
+        }
         if let Some(backend) = self.target {
             line.push_str(&format!(" --target {backend}"));
         }
@@ -166,6 +204,9 @@ pub struct ShapeOverride {
     pub min_blocks_per_sm: Option<usize>,
     pub ffts_per_block: Option<usize>,
     pub input_caching: Option<InputCaching>,
+    pub exchange_buffers: Option<ExchangeBuffers>,
+    pub exchange_width: Option<ExchangeWidth>,
+    pub first_write: Option<FirstWrite>,
 }
 
 impl ShapeOverride {
@@ -185,6 +226,15 @@ impl ShapeOverride {
         }
         if let Some(caching) = self.input_caching {
             spec = spec.input_caching(caching);
+        }
+        if let Some(buffers) = self.exchange_buffers {
+            spec = spec.exchange_buffers(buffers);
+        }
+        if let Some(width) = self.exchange_width {
+            spec = spec.exchange_width(width);
+        }
+        if let Some(first_write) = self.first_write {
+            spec = spec.first_write(first_write);
         }
         spec
     }

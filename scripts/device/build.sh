@@ -15,5 +15,6 @@ done
 exe=$(cargo test --release -p fftgen-runtime --no-run --test cuda_gpu 2>&1 | sed -n 's/.*Executable tests\/cuda_gpu.rs (\(.*\))/\1/p')
 cp "$exe" .devbin/cuda_gpu
 cp -L /usr/lib/x86_64-linux-gnu/libOpenCL.so.1 .devbin/lib/
-cp scripts/device/run.sh scripts/device/tune.sh scripts/device/profile.sh scripts/device/ab.sh .devbin/
+cp scripts/device/run.sh scripts/device/tune.sh scripts/device/profile.sh scripts/device/ab.sh \
+    scripts/device/variants.sh scripts/device/compare_builds.sh .devbin/
 ls -la .devbin

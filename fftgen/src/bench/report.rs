@@ -4,7 +4,7 @@
 //! computed here from the raw timings, so the forms always agree.
 
 use super::timing::{Schedule, Timing};
-use crate::plan::InputCaching;
+use crate::plan::{ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching};
 use crate::Precision;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -27,6 +27,12 @@ pub struct BenchRow {
     pub min_blocks_per_sm: usize,
     /// Which caches our kernel's input loads go through.
     pub input_caching: InputCaching,
+    /// One set of shared exchange arrays or two written in turn.
+    pub exchange_buffers: ExchangeBuffers,
+    /// Both parts of each value through shared memory at once, or one at a time.
+    pub exchange_width: ExchangeWidth,
+    /// Whether the block synchronises before its first shared-memory writes.
+    pub first_write: FirstWrite,
     /// The fewest bytes one launch must move: the input read once plus the
     /// output written once, `2 * n * batch * complex bytes`.
     pub bytes: u64,
@@ -86,6 +92,9 @@ impl BenchRow {
             ffts_per_block: 0,
             min_blocks_per_sm: 0,
             input_caching: InputCaching::L1AndL2,
+            exchange_buffers: ExchangeBuffers::Reused,
+            exchange_width: ExchangeWidth::BothParts,
+            first_write: FirstWrite::AfterBarrier,
             bytes: 2 * (n * batch * precision.complex_bytes()) as u64,
             copy: None,
             ours: None,

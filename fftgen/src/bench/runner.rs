@@ -182,6 +182,9 @@ impl<T: Sample> Session<T> {
             row.ffts_per_block = pass.ffts_per_block;
             row.min_blocks_per_sm = pass.min_blocks_per_sm;
             row.input_caching = pass.input_caching;
+            row.exchange_buffers = pass.exchange_buffers;
+            row.exchange_width = pass.exchange_width;
+            row.first_write = pass.first_write;
         }
         row.checked_transforms = checked_transforms(n, batch);
         let references = match self.references(n, row.checked_transforms) {

@@ -2,7 +2,7 @@
 //! changes the generated code and parses back (rocFFT's kernel names, made
 //! reversible so nothing re-parses meaning out of strings by hand).
 
-use crate::plan::InputCaching;
+use crate::plan::{ExchangeBuffers, InputCaching};
 use crate::{Direction, Normalization, Placement, Precision};
 use std::fmt;
 use std::str::FromStr;
@@ -17,6 +17,9 @@ pub struct KernelKey {
     /// Written into the name as `_l2` when the input skips L1, and not at
     /// all otherwise, so default kernels keep their names.
     pub input_caching: InputCaching,
+    /// Written as `_x2` when stages write two sets of exchange arrays in
+    /// turn, and not at all for one set.
+    pub exchange_buffers: ExchangeBuffers,
     pub precision: Precision,
     pub direction: Direction,
     pub placement: Placement,
@@ -38,9 +41,13 @@ impl fmt::Display for KernelKey {
             InputCaching::L1AndL2 => "",
             InputCaching::L2Only => "_l2",
         };
+        let buffers = match self.exchange_buffers {
+            ExchangeBuffers::Reused => "",
+            ExchangeBuffers::Alternating => "_x2",
+        };
         write!(
             f,
-            "fftgen_c2c_n{}_r{}_t{}_m{}{caching}_{}_{}_{}_norm{}",
+            "fftgen_c2c_n{}_r{}_t{}_m{}{caching}{buffers}_{}_{}_{}_norm{}",
             self.n,
             radices.join("x"),
             self.threads_per_fft,
@@ -67,6 +74,13 @@ impl FromStr for KernelKey {
             }
             _ => InputCaching::L1AndL2,
         };
+        let exchange_buffers = match fields.get(4) {
+            Some(&"x2") => {
+                fields.remove(4);
+                ExchangeBuffers::Alternating
+            }
+            _ => ExchangeBuffers::Reused,
+        };
         let [n, radices, t, m, precision, direction, placement, norm] = fields[..] else {
             return Err(bad());
         };
@@ -88,6 +102,7 @@ impl FromStr for KernelKey {
             threads_per_fft: number(t, "t")?,
             ffts_per_block: number(m, "m")?,
             input_caching,
+            exchange_buffers,
             precision: precision.parse()?,
             direction: match direction {
                 "fwd" => Direction::Forward,
@@ -116,6 +131,7 @@ mod tests {
             threads_per_fft: 512,
             ffts_per_block: 1,
             input_caching: InputCaching::L1AndL2,
+            exchange_buffers: ExchangeBuffers::Reused,
             precision: Precision::F32,
             direction: Direction::Inverse,
             placement: Placement::InPlace,
@@ -147,5 +163,20 @@ mod tests {
                 .parse::<KernelKey>()
                 .is_err()
         );
+
+        let alternating = KernelKey {
+            n: 2401,
+            radices: vec![7, 7, 7, 7],
+            threads_per_fft: 343,
+            input_caching: InputCaching::L2Only,
+            exchange_buffers: ExchangeBuffers::Alternating,
+            ..key
+        };
+        let name = alternating.to_string();
+        assert_eq!(
+            name,
+            "fftgen_c2c_n2401_r7x7x7x7_t343_m1_l2_x2_f32_inv_ip_normunitary"
+        );
+        assert_eq!(name.parse::<KernelKey>(), Ok(alternating));
     }
 }

@@ -18,7 +18,10 @@ use super::butterfly::butterfly_name;
 use super::complex_ops::cmul_name;
 use super::key::KernelKey;
 use crate::expr::constant::root_of_unity_f64;
-use crate::plan::{ExchangeWidth, GlobalIo, InputCaching, LaneLayout, Padding, Pass, Stage};
+use crate::plan::{
+    ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout, Padding, Pass,
+    Stage,
+};
 use crate::{Direction, Placement};
 
 /// The helper that applies a [`Padding`]: `index + index / period * gap`.
@@ -165,16 +168,24 @@ impl Lowering<'_> {
         let pass = self.pass;
         let (t, m, n) = (pass.threads_per_fft, pass.ffts_per_block, pass.n);
         let words = pass.ffts_per_block * pass.fft_stride;
-        let shared_arrays: &[&str] = match pass.exchange_width {
-            ExchangeWidth::BothParts => &["shared_re", "shared_im"],
-            ExchangeWidth::OnePartAtATime => &["shared_part"],
+        let shared_arrays: Vec<String> = match (pass.exchange_width, pass.exchange_buffers) {
+            (ExchangeWidth::OnePartAtATime, _) => vec!["shared_part".into()],
+            (ExchangeWidth::BothParts, ExchangeBuffers::Reused) => {
+                let (re, im) = exchange_arrays(pass, 0);
+                vec![re, im]
+            }
+            (ExchangeWidth::BothParts, ExchangeBuffers::Alternating) => {
+                let (re0, im0) = exchange_arrays(pass, 0);
+                let (re1, im1) = exchange_arrays(pass, 1);
+                vec![re0, im0, re1, im1]
+            }
         };
         let mut body: Vec<Stmt> = shared_arrays
-            .iter()
-            .map(|&name| Stmt::Array {
+            .into_iter()
+            .map(|name| Stmt::Array {
                 space: Space::Shared,
                 ty: Type::Real,
-                name: name.into(),
+                name,
                 len: words,
             })
             .collect();
@@ -352,8 +363,15 @@ impl Lowering<'_> {
                 positions
             })
             .collect();
-        for part in [Expr::re as fn(Expr) -> Expr, Expr::im] {
-            out.push(Stmt::Barrier);
+        for (p, part) in [Expr::re as fn(Expr) -> Expr, Expr::im]
+            .into_iter()
+            .enumerate()
+        {
+            // Before the first stage's real parts nothing has read the array.
+            let reads_pending = !(s == 0 && p == 0);
+            if reads_pending || pass.first_write == FirstWrite::AfterBarrier {
+                out.push(Stmt::Barrier);
+            }
             for (b, positions) in writes.iter().enumerate() {
                 let v = var(format!("v{b}"));
                 let stores = positions
@@ -553,7 +571,8 @@ impl Lowering<'_> {
                     var(incoming(s, b)).at(uint(r))
                 } else {
                     let at = positions[r].clone();
-                    Expr::complex(var("shared_re").at(at.clone()), var("shared_im").at(at))
+                    let (re, im) = exchange_arrays(pass, s.wrapping_sub(1));
+                    Expr::complex(var(&re).at(at.clone()), var(&im).at(at))
                 };
                 work.push(assign(v.clone().at(uint(r)), value));
             }
@@ -577,6 +596,7 @@ impl Lowering<'_> {
         }
 
         // Write: to shared memory for the next stage, or out of the kernel.
+        let (shared_re, shared_im) = exchange_arrays(pass, s);
         let write_shared = |padding: Padding, natural: bool| -> Vec<Stmt> {
             let mut writes = Vec::new();
             for &b in &batches {
@@ -590,10 +610,10 @@ impl Lowering<'_> {
                 };
                 for (r, at) in positions.into_iter().enumerate() {
                     stores.push(assign(
-                        var("shared_re").at(at.clone()),
+                        var(&shared_re).at(at.clone()),
                         v.clone().at(uint(r)).re(),
                     ));
-                    stores.push(assign(var("shared_im").at(at), v.clone().at(uint(r)).im()));
+                    stores.push(assign(var(&shared_im).at(at), v.clone().at(uint(r)).im()));
                 }
                 writes.extend(guarded(guard(b, false), stores));
             }
@@ -602,7 +622,17 @@ impl Lowering<'_> {
         if !last {
             match pass.exchange_width {
                 ExchangeWidth::BothParts => {
-                    out.push(Stmt::Barrier);
+                    // Every thread must be done reading the arrays this write
+                    // reuses: unnecessary before the first stage of a kernel
+                    // that reads global memory directly (nothing has read
+                    // them; the plan may still ask for it, FirstWrite) and
+                    // with alternating sets (the barrier after the previous
+                    // write ended those reads).
+                    let alternating = pass.exchange_buffers == ExchangeBuffers::Alternating;
+                    let first_asks = pass.first_write == FirstWrite::AfterBarrier;
+                    if !alternating && (!direct_in || first_asks) {
+                        out.push(Stmt::Barrier);
+                    }
                     out.extend(write_shared(stage.exchange.unwrap_or(Padding::NONE), false));
                     out.push(Stmt::Barrier);
                 }
@@ -639,6 +669,20 @@ impl Lowering<'_> {
     }
 }
 
+/// The real and imaginary arrays that stage `s` writes for stage `s + 1`
+/// (and that stage `s + 1` reads): one set for every stage, or set `s % 2`
+/// with [`ExchangeBuffers::Alternating`]. The staged input, read by stage 0,
+/// is `s = usize::MAX` (set 1), which only one set of arrays ever holds.
+fn exchange_arrays(pass: &Pass, s: usize) -> (String, String) {
+    match pass.exchange_buffers {
+        ExchangeBuffers::Reused => ("shared_re".into(), "shared_im".into()),
+        ExchangeBuffers::Alternating => {
+            let set = s % 2;
+            (format!("shared_re{set}"), format!("shared_im{set}"))
+        }
+    }
+}
+
 /// Registers that carry stage `s`'s inputs, butterfly `b`, across the
 /// exchange before it ([`ExchangeWidth::OnePartAtATime`]).
 fn incoming(s: usize, b: usize) -> String {
@@ -659,5 +703,53 @@ fn guarded(cond: Option<Expr>, body: Vec<Stmt>) -> Vec<Stmt> {
     match cond {
         Some(c) => vec![Stmt::If(c, body)],
         None => body,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::plan::{ExchangeBuffers, ExchangeWidth, FirstWrite};
+    use crate::{Direction, FftSpec, Precision};
+
+    /// Barriers in the forward CUDA kernel of `spec`.
+    fn barriers(spec: FftSpec) -> usize {
+        let spec = spec.directions(&[Direction::Forward]);
+        let source = crate::generate(&spec, "test").unwrap().cuda_source;
+        source.matches("__syncthreads()").count()
+    }
+
+    #[test]
+    fn barriers_per_exchange_follow_the_plan() {
+        // [7, 7, 7, 7]: three exchanges.
+        let n2401 = || FftSpec::new(2401).radices(&[7, 7, 7, 7]);
+        assert_eq!(barriers(n2401()), 6);
+        assert_eq!(barriers(n2401().first_write(FirstWrite::Immediate)), 5);
+        assert_eq!(
+            barriers(n2401().exchange_buffers(ExchangeBuffers::Alternating)),
+            3
+        );
+        assert_eq!(
+            barriers(n2401().exchange_width(ExchangeWidth::OnePartAtATime)),
+            12
+        );
+        assert_eq!(
+            barriers(
+                n2401()
+                    .exchange_width(ExchangeWidth::OnePartAtATime)
+                    .first_write(FirstWrite::Immediate)
+            ),
+            11
+        );
+        // Staged small sizes read shared memory in their first stage, so its
+        // writes always wait: [8, 8] staged is a load, two exchange barriers,
+        // and the two around the staged store.
+        let staged = || FftSpec::new(64).radices(&[8, 8]).threads_per_fft(8);
+        assert_eq!(
+            barriers(staged()),
+            barriers(staged().first_write(FirstWrite::Immediate))
+        );
+        // f64 4096 [16, 16, 16] exchanges one part at a time by necessity.
+        let f64_4096 = || FftSpec::new(4096).precision(Precision::F64);
+        assert_eq!(barriers(f64_4096()), 8);
     }
 }

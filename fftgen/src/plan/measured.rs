@@ -3,7 +3,7 @@
 //! names the measurement that justifies it; the radix-schedule autotuner
 //! (seed 004) will produce this table instead of a person.
 
-use super::InputCaching;
+use super::{ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching};
 use crate::{Backend, Precision};
 
 /// One measured winner: the radices, and where the measurement beat the
@@ -17,6 +17,9 @@ struct Measured {
     min_blocks_per_sm: Option<usize>,
     ffts_per_block: Option<usize>,
     input_caching: Option<InputCaching>,
+    exchange_buffers: Option<ExchangeBuffers>,
+    exchange_width: Option<ExchangeWidth>,
+    first_write: Option<FirstWrite>,
     /// The GPU model it was measured to win on (a fragment of the device
     /// name); `None`: any GPU (measured on the H100, the first we tuned on).
     gpu: Option<&'static str>,
@@ -37,6 +40,9 @@ impl Measured {
             min_blocks_per_sm: None,
             ffts_per_block: None,
             input_caching: None,
+            exchange_buffers: None,
+            exchange_width: None,
+            first_write: None,
             gpu: None,
             cuda_only: false,
         }
@@ -51,6 +57,9 @@ pub struct MeasuredShape {
     pub min_blocks_per_sm: Option<usize>,
     pub ffts_per_block: Option<usize>,
     pub input_caching: Option<InputCaching>,
+    pub exchange_buffers: Option<ExchangeBuffers>,
+    pub exchange_width: Option<ExchangeWidth>,
+    pub first_write: Option<FirstWrite>,
 }
 
 /// `fftgen bench --no-opencl --groups 5 --sizes N --radix N:R1xR2x...` on an
@@ -149,6 +158,25 @@ const MEASURED: &[Measured] = &[
     //   [8, 10, 10, 5] on 400 0.7391 (cuFFT 0.522).
     // - f32 1000 keeps bound 6: 0.5166 (5 0.5222, 8 0.5322, one per block
     //   with 8 0.5430, [8, 5, 5, 5] on 200 threads 0.5758; cuFFT 0.514).
+    // The third session (12:19-12:29 UTC; two rounds, each size's variants
+    // back to back; `docs/bench/h200_exchange_variants_round5{a,b}.log`):
+    // - The first stage's writes without a barrier before them
+    //   (`FirstWrite::Immediate`), against the previous build: f32 2187
+    //   0.5763, 0.5762 -> 0.5710, 0.5708; 2401 0.5920, 0.5900 -> 0.5840,
+    //   0.5857; 3125 0.5548, 0.5529 -> 0.5512, 0.5497; 4000 0.5460, 0.5453
+    //   -> 0.5407, 0.5394. Slower at 256 (0.5155, 0.5163 -> 0.5172, 0.5170),
+    //   512 (0.5126, 0.5128 -> 0.5149, 0.5157), 1000 (+0.2%), 1331 (+0.35%),
+    //   2197 (0.5470, 0.5468 -> 0.5500, 0.5502), 4096 (+0.2%).
+    // - f32 1331 with the one-part exchange (5.3 KiB of shared memory
+    //   instead of 10.6, and no first barrier): 0.5290, 0.5287 against
+    //   0.5331, 0.5331 for both parts (bound 10 0.5316, 0.5317; cuFFT
+    //   0.5215-0.5218). The one-part exchange loses elsewhere: 2187 0.5929
+    //   (both parts 0.5735), 2401 0.6151 (0.5865), 2197 0.5567 (0.5455), 4000
+    //   0.6250 (0.5374), 1000 0.5237 (0.5197), 512 tied.
+    // - Alternating exchange buffers (one barrier per exchange, twice the
+    //   shared memory) lose at every size: 2187 0.7057-0.7079 (0.57), 2197
+    //   0.6964 (0.55), 1000 0.6182 (0.52), 2048 0.5696 (0.518), 1331 0.5505
+    //   (0.536), 2401 0.5986-0.5993 (0.585); 256, 512 and 1024 within 0.5%.
     Measured {
         threads_per_fft: Some(32),
         gpu: Some("H200"),
@@ -161,6 +189,7 @@ const MEASURED: &[Measured] = &[
     },
     Measured {
         min_blocks_per_sm: Some(4),
+        first_write: Some(FirstWrite::Immediate),
         gpu: Some("H200"),
         ..Measured::of(Precision::F32, 4000, &[20, 20, 10])
     },
@@ -187,11 +216,14 @@ const MEASURED: &[Measured] = &[
         min_blocks_per_sm: Some(8),
         ffts_per_block: Some(1),
         input_caching: Some(InputCaching::L1AndL2),
+        exchange_width: Some(ExchangeWidth::OnePartAtATime),
+        first_write: Some(FirstWrite::Immediate),
         gpu: Some("H200"),
         ..Measured::of(Precision::F32, 1331, &[11, 11, 11])
     },
     Measured {
         min_blocks_per_sm: Some(6),
+        first_write: Some(FirstWrite::Immediate),
         gpu: Some("H200"),
         ..Measured::of(Precision::F32, 2187, &[9, 3, 9, 9])
     },
@@ -203,12 +235,14 @@ const MEASURED: &[Measured] = &[
     Measured {
         threads_per_fft: Some(343),
         min_blocks_per_sm: Some(5),
+        first_write: Some(FirstWrite::Immediate),
         gpu: Some("H200"),
         cuda_only: true,
         ..Measured::of(Precision::F32, 2401, &[7, 7, 7, 7])
     },
     Measured {
         min_blocks_per_sm: Some(5),
+        first_write: Some(FirstWrite::Immediate),
         gpu: Some("H200"),
         ..Measured::of(Precision::F32, 3125, &[25, 25, 5])
     },
@@ -301,6 +335,9 @@ pub fn measured_shape(
             min_blocks_per_sm: m.min_blocks_per_sm,
             ffts_per_block: m.ffts_per_block,
             input_caching: m.input_caching,
+            exchange_buffers: m.exchange_buffers,
+            exchange_width: m.exchange_width,
+            first_write: m.first_write,
         })
 }
 

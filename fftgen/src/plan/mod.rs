@@ -56,8 +56,15 @@ pub struct Pass {
     pub fft_stride: usize,
     /// How stages hand their outputs to the next through shared memory.
     pub exchange_width: ExchangeWidth,
+    /// Whether every exchange reuses one set of shared arrays or stages
+    /// write two sets in turn.
+    pub exchange_buffers: ExchangeBuffers,
+    /// Whether the block synchronises before the first stage's writes to
+    /// shared memory.
+    pub first_write: FirstWrite,
     /// Static shared memory of the kernel: `ffts_per_block * fft_stride`
-    /// values per array, in two arrays (real and imaginary) or one.
+    /// values per array, in two arrays (real and imaginary) or one, once or
+    /// twice ([`ExchangeBuffers`]).
     pub shared_bytes: usize,
     pub twiddles: Twiddles,
 }
@@ -82,7 +89,7 @@ pub struct Stage {
 }
 
 /// How much of each complex value crosses shared memory at once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum ExchangeWidth {
     /// Real and imaginary parts in two arrays, exchanged together: two
     /// barriers per exchange.
@@ -90,9 +97,112 @@ pub enum ExchangeWidth {
     /// One array that carries the real parts, then the imaginary parts: half
     /// the shared memory for four barriers per exchange. For transforms whose
     /// complex values do not fit in a block's static shared memory (f64
-    /// N = 4096 is 64 KiB, over the 48 KiB limit; one part is 32 KiB). Only
-    /// with [`GlobalIo::Direct`].
+    /// N = 4096 is 64 KiB, over the 48 KiB limit; one part is 32 KiB), and
+    /// wherever a measurement prefers the smaller footprint (more of the
+    /// SM's unified L1/shared memory stays L1). Only with [`GlobalIo::Direct`].
     OnePartAtATime,
+}
+
+impl fmt::Display for ExchangeWidth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ExchangeWidth::BothParts => "both-parts",
+            ExchangeWidth::OnePartAtATime => "one-part-at-a-time",
+        })
+    }
+}
+
+impl FromStr for ExchangeWidth {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "both-parts" => Ok(ExchangeWidth::BothParts),
+            "one-part-at-a-time" => Ok(ExchangeWidth::OnePartAtATime),
+            _ => Err(format!(
+                "`{text}` is not an exchange width: give both-parts or one-part-at-a-time"
+            )),
+        }
+    }
+}
+
+/// How many sets of exchange arrays the stages write in turn.
+///
+/// A stage may only overwrite an array once every thread has read the values
+/// the previous exchange left there. With one set that takes a barrier
+/// before each write as well as the one after it; with two, stage s writes
+/// set s % 2, and the barrier after a write also ends the reads of the set
+/// the next write reuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum ExchangeBuffers {
+    /// One set for every exchange: two barriers per exchange, the least
+    /// shared memory.
+    Reused,
+    /// Two sets written in turn: one barrier per exchange for twice the
+    /// shared memory. Only with [`ExchangeWidth::BothParts`] and
+    /// [`GlobalIo::Direct`] (the other layouts exist to save shared memory
+    /// or stage the input through it).
+    Alternating,
+}
+
+impl fmt::Display for ExchangeBuffers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ExchangeBuffers::Reused => "reused",
+            ExchangeBuffers::Alternating => "alternating",
+        })
+    }
+}
+
+impl FromStr for ExchangeBuffers {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "reused" => Ok(ExchangeBuffers::Reused),
+            "alternating" => Ok(ExchangeBuffers::Alternating),
+            _ => Err(format!(
+                "`{text}` is not an exchange-buffer layout: give reused or alternating"
+            )),
+        }
+    }
+}
+
+/// Whether the block synchronises before the first stage's writes to shared
+/// memory. With direct global input nothing has read shared memory before
+/// them, so no barrier is needed for correctness; it only decides whether
+/// every warp waits for the block's loads and first butterflies before any
+/// stores, which changes how the compiler schedules the stage. Neither wins
+/// everywhere (`docs/perf.md`), so it is measured per size and GPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum FirstWrite {
+    /// A barrier first, like every later exchange write: the default.
+    AfterBarrier,
+    /// No barrier: each warp stores as soon as its butterflies are done.
+    Immediate,
+}
+
+impl fmt::Display for FirstWrite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FirstWrite::AfterBarrier => "after-barrier",
+            FirstWrite::Immediate => "immediate",
+        })
+    }
+}
+
+impl FromStr for FirstWrite {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "after-barrier" => Ok(FirstWrite::AfterBarrier),
+            "immediate" => Ok(FirstWrite::Immediate),
+            _ => Err(format!(
+                "`{text}` is not a first-write choice: give after-barrier or immediate"
+            )),
+        }
+    }
 }
 
 /// Which threads of a block work on which FFT.

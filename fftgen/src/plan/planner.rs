@@ -6,7 +6,10 @@ use super::factor::{is_smooth, nearest_supported, prime_factors};
 use super::measured::measured_shape;
 use super::padding::{bank_words, Exchange, Padding};
 use super::radix::{choose, thread_shape, values_per_thread};
-use super::{ExchangeWidth, GlobalIo, InputCaching, LaneLayout, Pass, Plan, Stage, Twiddles};
+use super::{
+    ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout, Pass, Plan,
+    Stage, Twiddles,
+};
 use crate::codelet::is_supported_radix;
 use crate::{Error, FftSpec, Precision};
 
@@ -116,6 +119,15 @@ pub fn plan(spec: &FftSpec) -> Result<Plan, Error> {
             ffts_per_block: spec
                 .ffts_per_block
                 .or(measured.as_ref().and_then(|m| m.ffts_per_block)),
+            exchange_buffers: spec
+                .exchange_buffers
+                .or(measured.as_ref().and_then(|m| m.exchange_buffers)),
+            // A measured one-part exchange gives way to alternating buffers
+            // asked for by the user, which need both parts.
+            exchange_width: spec.exchange_width.or(measured
+                .as_ref()
+                .filter(|_| spec.exchange_buffers != Some(ExchangeBuffers::Alternating))
+                .and_then(|m| m.exchange_width)),
         },
         spec.precision,
         max_values_per_thread(spec.precision),
@@ -127,6 +139,10 @@ pub fn plan(spec: &FftSpec) -> Result<Plan, Error> {
         .input_caching
         .or(measured.as_ref().and_then(|m| m.input_caching))
         .unwrap_or(InputCaching::L1AndL2);
+    pass.first_write = spec
+        .first_write
+        .or(measured.as_ref().and_then(|m| m.first_write))
+        .unwrap_or(FirstWrite::AfterBarrier);
     Ok(Plan {
         n,
         precision: spec.precision,
@@ -162,6 +178,8 @@ fn validate_radices(n: usize, radices: &[usize]) -> Result<Vec<usize>, Error> {
 struct Choices {
     threads_per_fft: Option<usize>,
     ffts_per_block: Option<usize>,
+    exchange_buffers: Option<ExchangeBuffers>,
+    exchange_width: Option<ExchangeWidth>,
 }
 
 /// The single-kernel pass for `radices`, with the `choices` given.
@@ -250,16 +268,64 @@ fn plan_pass(
     };
     let both_parts = fft_stride * 2 * precision.real_bytes();
     let one_part = fft_stride * precision.real_bytes();
-    let (exchange_width, bytes_per_fft) = if both_parts <= PLANNED_SHARED_BYTES {
-        (ExchangeWidth::BothParts, both_parts)
-    } else if one_part <= PLANNED_SHARED_BYTES && io == GlobalIo::Direct {
-        (ExchangeWidth::OnePartAtATime, one_part)
-    } else {
-        return Err(Error::TooLarge {
-            n,
-            precision,
-            max: max_size(precision),
-        });
+    let one_part_fits = one_part <= PLANNED_SHARED_BYTES && io == GlobalIo::Direct;
+    let (exchange_width, bytes_per_fft) = match choices.exchange_width {
+        None if both_parts <= PLANNED_SHARED_BYTES => (ExchangeWidth::BothParts, both_parts),
+        None if one_part_fits => (ExchangeWidth::OnePartAtATime, one_part),
+        None => {
+            return Err(Error::TooLarge {
+                n,
+                precision,
+                max: max_size(precision),
+            })
+        }
+        Some(ExchangeWidth::BothParts) if both_parts <= PLANNED_SHARED_BYTES => {
+            (ExchangeWidth::BothParts, both_parts)
+        }
+        Some(ExchangeWidth::OnePartAtATime) if one_part_fits => {
+            (ExchangeWidth::OnePartAtATime, one_part)
+        }
+        Some(width) => {
+            return Err(Error::ExchangeWidthUnfit {
+                n,
+                width,
+                reason: match width {
+                    ExchangeWidth::BothParts => format!(
+                        "both parts take {both_parts} bytes, over the {PLANNED_SHARED_BYTES} \
+                         bytes of shared memory a block may declare"
+                    ),
+                    ExchangeWidth::OnePartAtATime => format!(
+                        "its {threads_per_fft} threads per transform stage the input through \
+                         shared memory, which needs both parts"
+                    ),
+                },
+            })
+        }
+    };
+    let exchange_buffers = choices.exchange_buffers.unwrap_or(ExchangeBuffers::Reused);
+    let bytes_per_fft = match exchange_buffers {
+        ExchangeBuffers::Reused => bytes_per_fft,
+        ExchangeBuffers::Alternating => {
+            let unfit = |reason: String| Error::AlternatingBuffersUnfit { n, reason };
+            if exchange_width != ExchangeWidth::BothParts {
+                return Err(unfit(
+                    "the one-part exchange, there to save shared memory, keeps one set".into(),
+                ));
+            }
+            if io != GlobalIo::Direct {
+                return Err(unfit(format!(
+                    "its {threads_per_fft} threads per transform stage the input through shared memory"
+                )));
+            }
+            if 2 * bytes_per_fft > PLANNED_SHARED_BYTES {
+                return Err(unfit(format!(
+                    "two sets of its exchange arrays take {} bytes, over the {PLANNED_SHARED_BYTES} \
+                     bytes of shared memory a block may declare",
+                    2 * bytes_per_fft
+                )));
+            }
+            2 * bytes_per_fft
+        }
     };
     let most_ffts =
         (PLANNED_SHARED_BYTES / bytes_per_fft).min(MAX_THREADS_PER_BLOCK / threads_per_fft);
@@ -301,6 +367,8 @@ fn plan_pass(
         input_caching: InputCaching::L1AndL2,
         fft_stride,
         exchange_width,
+        exchange_buffers,
+        first_write: FirstWrite::AfterBarrier,
         shared_bytes,
         twiddles: Twiddles::RoundedF64Table { len: twiddle_len },
     })
@@ -501,6 +569,76 @@ mod tests {
         assert_eq!(
             planned(FftSpec::new(1331).radices(&[11, 11, 11])),
             InputCaching::L1AndL2
+        );
+    }
+
+    #[test]
+    fn exchange_layouts_can_be_chosen_where_they_fit() {
+        let pass = |spec: FftSpec| plan(&spec).map(|p| p.passes[0].clone());
+        // Two sets of arrays double the shared memory of the same shape.
+        let reused = pass(FftSpec::new(2401)).unwrap();
+        let alternating =
+            pass(FftSpec::new(2401).exchange_buffers(ExchangeBuffers::Alternating)).unwrap();
+        assert_eq!(reused.exchange_buffers, ExchangeBuffers::Reused);
+        assert_eq!(alternating.shared_bytes, 2 * reused.shared_bytes);
+        // Not where two sets exceed a block's shared memory, nor for staged
+        // small sizes, nor with the one-part exchange.
+        for spec in [
+            FftSpec::new(4000),
+            FftSpec::new(64),
+            FftSpec::new(2401).exchange_width(ExchangeWidth::OnePartAtATime),
+        ] {
+            assert!(matches!(
+                pass(spec.exchange_buffers(ExchangeBuffers::Alternating)),
+                Err(Error::AlternatingBuffersUnfit { .. })
+            ));
+        }
+        // The one-part exchange halves it, where the input is read directly.
+        let one_part = pass(
+            FftSpec::new(2401)
+                .radices(&[7, 7, 7, 7])
+                .exchange_width(ExchangeWidth::OnePartAtATime),
+        )
+        .unwrap();
+        assert_eq!(one_part.exchange_width, ExchangeWidth::OnePartAtATime);
+        assert_eq!(one_part.shared_bytes, 2401 * 4);
+        assert!(matches!(
+            pass(FftSpec::new(64).exchange_width(ExchangeWidth::OnePartAtATime)),
+            Err(Error::ExchangeWidthUnfit { .. })
+        ));
+        assert!(matches!(
+            pass(
+                FftSpec::new(4096)
+                    .precision(Precision::F64)
+                    .exchange_width(ExchangeWidth::BothParts)
+            ),
+            Err(Error::ExchangeWidthUnfit { .. })
+        ));
+    }
+
+    #[test]
+    fn first_write_comes_from_the_user_then_a_measurement() {
+        let planned = |spec: FftSpec| plan(&spec).unwrap().passes[0].first_write;
+        assert_eq!(planned(FftSpec::new(2187)), FirstWrite::AfterBarrier);
+        assert_eq!(
+            planned(FftSpec::new(2187).gpu("H200")),
+            FirstWrite::Immediate
+        );
+        assert_eq!(
+            planned(FftSpec::new(512).gpu("H200")),
+            FirstWrite::AfterBarrier
+        );
+        assert_eq!(
+            planned(
+                FftSpec::new(2187)
+                    .gpu("H200")
+                    .first_write(FirstWrite::AfterBarrier)
+            ),
+            FirstWrite::AfterBarrier
+        );
+        assert_eq!(
+            planned(FftSpec::new(512).first_write(FirstWrite::Immediate)),
+            FirstWrite::Immediate
         );
     }
 

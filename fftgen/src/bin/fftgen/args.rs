@@ -3,7 +3,7 @@
 
 use clap::{Args, ValueEnum};
 use fftgen::plan::measured::TUNED_GPUS;
-use fftgen::plan::InputCaching;
+use fftgen::plan::{ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching};
 use fftgen::spec::ShapeOverride;
 use fftgen::{Backend, Direction, FftSpec, Normalization, Placement, Precision};
 
@@ -29,6 +29,21 @@ pub struct TransformArgs {
     /// planner chooses when omitted.
     #[arg(long)]
     pub input_caching: Option<InputCaching>,
+    /// Shared exchange arrays: one set reused by every stage (two barriers
+    /// per exchange) or two written in turn (one barrier, twice the shared
+    /// memory); the planner chooses when omitted.
+    #[arg(long)]
+    pub exchange_buffers: Option<ExchangeBuffers>,
+    /// Complex values through shared memory: both parts at once, or the real
+    /// parts then the imaginary parts (half the shared memory, twice the
+    /// barriers); the planner chooses when omitted.
+    #[arg(long)]
+    pub exchange_width: Option<ExchangeWidth>,
+    /// Whether the block synchronises before the first stage's shared-memory
+    /// writes (after-barrier) or each warp stores at once (immediate); the
+    /// planner chooses when omitted.
+    #[arg(long)]
+    pub first_write: Option<FirstWrite>,
     /// Use the shapes measured on this GPU model where there are some; the
     /// runtime and the bench choose it from the device's name.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(TUNED_GPUS))]
@@ -109,6 +124,9 @@ impl TransformArgs {
             min_blocks_per_sm: self.min_blocks_per_sm,
             ffts_per_block: self.ffts_per_block,
             input_caching: self.input_caching,
+            exchange_buffers: self.exchange_buffers,
+            exchange_width: self.exchange_width,
+            first_write: self.first_write,
         }
         .apply(spec);
         if let Some(gpu) = &self.gpu {

@@ -8,7 +8,7 @@ use crate::args::PrecisionArg;
 use crate::Failure;
 use clap::Args;
 use fftgen::bench::{self, BenchConfig, BenchRow, Outputs, Schedule, ShapeOverride};
-use fftgen::plan::InputCaching;
+use fftgen::plan::{ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching};
 use fftgen::Precision;
 use std::path::PathBuf;
 
@@ -55,6 +55,19 @@ pub struct BenchArgs {
     /// planner's choice, as N:l1-and-l2 or N:l2-only; repeat for several sizes.
     #[arg(long = "input-caching", value_parser = parse_caching_override)]
     caching_overrides: Vec<(usize, InputCaching)>,
+    /// Shared exchange arrays of one size instead of the planner's choice,
+    /// as N:reused or N:alternating; repeat for several sizes.
+    #[arg(long = "exchange-buffers", value_parser = parse_buffers_override)]
+    buffers_overrides: Vec<(usize, ExchangeBuffers)>,
+    /// How complex values of one size cross shared memory instead of the
+    /// planner's choice, as N:both-parts or N:one-part-at-a-time; repeat for
+    /// several sizes.
+    #[arg(long = "exchange-width", value_parser = parse_width_override)]
+    width_overrides: Vec<(usize, ExchangeWidth)>,
+    /// Whether one size's block synchronises before its first shared-memory
+    /// writes, as N:after-barrier or N:immediate; repeat for several sizes.
+    #[arg(long = "first-write", value_parser = parse_first_write_override)]
+    first_write_overrides: Vec<(usize, FirstWrite)>,
     /// Skip the OpenCL column.
     #[arg(long)]
     no_opencl: bool,
@@ -107,6 +120,15 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     for (n, caching) in args.caching_overrides {
         overrides.entry(n).or_default().input_caching = Some(caching);
     }
+    for (n, buffers) in args.buffers_overrides {
+        overrides.entry(n).or_default().exchange_buffers = Some(buffers);
+    }
+    for (n, width) in args.width_overrides {
+        overrides.entry(n).or_default().exchange_width = Some(width);
+    }
+    for (n, first_write) in args.first_write_overrides {
+        overrides.entry(n).or_default().first_write = Some(first_write);
+    }
     config.overrides = overrides;
     config.command = command_line();
 
@@ -152,13 +174,16 @@ fn progress(row: &BenchRow) {
             .map_or("-".to_string(), |t| format!("{:.4}", t.median_ms))
     };
     eprintln!(
-        "  N = {:>4} {:?} x {} threads, {} per block, bound {}, input {}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}{}",
+        "  N = {:>4} {:?} x {} threads, {} per block, bound {}, input {}, exchange {} {}, first write {}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}{}",
         row.n,
         row.radices,
         row.threads_per_fft,
         row.ffts_per_block,
         row.min_blocks_per_sm,
         row.input_caching,
+        row.exchange_width,
+        row.exchange_buffers,
+        row.first_write,
         ms(&row.ours),
         ms(&row.cufft),
         ms(&row.copy),
@@ -205,6 +230,31 @@ fn parse_caching_override(text: &str) -> Result<(usize, InputCaching), String> {
     let (n, caching) = text.split_once(':').ok_or_else(bad)?;
     let n = n.trim().parse().map_err(|_| bad())?;
     Ok((n, caching.trim().parse()?))
+}
+
+fn parse_buffers_override(text: &str) -> Result<(usize, ExchangeBuffers), String> {
+    let bad = || format!("`{text}` is not N:reused or N:alternating (e.g. 2401:alternating)");
+    let (n, buffers) = text.split_once(':').ok_or_else(bad)?;
+    let n = n.trim().parse().map_err(|_| bad())?;
+    Ok((n, buffers.trim().parse()?))
+}
+
+fn parse_width_override(text: &str) -> Result<(usize, ExchangeWidth), String> {
+    let bad = || {
+        format!(
+            "`{text}` is not N:both-parts or N:one-part-at-a-time (e.g. 2187:one-part-at-a-time)"
+        )
+    };
+    let (n, width) = text.split_once(':').ok_or_else(bad)?;
+    let n = n.trim().parse().map_err(|_| bad())?;
+    Ok((n, width.trim().parse()?))
+}
+
+fn parse_first_write_override(text: &str) -> Result<(usize, FirstWrite), String> {
+    let bad = || format!("`{text}` is not N:after-barrier or N:immediate (e.g. 2401:immediate)");
+    let (n, first_write) = text.split_once(':').ok_or_else(bad)?;
+    let n = n.trim().parse().map_err(|_| bad())?;
+    Ok((n, first_write.trim().parse()?))
 }
 
 fn parse_count_override(text: &str) -> Result<(usize, usize), String> {

@@ -49,7 +49,9 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
                 "launch bound",
                 format!("{} block(s) per SM", pass.min_blocks_per_sm),
             ),
-            ("exchange width", format!("{:?}", pass.exchange_width)),
+            ("exchange width", pass.exchange_width.to_string()),
+            ("exchange buffers", pass.exchange_buffers.to_string()),
+            ("first write", pass.first_write.to_string()),
             (
                 "shared memory",
                 format!(
