@@ -258,7 +258,8 @@ impl BenchReport {
             out,
             "Measured {} with `{}`. Each launch reads a {} MiB input and writes a separate {} MiB \
              output (out of place); times are the median per launch of {} groups of {} launches \
-             after {} warm-ups, timed with CUDA events. Bandwidth counts the input read once and the output \
+             after {} warm-ups each, timed with CUDA events, our kernels, cuFFT and the copy taking \
+             turns group by group. Bandwidth counts the input read once and the output \
              written once; \"% copy\" compares with a device-to-device copy of the same bytes. \
              Errors are relative L2 against an f64 reference on the first transforms of the batch \
              (tolerance eps * log2 N). cuFFT version: {}. OpenCL: {}.\n",

@@ -1,15 +1,16 @@
 //! The benchmark run: one CUDA device, two 1 GiB device buffers allocated
 //! once and reused for every size, the input filled once from a fixed seed;
-//! then for each size our kernels (forward and inverse), cuFFT and a
-//! device-to-device copy are checked and timed on those same buffers, and our
-//! OpenCL kernels too where NVIDIA's platform is present. A failure at one
+//! then for each size our kernels (forward and inverse) and cuFFT are
+//! checked, and timed with a device-to-device copy, group by group in turn,
+//! on those same buffers; our OpenCL kernels are checked and timed after
+//! them where NVIDIA's platform is present. A failure at one
 //! size becomes a note in its row; only a failure to start (no driver, no
 //! device, no memory) ends the run.
 
 use super::cufft::{self, CufftPlan};
 use super::opencl::OpenClBench;
 use super::report::{utc_timestamp, BenchReport, BenchRow, PlanCreation};
-use super::timing::{time_on_stream, Schedule, Timing};
+use super::timing::{time_interleaved, EventClock, Schedule};
 use super::{
     batch_for, buffer_complex, BenchConfig, BenchError, Sample, ShapeOverride, BUFFER_BYTES,
 };
@@ -153,6 +154,24 @@ struct References {
     inverse: Vec<Complex<f64>>,
 }
 
+/// What one size's timing compares, on the same buffers.
+enum Contender<'a> {
+    Ours(&'a CudaFft, Direction),
+    Cufft(&'a CufftPlan),
+    Copy,
+}
+
+impl Contender<'_> {
+    fn name(&self) -> &'static str {
+        match self {
+            Contender::Ours(_, Direction::Forward) => "ours (forward)",
+            Contender::Ours(_, Direction::Inverse) => "ours (inverse)",
+            Contender::Cufft(_) => "cuFFT",
+            Contender::Copy => "copy",
+        }
+    }
+}
+
 impl<T: Sample> Session<T> {
     fn bench_size(&mut self, n: usize, shape: Option<&ShapeOverride>) -> BenchRow {
         let batch = batch_for(n, T::PRECISION);
@@ -198,14 +217,29 @@ impl<T: Sample> Session<T> {
             Ok(times) => row.plan_creation = Some(times),
             Err(e) => row.notes.push(format!("plan creation: {e}")),
         }
-        if let Err(e) = self.ours(&mut row, &generated, &references) {
-            row.notes.push(format!("ours: {e}"));
+        let ours = self
+            .ours_checked(&mut row, &generated, &references)
+            .map_err(|e| row.notes.push(format!("ours: {e}")))
+            .ok();
+        let cufft = self
+            .cufft_checked(&mut row, &references)
+            .map_err(|e| row.notes.push(format!("cuFFT: {e}")))
+            .ok();
+        if let Err(e) = self.time_contenders(&mut row, ours.as_ref(), cufft.as_ref()) {
+            row.notes.push(format!("timing: {e}"));
         }
-        if let Err(e) = self.cufft(&mut row, &references) {
-            row.notes.push(format!("cuFFT: {e}"));
-        }
-        if let Err(e) = self.copy(&mut row) {
-            row.notes.push(format!("copy: {e}"));
+        drop((ours, cufft));
+        match self.input_intact() {
+            Ok(true) => {}
+            Ok(false) => {
+                row.notes
+                    .push("cuFFT wrote into its input; the input was uploaded again".into());
+                if let Err(e) = self.upload_input() {
+                    row.notes.push(format!("uploading the input again: {e}"));
+                    return row;
+                }
+            }
+            Err(e) => row.notes.push(format!("checking the input: {e}")),
         }
         let mut opencl_spec = spec.clone();
         opencl_spec.target = Some(Backend::OpenCl);
@@ -275,13 +309,14 @@ impl<T: Sample> Session<T> {
         })
     }
 
-    /// Our kernels: a checked run and a timing in each direction.
-    fn ours(
+    /// Our kernels, loaded and checked: a run in each direction compared
+    /// with the reference, the output poisoned before each.
+    fn ours_checked(
         &mut self,
         row: &mut BenchRow,
         generated: &Generated,
         references: &References,
-    ) -> Result<(), BenchError> {
+    ) -> Result<CudaFft, BenchError> {
         let fft = CudaFft::new(&self.device, &generated.cuda_source, &generated.manifest)?;
         let (n, batch) = (row.n, row.batch);
         let stream = Arc::clone(&self.stream);
@@ -302,54 +337,94 @@ impl<T: Sample> Session<T> {
             }
         }
         row.ours_unwritten = Some(unwritten);
-        let mut time = |direction| -> Result<Timing, BenchError> {
-            time_on_stream(&stream, self.schedule, || {
-                Ok(fft.launch(&stream, direction, &input, &mut output, batch)?)
-            })
-        };
-        row.ours = Some(time(Direction::Forward)?);
-        row.ours_inverse = Some(time(Direction::Inverse)?);
-        Ok(())
+        Ok(fft)
     }
 
-    /// cuFFT forward on the same buffers: a checked run and a timing. cuFFT
-    /// does not promise to leave its input alone, so the input is compared
-    /// with what was uploaded afterwards (even after a failure) and restored
-    /// if it changed.
-    fn cufft(&mut self, row: &mut BenchRow, references: &References) -> Result<(), BenchError> {
+    /// cuFFT forward on the same buffers, planned and checked. cuFFT does not
+    /// promise to leave its input alone, so the caller compares the input
+    /// with what was uploaded once cuFFT is done with it.
+    fn cufft_checked(
+        &mut self,
+        row: &mut BenchRow,
+        references: &References,
+    ) -> Result<CufftPlan, BenchError> {
         let (n, batch) = (row.n, row.batch);
         let stream = Arc::clone(&self.stream);
         let plan = CufftPlan::new(&stream, n, batch, T::PRECISION)?;
-        let schedule = self.schedule;
         let (mut input, mut output) =
             prefixes(&stream, &mut self.input, &mut self.output, 2 * n * batch);
-        let mut measure = || -> Result<(), BenchError> {
-            poison(&stream, &mut output)?;
-            plan.forward(&mut input, &mut output)?;
-            let (error, bad) = scan(
-                &stream,
-                &output,
-                &mut self.host_scratch,
-                &references.forward,
-            )?;
-            row.cufft_error = Some(error);
-            row.cufft_unwritten = Some(bad);
-            row.cufft = Some(time_on_stream(&stream, schedule, || {
-                Ok(plan.forward(&mut input, &mut output)?)
-            })?);
-            Ok(())
-        };
-        let measured = measure();
-        drop((input, output));
-        drop(plan);
-        if !self.input_intact()? {
-            row.notes
-                .push("cuFFT wrote into its input; the input was uploaded again".into());
-            self.stream
-                .memcpy_htod(&self.host_input, &mut self.input)
-                .map_err(|e| BenchError::driver("cuMemcpyHtoD", e))?;
+        poison(&stream, &mut output)?;
+        plan.forward(&mut input, &mut output)?;
+        let (error, bad) = scan(
+            &stream,
+            &output,
+            &mut self.host_scratch,
+            &references.forward,
+        )?;
+        row.cufft_error = Some(error);
+        row.cufft_unwritten = Some(bad);
+        Ok(plan)
+    }
+
+    /// Times our kernels in both directions, cuFFT and a device-to-device
+    /// copy of the same `n * batch` values, group by group in turn
+    /// ([`time_interleaved`]), on the same buffers. A contender that fails
+    /// leaves a note and the others are still timed.
+    fn time_contenders(
+        &mut self,
+        row: &mut BenchRow,
+        ours: Option<&CudaFft>,
+        cufft: Option<&CufftPlan>,
+    ) -> Result<(), BenchError> {
+        let batch = row.batch;
+        let stream = Arc::clone(&self.stream);
+        let (mut input, mut output) = prefixes(
+            &stream,
+            &mut self.input,
+            &mut self.output,
+            2 * row.n * batch,
+        );
+        let mut contenders = Vec::new();
+        if let Some(fft) = ours {
+            contenders.push(Contender::Ours(fft, Direction::Forward));
+            contenders.push(Contender::Ours(fft, Direction::Inverse));
         }
-        measured
+        if let Some(plan) = cufft {
+            contenders.push(Contender::Cufft(plan));
+        }
+        contenders.push(Contender::Copy);
+        let mut clock = EventClock::new(&stream)?;
+        let timings =
+            time_interleaved(
+                &mut clock,
+                self.schedule,
+                contenders.len(),
+                |c| match contenders[c] {
+                    Contender::Ours(fft, direction) => {
+                        Ok(fft.launch(&stream, direction, &input, &mut output, batch)?)
+                    }
+                    Contender::Cufft(plan) => Ok(plan.forward(&mut input, &mut output)?),
+                    Contender::Copy => stream
+                        .memcpy_dtod(&*input, &mut *output)
+                        .map_err(|e| BenchError::driver("cuMemcpyDtoDAsync", e)),
+                },
+            )?;
+        for (contender, timing) in contenders.iter().zip(timings) {
+            let timing = match timing {
+                Ok(timing) => timing,
+                Err(e) => {
+                    row.notes.push(format!("{}: {e}", contender.name()));
+                    continue;
+                }
+            };
+            match contender {
+                Contender::Ours(_, Direction::Forward) => row.ours = Some(timing),
+                Contender::Ours(_, Direction::Inverse) => row.ours_inverse = Some(timing),
+                Contender::Cufft(_) => row.cufft = Some(timing),
+                Contender::Copy => row.copy = Some(timing),
+            }
+        }
+        Ok(())
     }
 
     /// Whether the device input still equals what was uploaded.
@@ -368,21 +443,11 @@ impl<T: Sample> Session<T> {
             .all(|(a, b)| same(a, b)))
     }
 
-    /// A device-to-device copy of the same `n * batch` complex values.
-    fn copy(&mut self, row: &mut BenchRow) -> Result<(), BenchError> {
-        let stream = Arc::clone(&self.stream);
-        let (input, mut output) = prefixes(
-            &stream,
-            &mut self.input,
-            &mut self.output,
-            2 * row.n * row.batch,
-        );
-        row.copy = Some(time_on_stream(&stream, self.schedule, || {
-            stream
-                .memcpy_dtod(&*input, &mut *output)
-                .map_err(|e| BenchError::driver("cuMemcpyDtoDAsync", e))
-        })?);
-        Ok(())
+    /// Uploads the input again.
+    fn upload_input(&mut self) -> Result<(), BenchError> {
+        self.stream
+            .memcpy_htod(&self.host_input, &mut self.input)
+            .map_err(|e| BenchError::driver("cuMemcpyHtoD", e))
     }
 
     /// Our OpenCL kernels on the same GPU, when the platform is there.
