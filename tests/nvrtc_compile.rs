@@ -10,7 +10,7 @@ use common::nvrtc;
 use fftgen::plan::factor::supported_sizes;
 use fftgen::plan::measured::{tuned_sizes, TUNED_GPUS};
 use fftgen::plan::planner::max_size;
-use fftgen::plan::{ExchangeBuffers, ExchangeWidth};
+use fftgen::plan::{ExchangeBuffers, ExchangeWidth, PaddingSearch};
 use fftgen::{Backend, FftSpec, Normalization, Placement, Precision};
 use fftgen_runtime::cuda::compile_to_cubin_check;
 
@@ -123,5 +123,14 @@ fn variants_and_explicit_radices() {
                 .gpu("H200")
                 .target(Backend::Cuda),
         );
+    }
+    for n in [1331, 2187, 2197, 2401, 3125] {
+        for gpu in [None, Some("H200")] {
+            let mut spec = FftSpec::new(n)
+                .padding_search(PaddingSearch::AllRadices)
+                .target(Backend::Cuda);
+            spec.gpu = gpu.map(String::from);
+            compile(&spec);
+        }
     }
 }

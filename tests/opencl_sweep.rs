@@ -10,7 +10,7 @@ use fftgen::check::check_opencl;
 use fftgen::plan::factor::supported_sizes;
 use fftgen::plan::measured::{tuned_sizes, TUNED_GPUS};
 use fftgen::plan::planner::max_size;
-use fftgen::plan::{ExchangeBuffers, ExchangeWidth};
+use fftgen::plan::{ExchangeBuffers, ExchangeWidth, PaddingSearch};
 use fftgen::{Backend, Direction, FftSpec, Normalization, Placement, Precision};
 use fftgen_runtime::opencl::OpenClFft;
 use num_complex::Complex;
@@ -138,6 +138,18 @@ fn one_part_exchange_by_choice() {
             .normalization(Normalization::Unitary),
         3,
     );
+}
+
+/// Exchanges of odd radices padded by the search give the same results,
+/// with several transforms per block and guarded stages too.
+#[test]
+fn odd_radices_padded_by_the_search() {
+    let searched = |n: usize| FftSpec::new(n).padding_search(PaddingSearch::AllRadices);
+    for n in [1331, 2187, 2197, 2401, 3125, 675, 6 * 343] {
+        check_spec(&searched(n), 3);
+    }
+    check_spec(&searched(2187).threads_per_fft(100), 3);
+    check_spec(&searched(2197).placement(Placement::InPlace), 3);
 }
 
 /// The shapes measured for particular GPU models (their own radices, launch

@@ -2,7 +2,7 @@
 //! it (cuFFTDx's "description", kept apart from the execution shape in
 //! [`crate::plan`]).
 
-use crate::plan::{ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching};
+use crate::plan::{ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch};
 use crate::{Backend, Direction, Normalization, Placement, Precision};
 use serde::Serialize;
 
@@ -45,6 +45,9 @@ pub struct FftSpec {
     /// writes; `None` lets the planner choose (it does, unless measured
     /// otherwise).
     pub first_write: Option<FirstWrite>,
+    /// Which exchanges get a searched shared-memory padding; `None` lets the
+    /// planner choose (even radices unless measured otherwise).
+    pub padding_search: Option<PaddingSearch>,
     /// The GPU model the plan is for, as a key of the measured table
     /// (`fftgen/src/plan/measured.rs`, e.g. `H200`): shapes measured on that
     /// model win over those measured for any GPU. The runtime fills it from
@@ -74,6 +77,7 @@ impl FftSpec {
             exchange_buffers: None,
             exchange_width: None,
             first_write: None,
+            padding_search: None,
             gpu: None,
             target: None,
         }
@@ -139,6 +143,11 @@ impl FftSpec {
         self
     }
 
+    pub fn padding_search(mut self, search: PaddingSearch) -> Self {
+        self.padding_search = Some(search);
+        self
+    }
+
     pub fn gpu(mut self, model: impl Into<String>) -> Self {
         self.gpu = Some(model.into());
         self
@@ -178,6 +187,9 @@ impl FftSpec {
         if let Some(first_write) = self.first_write {
             line.push_str(&format!(" --first-write {first_write}"));
         }
+        if let Some(search) = self.padding_search {
+            line.push_str(&format!(" --padding-search {search}"));
+        }
         if let Some(backend) = self.target {
             line.push_str(&format!(" --target {backend}"));
         }
@@ -207,6 +219,7 @@ pub struct ShapeOverride {
     pub exchange_buffers: Option<ExchangeBuffers>,
     pub exchange_width: Option<ExchangeWidth>,
     pub first_write: Option<FirstWrite>,
+    pub padding_search: Option<PaddingSearch>,
 }
 
 impl ShapeOverride {
@@ -235,6 +248,9 @@ impl ShapeOverride {
         }
         if let Some(first_write) = self.first_write {
             spec = spec.first_write(first_write);
+        }
+        if let Some(search) = self.padding_search {
+            spec = spec.padding_search(search);
         }
         spec
     }

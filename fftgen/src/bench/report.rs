@@ -4,7 +4,7 @@
 //! computed here from the raw timings, so the forms always agree.
 
 use super::timing::{Schedule, Timing};
-use crate::plan::{ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching};
+use crate::plan::{ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch};
 use crate::Precision;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -33,6 +33,8 @@ pub struct BenchRow {
     pub exchange_width: ExchangeWidth,
     /// Whether the block synchronises before its first shared-memory writes.
     pub first_write: FirstWrite,
+    /// Which exchanges had their padding searched.
+    pub padding_search: PaddingSearch,
     /// The fewest bytes one launch must move: the input read once plus the
     /// output written once, `2 * n * batch * complex bytes`.
     pub bytes: u64,
@@ -95,6 +97,7 @@ impl BenchRow {
             exchange_buffers: ExchangeBuffers::Reused,
             exchange_width: ExchangeWidth::BothParts,
             first_write: FirstWrite::AfterBarrier,
+            padding_search: PaddingSearch::EvenRadices,
             bytes: 2 * (n * batch * precision.complex_bytes()) as u64,
             copy: None,
             ours: None,

@@ -204,6 +204,7 @@ impl<T: Sample> Session<T> {
             row.exchange_buffers = pass.exchange_buffers;
             row.exchange_width = pass.exchange_width;
             row.first_write = pass.first_write;
+            row.padding_search = pass.padding_search;
         }
         row.checked_transforms = checked_transforms(n, batch);
         let references = match self.references(n, row.checked_transforms) {

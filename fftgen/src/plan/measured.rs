@@ -3,7 +3,7 @@
 //! names the measurement that justifies it; the radix-schedule autotuner
 //! (seed 004) will produce this table instead of a person.
 
-use super::{ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching};
+use super::{ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch};
 use crate::{Backend, Precision};
 
 /// One measured winner: the radices, and where the measurement beat the
@@ -20,6 +20,7 @@ struct Measured {
     exchange_buffers: Option<ExchangeBuffers>,
     exchange_width: Option<ExchangeWidth>,
     first_write: Option<FirstWrite>,
+    padding_search: Option<PaddingSearch>,
     /// The GPU model it was measured to win on (a fragment of the device
     /// name); `None`: any GPU (measured on the H100, the first we tuned on).
     gpu: Option<&'static str>,
@@ -43,6 +44,7 @@ impl Measured {
             exchange_buffers: None,
             exchange_width: None,
             first_write: None,
+            padding_search: None,
             gpu: None,
             cuda_only: false,
         }
@@ -60,6 +62,7 @@ pub struct MeasuredShape {
     pub exchange_buffers: Option<ExchangeBuffers>,
     pub exchange_width: Option<ExchangeWidth>,
     pub first_write: Option<FirstWrite>,
+    pub padding_search: Option<PaddingSearch>,
 }
 
 /// `fftgen bench --no-opencl --groups 5 --sizes N --radix N:R1xR2x...` on an
@@ -338,6 +341,7 @@ pub fn measured_shape(
             exchange_buffers: m.exchange_buffers,
             exchange_width: m.exchange_width,
             first_write: m.first_write,
+            padding_search: m.padding_search,
         })
 }
 

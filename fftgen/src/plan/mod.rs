@@ -9,7 +9,7 @@ pub mod padding;
 pub mod planner;
 pub mod radix;
 
-pub use padding::Padding;
+pub use padding::{Padding, PaddingSearch};
 pub use planner::{plan, MAX_SINGLE_KERNEL};
 
 use crate::{Direction, Normalization, Placement, Precision};
@@ -62,6 +62,9 @@ pub struct Pass {
     /// Whether the block synchronises before the first stage's writes to
     /// shared memory.
     pub first_write: FirstWrite,
+    /// Which exchanges had their padding searched (the paddings themselves
+    /// are in the stages).
+    pub padding_search: PaddingSearch,
     /// Static shared memory of the kernel: `ffts_per_block * fft_stride`
     /// values per array, in two arrays (real and imaginary) or one, once or
     /// twice ([`ExchangeBuffers`]).

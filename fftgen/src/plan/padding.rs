@@ -16,7 +16,8 @@
 //! empty words after every `period = max(B, Ns * R)` words shifts group q by
 //! q * Ns banks, which separates all groups when Ns * R is a power of two,
 //! while the next stage's unit-stride reads still see B consecutive words.
-//! Odd radices need no padding: their strides are coprime with the bank count.
+//! The rule leaves odd radices unpadded: a stride of R words is coprime with
+//! the bank count, so the first stage's writes are conflict free.
 //!
 //! For even radices that are not powers of two (10, 20 in N = 1000 and 4000)
 //! that rule leaves conflicts and makes the padded address of each value a
@@ -25,8 +26,17 @@
 //! ([`ExchangeCost`]): bank conflicts of the writes and of the next stage's
 //! reads, plus the address arithmetic of every access whose padded position
 //! is not the butterfly's first position plus a constant.
+//!
+//! Odd radices conflict too after the first stage: with 7 < Ns < 32, lane
+//! groups of Ns words start Ns R words apart (2401's second exchange: 301
+//! wavefronts where 154 is the floor; 2187's third 207 for 144, 2197's second
+//! 221 for 156, 3125's second 300 for 200). The same search removes those
+//! of 2187, 2197 and 3125 entirely and a quarter of 2401's
+//! ([`PaddingSearch::AllRadices`]); it is a plan choice until measured.
 
 use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
 
 /// `index + (index / period) * gap`; the identity when `gap` is zero.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -70,6 +80,39 @@ impl Padding {
     }
 }
 
+/// Which exchanges [`Padding::for_exchange`] searches a padding for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum PaddingSearch {
+    /// Those of even radices (the rule's conflicts at 1000 and 4000, measured
+    /// faster searched); odd radices stay unpadded. The default.
+    EvenRadices,
+    /// Those of every radix: odd radices past the first stage too.
+    AllRadices,
+}
+
+impl fmt::Display for PaddingSearch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PaddingSearch::EvenRadices => "even-radices",
+            PaddingSearch::AllRadices => "all-radices",
+        })
+    }
+}
+
+impl FromStr for PaddingSearch {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "even-radices" => Ok(PaddingSearch::EvenRadices),
+            "all-radices" => Ok(PaddingSearch::AllRadices),
+            _ => Err(format!(
+                "`{text}` is not a padding search: give even-radices or all-radices"
+            )),
+        }
+    }
+}
+
 /// One exchange between two stages, as the padding search sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Exchange {
@@ -106,11 +149,12 @@ impl ExchangeCost {
 impl Padding {
     /// The padding for `exchange`: [`Padding::for_stage`] where it is free of
     /// conflicts and its addresses are constant offsets (every power-of-two
-    /// schedule), otherwise the cheapest period and gap by [`ExchangeCost`],
-    /// using at most n / 8 extra words.
-    pub fn for_exchange(exchange: Exchange) -> Padding {
+    /// schedule) or where `search` leaves the exchange's radix to the rule,
+    /// otherwise the cheapest period and gap by [`ExchangeCost`], using at
+    /// most n / 8 extra words.
+    pub fn for_exchange(exchange: Exchange, search: PaddingSearch) -> Padding {
         let rule = Padding::for_stage(exchange.radix, exchange.stride, exchange.bank_words);
-        if exchange.radix % 2 == 1 {
+        if exchange.radix % 2 == 1 && search == PaddingSearch::EvenRadices {
             return rule;
         }
         let rule_cost = exchange.cost(rule);
@@ -333,7 +377,13 @@ mod tests {
                         bank_words: bank,
                     };
                     let rule = Padding::for_stage(pair[0], stride, bank);
-                    assert_eq!(Padding::for_exchange(exchange), rule, "{n} {radices:?}");
+                    for search in [PaddingSearch::EvenRadices, PaddingSearch::AllRadices] {
+                        assert_eq!(
+                            Padding::for_exchange(exchange, search),
+                            rule,
+                            "{n} {radices:?}"
+                        );
+                    }
                     assert_eq!(exchange.cost(rule), exchange.ideal(), "{n} {radices:?}");
                     stride *= pair[0];
                 }
@@ -353,7 +403,7 @@ mod tests {
                 bank_words: 32,
             };
             let rule = Padding::for_stage(radix, stride, 32);
-            let chosen = Padding::for_exchange(exchange);
+            let chosen = Padding::for_exchange(exchange, PaddingSearch::EvenRadices);
             let (before, after) = (exchange.cost(rule), exchange.cost(chosen));
             assert!(
                 after.score() < before.score(),
@@ -361,6 +411,43 @@ mod tests {
             );
             assert!(after.wavefronts <= before.wavefronts);
             assert!(chosen.padded_len(n) <= n + n / 8);
+        }
+    }
+
+    /// Odd radices stay unpadded by default; searched, the exchanges the
+    /// model finds conflicts in get conflict-free paddings with constant
+    /// offsets, and those it finds ideal stay unpadded.
+    #[test]
+    fn odd_radices_are_searched_when_asked() {
+        // (n, threads, radix, stride, next radix, wavefronts unpadded, searched)
+        for (n, threads, radix, stride, next_radix, unpadded, searched) in [
+            (2187, 243, 9, 27, 9, 207, 144),
+            (2197, 169, 13, 13, 13, 221, 156),
+            (3125, 125, 25, 25, 5, 300, 200),
+            (2401, 343, 7, 7, 7, 301, 266),
+            (2401, 343, 7, 1, 7, 154, 154),
+        ] {
+            let exchange = Exchange {
+                n,
+                threads,
+                radix,
+                stride,
+                next_radix,
+                bank_words: 32,
+            };
+            assert_eq!(
+                Padding::for_exchange(exchange, PaddingSearch::EvenRadices),
+                Padding::NONE
+            );
+            assert_eq!(exchange.cost(Padding::NONE).wavefronts, unpadded, "{n}");
+            let chosen = Padding::for_exchange(exchange, PaddingSearch::AllRadices);
+            let cost = exchange.cost(chosen);
+            assert_eq!(cost.wavefronts, searched, "{n}: {chosen:?}");
+            assert_eq!(cost.computed_addresses, 0, "{n}: {chosen:?}");
+            assert!(chosen.padded_len(n) <= n + n / 8);
+            if unpadded == searched {
+                assert_eq!(chosen, Padding::NONE);
+            }
         }
     }
 

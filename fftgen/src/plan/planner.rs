@@ -4,7 +4,7 @@
 
 use super::factor::{is_smooth, nearest_supported, prime_factors};
 use super::measured::measured_shape;
-use super::padding::{bank_words, Exchange, Padding};
+use super::padding::{bank_words, Exchange, Padding, PaddingSearch};
 use super::radix::{choose, thread_shape, values_per_thread};
 use super::{
     ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout, Pass, Plan,
@@ -124,6 +124,9 @@ pub fn plan(spec: &FftSpec) -> Result<Plan, Error> {
                 .or(measured.as_ref().and_then(|m| m.exchange_buffers)),
             // A measured one-part exchange gives way to alternating buffers
             // asked for by the user, which need both parts.
+            padding_search: spec
+                .padding_search
+                .or(measured.as_ref().and_then(|m| m.padding_search)),
             exchange_width: spec.exchange_width.or(measured
                 .as_ref()
                 .filter(|_| spec.exchange_buffers != Some(ExchangeBuffers::Alternating))
@@ -180,6 +183,7 @@ struct Choices {
     ffts_per_block: Option<usize>,
     exchange_buffers: Option<ExchangeBuffers>,
     exchange_width: Option<ExchangeWidth>,
+    padding_search: Option<PaddingSearch>,
 }
 
 /// The single-kernel pass for `radices`, with the `choices` given.
@@ -218,6 +222,7 @@ fn plan_pass(
     }
 
     let banks = bank_words(precision.real_bytes());
+    let padding_search = choices.padding_search.unwrap_or(PaddingSearch::EvenRadices);
     let lanes = if threads_per_fft >= 32 {
         LaneLayout::FftMajor
     } else {
@@ -229,14 +234,17 @@ fn plan_pass(
     for (s, &radix) in radices.iter().enumerate() {
         let last = s + 1 == radices.len();
         let exchange = (!last).then(|| match lanes {
-            LaneLayout::FftMajor => Padding::for_exchange(Exchange {
-                n,
-                threads: threads_per_fft,
-                radix,
-                stride,
-                next_radix: radices[s + 1],
-                bank_words: banks,
-            }),
+            LaneLayout::FftMajor => Padding::for_exchange(
+                Exchange {
+                    n,
+                    threads: threads_per_fft,
+                    radix,
+                    stride,
+                    next_radix: radices[s + 1],
+                    bank_words: banks,
+                },
+                padding_search,
+            ),
             // Lanes of a warp read the same index of different FFTs: the odd
             // FFT stride alone spreads them over the banks.
             LaneLayout::FftMinor => Padding::NONE,
@@ -369,6 +377,7 @@ fn plan_pass(
         exchange_width,
         exchange_buffers,
         first_write: FirstWrite::AfterBarrier,
+        padding_search,
         shared_bytes,
         twiddles: Twiddles::RoundedF64Table { len: twiddle_len },
     })

@@ -3,7 +3,7 @@
 
 use clap::{Args, ValueEnum};
 use fftgen::plan::measured::TUNED_GPUS;
-use fftgen::plan::{ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching};
+use fftgen::plan::{ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch};
 use fftgen::spec::ShapeOverride;
 use fftgen::{Backend, Direction, FftSpec, Normalization, Placement, Precision};
 
@@ -44,6 +44,10 @@ pub struct TransformArgs {
     /// planner chooses when omitted.
     #[arg(long)]
     pub first_write: Option<FirstWrite>,
+    /// Which exchanges get a searched shared-memory padding: those of even
+    /// radices or of all radices; the planner chooses when omitted.
+    #[arg(long)]
+    pub padding_search: Option<PaddingSearch>,
     /// Use the shapes measured on this GPU model where there are some; the
     /// runtime and the bench choose it from the device's name.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(TUNED_GPUS))]
@@ -127,6 +131,7 @@ impl TransformArgs {
             exchange_buffers: self.exchange_buffers,
             exchange_width: self.exchange_width,
             first_write: self.first_write,
+            padding_search: self.padding_search,
         }
         .apply(spec);
         if let Some(gpu) = &self.gpu {

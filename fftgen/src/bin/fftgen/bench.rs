@@ -8,7 +8,7 @@ use crate::args::PrecisionArg;
 use crate::Failure;
 use clap::Args;
 use fftgen::bench::{self, BenchConfig, BenchRow, Outputs, Schedule, ShapeOverride};
-use fftgen::plan::{ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching};
+use fftgen::plan::{ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch};
 use fftgen::Precision;
 use std::path::PathBuf;
 
@@ -68,6 +68,10 @@ pub struct BenchArgs {
     /// writes, as N:after-barrier or N:immediate; repeat for several sizes.
     #[arg(long = "first-write", value_parser = parse_first_write_override)]
     first_write_overrides: Vec<(usize, FirstWrite)>,
+    /// Which exchanges of one size get a searched padding, as
+    /// N:even-radices or N:all-radices; repeat for several sizes.
+    #[arg(long = "padding-search", value_parser = parse_padding_search_override)]
+    padding_search_overrides: Vec<(usize, PaddingSearch)>,
     /// Skip the OpenCL column.
     #[arg(long)]
     no_opencl: bool,
@@ -129,6 +133,9 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     for (n, first_write) in args.first_write_overrides {
         overrides.entry(n).or_default().first_write = Some(first_write);
     }
+    for (n, search) in args.padding_search_overrides {
+        overrides.entry(n).or_default().padding_search = Some(search);
+    }
     config.overrides = overrides;
     config.command = command_line();
 
@@ -174,7 +181,7 @@ fn progress(row: &BenchRow) {
             .map_or("-".to_string(), |t| format!("{:.4}", t.median_ms))
     };
     eprintln!(
-        "  N = {:>4} {:?} x {} threads, {} per block, bound {}, input {}, exchange {} {}, first write {}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}{}",
+        "  N = {:>4} {:?} x {} threads, {} per block, bound {}, input {}, exchange {} {}, first write {}, padding search {}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}{}",
         row.n,
         row.radices,
         row.threads_per_fft,
@@ -184,6 +191,7 @@ fn progress(row: &BenchRow) {
         row.exchange_width,
         row.exchange_buffers,
         row.first_write,
+        row.padding_search,
         ms(&row.ours),
         ms(&row.cufft),
         ms(&row.copy),
@@ -255,6 +263,13 @@ fn parse_first_write_override(text: &str) -> Result<(usize, FirstWrite), String>
     let (n, first_write) = text.split_once(':').ok_or_else(bad)?;
     let n = n.trim().parse().map_err(|_| bad())?;
     Ok((n, first_write.trim().parse()?))
+}
+
+fn parse_padding_search_override(text: &str) -> Result<(usize, PaddingSearch), String> {
+    let bad = || format!("`{text}` is not N:even-radices or N:all-radices (e.g. 2197:all-radices)");
+    let (n, search) = text.split_once(':').ok_or_else(bad)?;
+    let n = n.trim().parse().map_err(|_| bad())?;
+    Ok((n, search.trim().parse()?))
 }
 
 fn parse_count_override(text: &str) -> Result<(usize, usize), String> {

@@ -52,6 +52,7 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
             ("exchange width", pass.exchange_width.to_string()),
             ("exchange buffers", pass.exchange_buffers.to_string()),
             ("first write", pass.first_write.to_string()),
+            ("padding search", pass.padding_search.to_string()),
             (
                 "shared memory",
                 format!(
