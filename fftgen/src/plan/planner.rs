@@ -652,6 +652,45 @@ mod tests {
     }
 
     #[test]
+    fn odd_radices_are_padded_only_when_asked() {
+        let paddings = |spec: FftSpec| -> Vec<Option<Padding>> {
+            plan(&spec).unwrap().passes[0]
+                .stages
+                .iter()
+                .map(|s| s.exchange)
+                .collect()
+        };
+        let n2197 = || FftSpec::new(2197).radices(&[13, 13, 13]);
+        assert_eq!(
+            paddings(n2197()),
+            vec![Some(Padding::NONE), Some(Padding::NONE), None]
+        );
+        assert_eq!(
+            paddings(n2197().padding_search(PaddingSearch::AllRadices)),
+            vec![
+                Some(Padding::NONE),
+                Some(Padding {
+                    period: 169,
+                    gap: 4
+                }),
+                None
+            ]
+        );
+        let pass = &plan(&n2197().padding_search(PaddingSearch::AllRadices))
+            .unwrap()
+            .passes[0];
+        assert_eq!(pass.padding_search, PaddingSearch::AllRadices);
+        assert_eq!(
+            pass.fft_stride,
+            Padding {
+                period: 169,
+                gap: 4
+            }
+            .padded_len(2197)
+        );
+    }
+
+    #[test]
     fn bad_requests_are_errors() {
         assert_eq!(plan(&FftSpec::new(0)), Err(Error::ZeroSize));
         assert!(matches!(
