@@ -367,7 +367,8 @@ impl Lowering<'_> {
             .into_iter()
             .enumerate()
         {
-            // Before the first stage's real parts nothing has read the array.
+            // Before the first stage's real parts nothing has read the array,
+            // so a barrier there is only the plan's choice (FirstWrite).
             let reads_pending = !(s == 0 && p == 0);
             if reads_pending || pass.first_write == FirstWrite::AfterBarrier {
                 out.push(Stmt::Barrier);
@@ -671,8 +672,8 @@ impl Lowering<'_> {
 
 /// The real and imaginary arrays that stage `s` writes for stage `s + 1`
 /// (and that stage `s + 1` reads): one set for every stage, or set `s % 2`
-/// with [`ExchangeBuffers::Alternating`]. The staged input, read by stage 0,
-/// is `s = usize::MAX` (set 1), which only one set of arrays ever holds.
+/// with [`ExchangeBuffers::Alternating`]. Stage 0 reads shared memory only
+/// when the input is staged there, which only reused arrays allow.
 fn exchange_arrays(pass: &Pass, s: usize) -> (String, String) {
     match pass.exchange_buffers {
         ExchangeBuffers::Reused => ("shared_re".into(), "shared_im".into()),
