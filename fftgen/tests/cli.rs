@@ -105,7 +105,7 @@ fn plan_prints_the_table() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_code_2() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["plan", "--n", "0"], "n = 0 is not a transform size"),
         (&["plan", "--n", "17"], "prime factor 17"),
         (
@@ -122,6 +122,18 @@ fn bad_input_is_one_line_and_exit_code_2() {
         ),
         (&["plan", "--n", "8192"], "too large for one kernel"),
         (&["check", "--n", "64", "--batch", "0"], "--batch 0"),
+        (
+            &["plan", "--n", "64", "--exchange-width", "one-part-at-a-time"],
+            "one-part-at-a-time exchange does not fit n = 64",
+        ),
+        (
+            &["plan", "--n", "4000", "--exchange-buffers", "alternating"],
+            "alternating exchange buffers do not fit n = 4000",
+        ),
+        (
+            &["tune", "--sizes", "64", "--groups", "0"],
+            "--repeats and --groups must be at least 1",
+        ),
     ];
     for (args, message) in cases {
         let result = fftgen(args);

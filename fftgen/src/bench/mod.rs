@@ -13,6 +13,7 @@
 //! - [`cufft`]: a batched cuFFT plan on our buffers.
 //! - [`opencl`]: the same kernels through OpenCL, timed with profiling events.
 //! - [`report`], [`svg`]: rows, console table, Markdown, JSON, and the plot.
+//! - [`tune`]: `fftgen tune`, shapes around the plan timed against each other.
 
 pub mod cufft;
 pub mod opencl;
@@ -20,6 +21,7 @@ pub mod report;
 pub mod runner;
 pub mod svg;
 pub mod timing;
+pub mod tune;
 
 pub use crate::spec::ShapeOverride;
 pub use report::{BenchReport, BenchRow};
@@ -162,7 +164,7 @@ impl Sample for f64 {
 pub enum BenchError {
     /// The CUDA driver library cannot be loaded.
     #[error(
-        "no CUDA driver (libcuda.so) could be loaded; `fftgen bench` needs an NVIDIA GPU and its \
+        "no CUDA driver (libcuda.so) could be loaded; `fftgen bench` and `fftgen tune` need an NVIDIA GPU and its \
          driver (use `fftgen check --backend opencl` elsewhere)"
     )]
     NoCudaDriver,

@@ -10,7 +10,8 @@
 use super::cufft::{self, CufftPlan};
 use super::opencl::OpenClBench;
 use super::report::{utc_timestamp, BenchReport, BenchRow, PlanCreation};
-use super::timing::{time_interleaved, EventClock, Schedule};
+use super::timing::{time_interleaved, EventClock, Schedule, Timing};
+use super::tune::{bench_args, candidates, Dimension, TuneConfig, TuneReport, TuneRow, Variant};
 use super::{
     batch_for, buffer_complex, BenchConfig, BenchError, Sample, ShapeOverride, BUFFER_BYTES,
 };
@@ -31,13 +32,23 @@ use std::time::{Instant, SystemTime};
 /// Runs the benchmark described by `config`, calling `on_row` as each size
 /// finishes (for progress output).
 pub fn run(config: &BenchConfig, on_row: impl FnMut(&BenchRow)) -> Result<BenchReport, BenchError> {
-    let largest = buffer_complex(config.precision);
-    if config.sizes.is_empty() {
+    preflight(&config.sizes, config.precision)?;
+    match config.precision {
+        Precision::F32 => run_typed::<f32>(config, on_row),
+        Precision::F64 => run_typed::<f64>(config, on_row),
+    }
+}
+
+/// Checks what every run needs before touching the device: sizes within the
+/// buffers, a CUDA driver and NVRTC.
+fn preflight(sizes: &[usize], precision: Precision) -> Result<(), BenchError> {
+    let largest = buffer_complex(precision);
+    if sizes.is_empty() {
         return Err(BenchError::Invalid(
             "no sizes to measure; give --sizes N,N,...".into(),
         ));
     }
-    if let Some(&n) = config.sizes.iter().find(|&&n| n == 0 || n > largest) {
+    if let Some(&n) = sizes.iter().find(|&&n| n == 0 || n > largest) {
         return Err(BenchError::Invalid(format!(
             "size {n} is outside 1..={largest}"
         )));
@@ -48,10 +59,47 @@ pub fn run(config: &BenchConfig, on_row: impl FnMut(&BenchRow)) -> Result<BenchR
     if !nvrtc_available() {
         return Err(fftgen_runtime::Error::NvrtcMissing.into());
     }
+    Ok(())
+}
+
+/// Runs the shape search described by `config` ([`super::tune`]), calling
+/// `on_row` as each size finishes.
+pub fn tune(
+    config: &TuneConfig,
+    mut on_row: impl FnMut(&TuneRow),
+) -> Result<TuneReport, BenchError> {
+    preflight(&config.sizes, config.precision)?;
     match config.precision {
-        Precision::F32 => run_typed::<f32>(config, on_row),
-        Precision::F64 => run_typed::<f64>(config, on_row),
+        Precision::F32 => tune_typed::<f32>(config, &mut on_row),
+        Precision::F64 => tune_typed::<f64>(config, &mut on_row),
     }
+}
+
+fn tune_typed<T: Sample>(
+    config: &TuneConfig,
+    on_row: &mut dyn FnMut(&TuneRow),
+) -> Result<TuneReport, BenchError> {
+    let date_utc = utc_timestamp(SystemTime::now());
+    let (mut session, _) = Session::<T>::open(config.device, config.seed, false, config.schedule)?;
+    let mut sizes = config.sizes.clone();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut rows = Vec::new();
+    for n in sizes {
+        let row = session.tune_size(n, &config.dimensions);
+        on_row(&row);
+        rows.push(row);
+    }
+    Ok(TuneReport {
+        device: session.device.name().to_string(),
+        date_utc,
+        command: config.command.clone(),
+        generator_version: crate::VERSION.to_string(),
+        precision: T::PRECISION,
+        schedule: config.schedule,
+        dimensions: config.dimensions.clone(),
+        rows,
+    })
 }
 
 /// The device, its buffers and the host copies, alive for the whole run.
@@ -73,42 +121,9 @@ fn run_typed<T: Sample>(
     mut on_row: impl FnMut(&BenchRow),
 ) -> Result<BenchReport, BenchError> {
     let date_utc = utc_timestamp(SystemTime::now());
-    let device = CudaDevice::new(config.device)?;
-    let stream = Arc::clone(device.stream());
-    let reals = 2 * buffer_complex(T::PRECISION);
-    let host_input = random_reals::<T>(reals, config.seed);
-    let input = stream
-        .clone_htod(&host_input)
-        .map_err(|e| BenchError::driver("upload of the input (1 GiB)", e))?;
-    // SAFETY: every use poisons or writes the output before reading it.
-    let output = unsafe { stream.alloc::<T>(reals) }
-        .map_err(|e| BenchError::driver("cuMemAlloc (1 GiB)", e))?;
-    stream
-        .synchronize()
-        .map_err(|e| BenchError::driver("cuStreamSynchronize", e))?;
-
-    let (opencl, opencl_status) = if !config.opencl {
-        (None, "not run (--no-opencl)".to_string())
-    } else {
-        match OpenClBench::new(&host_input) {
-            Ok(bench) => {
-                let status = bench.name().to_string();
-                (Some(bench), status)
-            }
-            Err(why) => (None, format!("not available: {why}")),
-        }
-    };
-    let (major, minor) = device.compute_capability();
-    let mut session = Session {
-        device,
-        stream,
-        input,
-        output,
-        host_input,
-        host_scratch: vec![T::default(); reals],
-        opencl,
-        schedule: config.schedule,
-    };
+    let (mut session, opencl_status) =
+        Session::<T>::open(config.device, config.seed, config.opencl, config.schedule)?;
+    let (major, minor) = session.device.compute_capability();
     let mut sizes = config.sizes.clone();
     sizes.sort_unstable();
     sizes.dedup();
@@ -148,6 +163,55 @@ fn checked_transforms(n: usize, batch: usize) -> usize {
     batch.min(64.max(65_536 / n))
 }
 
+impl<T: Sample> Session<T> {
+    /// Opens CUDA device `ordinal`, uploads a random input from `seed` into
+    /// one buffer and allocates the other, and opens NVIDIA's OpenCL
+    /// platform when `opencl` asks for it; the second value says what became
+    /// of OpenCL.
+    fn open(
+        ordinal: usize,
+        seed: u64,
+        opencl: bool,
+        schedule: Schedule,
+    ) -> Result<(Session<T>, String), BenchError> {
+        let device = CudaDevice::new(ordinal)?;
+        let stream = Arc::clone(device.stream());
+        let reals = 2 * buffer_complex(T::PRECISION);
+        let host_input = random_reals::<T>(reals, seed);
+        let input = stream
+            .clone_htod(&host_input)
+            .map_err(|e| BenchError::driver("upload of the input (1 GiB)", e))?;
+        // SAFETY: every use poisons or writes the output before reading it.
+        let output = unsafe { stream.alloc::<T>(reals) }
+            .map_err(|e| BenchError::driver("cuMemAlloc (1 GiB)", e))?;
+        stream
+            .synchronize()
+            .map_err(|e| BenchError::driver("cuStreamSynchronize", e))?;
+        let (opencl, opencl_status) = if !opencl {
+            (None, "not run (--no-opencl)".to_string())
+        } else {
+            match OpenClBench::new(&host_input) {
+                Ok(bench) => {
+                    let status = bench.name().to_string();
+                    (Some(bench), status)
+                }
+                Err(why) => (None, format!("not available: {why}")),
+            }
+        };
+        let session = Session {
+            device,
+            stream,
+            input,
+            output,
+            host_input,
+            host_scratch: vec![T::default(); reals],
+            opencl,
+            schedule,
+        };
+        Ok((session, opencl_status))
+    }
+}
+
 /// The f64 references of the checked transforms, both directions.
 struct References {
     forward: Vec<Complex<f64>>,
@@ -155,6 +219,7 @@ struct References {
 }
 
 /// What one size's timing compares, on the same buffers.
+#[derive(Clone, Copy)]
 enum Contender<'a> {
     Ours(&'a CudaFft, Direction),
     Cufft(&'a CufftPlan),
@@ -368,23 +433,15 @@ impl<T: Sample> Session<T> {
     }
 
     /// Times our kernels in both directions, cuFFT and a device-to-device
-    /// copy of the same `n * batch` values, group by group in turn
-    /// ([`time_interleaved`]), on the same buffers. A contender that fails
-    /// leaves a note and the others are still timed.
+    /// copy of the same `n * batch` values, group by group in turn, on the
+    /// same buffers. A contender that fails leaves a note and the others are
+    /// still timed.
     fn time_contenders(
         &mut self,
         row: &mut BenchRow,
         ours: Option<&CudaFft>,
         cufft: Option<&CufftPlan>,
     ) -> Result<(), BenchError> {
-        let batch = row.batch;
-        let stream = Arc::clone(&self.stream);
-        let (mut input, mut output) = prefixes(
-            &stream,
-            &mut self.input,
-            &mut self.output,
-            2 * row.n * batch,
-        );
         let mut contenders = Vec::new();
         if let Some(fft) = ours {
             contenders.push(Contender::Ours(fft, Direction::Forward));
@@ -394,22 +451,7 @@ impl<T: Sample> Session<T> {
             contenders.push(Contender::Cufft(plan));
         }
         contenders.push(Contender::Copy);
-        let mut clock = EventClock::new(&stream)?;
-        let timings =
-            time_interleaved(
-                &mut clock,
-                self.schedule,
-                contenders.len(),
-                |c| match contenders[c] {
-                    Contender::Ours(fft, direction) => {
-                        Ok(fft.launch(&stream, direction, &input, &mut output, batch)?)
-                    }
-                    Contender::Cufft(plan) => Ok(plan.forward(&mut input, &mut output)?),
-                    Contender::Copy => stream
-                        .memcpy_dtod(&*input, &mut *output)
-                        .map_err(|e| BenchError::driver("cuMemcpyDtoDAsync", e)),
-                },
-            )?;
+        let timings = self.time_all(row.n, row.batch, &contenders)?;
         for (contender, timing) in contenders.iter().zip(timings) {
             let timing = match timing {
                 Ok(timing) => timing,
@@ -426,6 +468,163 @@ impl<T: Sample> Session<T> {
             }
         }
         Ok(())
+    }
+
+    /// Times `contenders` at size `n` and `batch` against each other
+    /// ([`time_interleaved`]) on the session's buffers: one result each, in
+    /// order.
+    fn time_all(
+        &mut self,
+        n: usize,
+        batch: usize,
+        contenders: &[Contender],
+    ) -> Result<Vec<Result<Timing, BenchError>>, BenchError> {
+        let stream = Arc::clone(&self.stream);
+        let (mut input, mut output) =
+            prefixes(&stream, &mut self.input, &mut self.output, 2 * n * batch);
+        let mut clock = EventClock::new(&stream)?;
+        time_interleaved(
+            &mut clock,
+            self.schedule,
+            contenders.len(),
+            |c| match contenders[c] {
+                Contender::Ours(fft, direction) => {
+                    Ok(fft.launch(&stream, direction, &input, &mut output, batch)?)
+                }
+                Contender::Cufft(plan) => Ok(plan.forward(&mut input, &mut output)?),
+                Contender::Copy => stream
+                    .memcpy_dtod(&*input, &mut *output)
+                    .map_err(|e| BenchError::driver("cuMemcpyDtoDAsync", e)),
+            },
+        )
+    }
+
+    /// The shape search at one size: the planned shape and its neighbours
+    /// along `dimensions`, each generated once (combinations that do not
+    /// plan, or give code another has, are skipped), checked in both
+    /// directions, and the accurate ones timed forward in turn with cuFFT
+    /// and the copy.
+    fn tune_size(&mut self, n: usize, dimensions: &[Dimension]) -> TuneRow {
+        let batch = batch_for(n, T::PRECISION);
+        let mut row = TuneRow {
+            n,
+            batch,
+            precision: T::PRECISION,
+            bytes: 2 * (n * batch * T::PRECISION.complex_bytes()) as u64,
+            variants: Vec::new(),
+            skipped: 0,
+            cufft: None,
+            copy: None,
+            notes: Vec::new(),
+        };
+        let spec = FftSpec::new(n).precision(T::PRECISION);
+        let spec = for_device(&spec, Backend::Cuda, self.device.name());
+        let planned = match crate::plan::plan(&spec) {
+            Ok(plan) => plan.passes[0].clone(),
+            Err(e) => {
+                row.notes.push(format!("planner: {e}"));
+                return row;
+            }
+        };
+        let references = match self.references(n, checked_transforms(n, batch)) {
+            Ok(references) => references,
+            Err(e) => {
+                row.notes.push(format!("reading the input back: {e}"));
+                return row;
+            }
+        };
+        let mut sources = std::collections::HashSet::new();
+        let mut ffts = Vec::new();
+        for (index, shape) in candidates(&planned, dimensions).into_iter().enumerate() {
+            let mut variant = Variant {
+                shape: bench_args(n, &shape),
+                error: None,
+                inverse_error: None,
+                passed: false,
+                timing: None,
+                note: None,
+            };
+            let spec = shape.apply(spec.clone());
+            let generated = match crate::generate(&spec, &spec.emit_command()) {
+                Ok(generated) if sources.insert(generated.cuda_source.clone()) => generated,
+                // The planned shape is always reported; other combinations
+                // that do not plan, or repeat code, are only counted.
+                Err(e) if index == 0 => {
+                    variant.note = Some(format!("generator: {e}"));
+                    row.variants.push(variant);
+                    continue;
+                }
+                _ => {
+                    row.skipped += 1;
+                    continue;
+                }
+            };
+            let mut check = BenchRow::new(n, batch, T::PRECISION);
+            match self.ours_checked(&mut check, &generated, &references) {
+                Ok(fft) => {
+                    let within = |e: Option<f64>| e.is_some_and(|e| e <= check.tolerance);
+                    variant.error = check.ours_error;
+                    variant.inverse_error = check.ours_inverse_error;
+                    variant.passed = within(check.ours_error)
+                        && within(check.ours_inverse_error)
+                        && check.ours_unwritten == Some(0);
+                    if variant.passed {
+                        ffts.push((row.variants.len(), fft));
+                    } else {
+                        variant.note = Some(format!(
+                            "errors {:?} and {:?} against a tolerance of {:.2e}, {:?} outputs unwritten",
+                            check.ours_error,
+                            check.ours_inverse_error,
+                            check.tolerance,
+                            check.ours_unwritten
+                        ));
+                    }
+                }
+                Err(e) => variant.note = Some(e.to_string()),
+            }
+            row.variants.push(variant);
+        }
+        let mut cufft_check = BenchRow::new(n, batch, T::PRECISION);
+        let cufft = self
+            .cufft_checked(&mut cufft_check, &references)
+            .map_err(|e| row.notes.push(format!("cuFFT: {e}")))
+            .ok();
+        let mut contenders: Vec<Contender> = ffts
+            .iter()
+            .map(|(_, fft)| Contender::Ours(fft, Direction::Forward))
+            .collect();
+        contenders.extend(cufft.as_ref().map(Contender::Cufft));
+        contenders.push(Contender::Copy);
+        match self.time_all(n, batch, &contenders) {
+            Ok(timings) => {
+                for (contender, timing) in contenders.iter().enumerate().zip(timings) {
+                    let ((c, contender), timing) = (contender, timing);
+                    let slot = match contender {
+                        Contender::Ours(..) => &mut row.variants[ffts[c].0].timing,
+                        Contender::Cufft(_) => &mut row.cufft,
+                        Contender::Copy => &mut row.copy,
+                    };
+                    match timing {
+                        Ok(timing) => *slot = Some(timing),
+                        Err(e) => row.notes.push(format!("{}: {e}", contender.name())),
+                    }
+                }
+            }
+            Err(e) => row.notes.push(format!("timing: {e}")),
+        }
+        drop((ffts, cufft));
+        match self.input_intact() {
+            Ok(true) => {}
+            Ok(false) => {
+                row.notes
+                    .push("cuFFT wrote into its input; the input was uploaded again".into());
+                if let Err(e) = self.upload_input() {
+                    row.notes.push(format!("uploading the input again: {e}"));
+                }
+            }
+            Err(e) => row.notes.push(format!("checking the input: {e}")),
+        }
+        row
     }
 
     /// Whether the device input still equals what was uploaded.

@@ -207,7 +207,7 @@ fn progress(row: &BenchRow) {
 }
 
 /// The command line as typed, arguments with spaces quoted.
-fn command_line() -> String {
+pub fn command_line() -> String {
     std::env::args()
         .map(|arg| {
             if arg.contains(char::is_whitespace) {

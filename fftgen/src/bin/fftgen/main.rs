@@ -1,7 +1,8 @@
 //! The `fftgen` command: `emit` writes kernel sources and their manifest,
 //! `plan` prints how a size will be computed, `check` runs the kernels on a
 //! real backend and measures their error, `bench` times the CUDA kernels
-//! against cuFFT on a GPU. Errors are one line on stderr and exit code 2; a
+//! against cuFFT on a GPU, `tune` times shapes around the plan against each
+//! other there. Errors are one line on stderr and exit code 2; a
 //! check above tolerance exits with 1.
 
 mod args;
@@ -9,6 +10,7 @@ mod bench;
 mod check;
 mod emit;
 mod plan;
+mod tune;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -34,6 +36,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Time the CUDA kernels against cuFFT and a device copy on a GPU; write JSON, SVG, Markdown.
     Bench(bench::BenchArgs),
+    /// Time each size's planned shape and its neighbours against each other and cuFFT on a GPU.
+    Tune(tune::TuneArgs),
 }
 
 /// What a subcommand reports when it fails.
@@ -57,6 +61,7 @@ fn main() -> ExitCode {
         Command::Plan(args) => plan::run(args),
         Command::Check(args) => check::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Tune(args) => tune::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,448 @@
+//! The shape search behind `fftgen tune`: for each size, the plan this GPU
+//! gets and its neighbours along the chosen dimensions (launch bound, first
+//! write, exchange width, padding search, input caching), each generated,
+//! checked against the f64 reference and then timed in one process,
+//! interleaved group by group with the others, cuFFT and the copy
+//! ([`super::timing::time_interleaved`]), so that the difference between two
+//! shapes is not the difference between two runs of the machine.
+//!
+//! Seed 004 chooses a radix schedule by timing stages on their own and taking
+//! the shortest path through the stage graph. The stages of a one-kernel FFT
+//! do not time apart: they share the kernel's registers, shared memory and
+//! occupancy. So the search times whole kernels, and a winner becomes an entry
+//! of `fftgen/src/plan/measured.rs` with the times that justify it.
+
+use super::timing::Timing;
+use crate::plan::planner::MAX_BLOCKS_PER_SM;
+use crate::plan::{ExchangeWidth, FirstWrite, InputCaching, PaddingSearch, Pass};
+use crate::spec::ShapeOverride;
+use crate::Precision;
+use serde::Serialize;
+use std::fmt::{self, Write as _};
+use std::str::FromStr;
+
+/// One choice the search varies around the planned shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Dimension {
+    /// The launch bound, from one below the plan's to two above.
+    Bound,
+    FirstWrite,
+    ExchangeWidth,
+    PaddingSearch,
+    InputCaching,
+}
+
+impl Dimension {
+    pub const ALL: [Dimension; 5] = [
+        Dimension::Bound,
+        Dimension::FirstWrite,
+        Dimension::ExchangeWidth,
+        Dimension::PaddingSearch,
+        Dimension::InputCaching,
+    ];
+}
+
+impl fmt::Display for Dimension {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Dimension::Bound => "bound",
+            Dimension::FirstWrite => "first-write",
+            Dimension::ExchangeWidth => "exchange-width",
+            Dimension::PaddingSearch => "padding-search",
+            Dimension::InputCaching => "input-caching",
+        })
+    }
+}
+
+impl FromStr for Dimension {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        Dimension::ALL
+            .into_iter()
+            .find(|d| d.to_string() == text)
+            .ok_or_else(|| {
+                let names: Vec<String> = Dimension::ALL.iter().map(|d| d.to_string()).collect();
+                format!(
+                    "`{text}` is not a tuning dimension: give {}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// Every choice of `pass`, pinned, so that a variant differs from it only
+/// where the search varies it.
+pub fn pinned(pass: &Pass) -> ShapeOverride {
+    ShapeOverride {
+        radices: Some(pass.radices()),
+        threads_per_fft: Some(pass.threads_per_fft),
+        min_blocks_per_sm: Some(pass.min_blocks_per_sm),
+        ffts_per_block: Some(pass.ffts_per_block),
+        input_caching: Some(pass.input_caching),
+        exchange_buffers: Some(pass.exchange_buffers),
+        exchange_width: Some(pass.exchange_width),
+        first_write: Some(pass.first_write),
+        padding_search: Some(pass.padding_search),
+    }
+}
+
+/// The planned shape (first) and every combination of the values of
+/// `dimensions` around it. Some may not plan (a one-part exchange for a staged
+/// size, say); the caller drops those, and variants whose code is the same.
+pub fn candidates(pass: &Pass, dimensions: &[Dimension]) -> Vec<ShapeOverride> {
+    let base = pinned(pass);
+    let mut shapes = vec![base.clone()];
+    for &dimension in dimensions {
+        let mut grown = Vec::new();
+        for shape in &shapes {
+            for value in values(dimension, pass) {
+                let mut variant = shape.clone();
+                value(&mut variant);
+                if !grown.contains(&variant) {
+                    grown.push(variant);
+                }
+            }
+        }
+        shapes = grown;
+    }
+    // The plan itself first, then the rest in the order generated.
+    shapes.retain(|s| *s != base);
+    shapes.insert(0, base);
+    shapes
+}
+
+type Setter = Box<dyn Fn(&mut ShapeOverride)>;
+
+/// The values `dimension` takes around `pass`, as setters.
+fn values(dimension: Dimension, pass: &Pass) -> Vec<Setter> {
+    match dimension {
+        Dimension::Bound => {
+            let bound = pass.min_blocks_per_sm;
+            (bound.saturating_sub(1).max(1)..=(bound + 2).min(MAX_BLOCKS_PER_SM))
+                .map(|b| {
+                    Box::new(move |s: &mut ShapeOverride| s.min_blocks_per_sm = Some(b)) as Setter
+                })
+                .collect()
+        }
+        Dimension::FirstWrite => [FirstWrite::AfterBarrier, FirstWrite::Immediate]
+            .into_iter()
+            .map(|v| Box::new(move |s: &mut ShapeOverride| s.first_write = Some(v)) as Setter)
+            .collect(),
+        Dimension::ExchangeWidth => [ExchangeWidth::BothParts, ExchangeWidth::OnePartAtATime]
+            .into_iter()
+            .map(|v| Box::new(move |s: &mut ShapeOverride| s.exchange_width = Some(v)) as Setter)
+            .collect(),
+        Dimension::PaddingSearch => [PaddingSearch::EvenRadices, PaddingSearch::AllRadices]
+            .into_iter()
+            .map(|v| Box::new(move |s: &mut ShapeOverride| s.padding_search = Some(v)) as Setter)
+            .collect(),
+        Dimension::InputCaching => [InputCaching::L1AndL2, InputCaching::L2Only]
+            .into_iter()
+            .map(|v| Box::new(move |s: &mut ShapeOverride| s.input_caching = Some(v)) as Setter)
+            .collect(),
+    }
+}
+
+/// `shape` for size `n` as `fftgen bench` arguments, to time it again or
+/// against something else.
+pub fn bench_args(n: usize, shape: &ShapeOverride) -> String {
+    let mut args = format!("--sizes {n}");
+    let mut push = |flag: &str, value: Option<String>| {
+        if let Some(value) = value {
+            let _ = write!(args, " --{flag} {n}:{value}");
+        }
+    };
+    push(
+        "radix",
+        shape.radices.as_ref().map(|r| {
+            r.iter()
+                .map(|r| r.to_string())
+                .collect::<Vec<_>>()
+                .join("x")
+        }),
+    );
+    push(
+        "threads-per-fft",
+        shape.threads_per_fft.map(|t| t.to_string()),
+    );
+    push(
+        "ffts-per-block",
+        shape.ffts_per_block.map(|m| m.to_string()),
+    );
+    push(
+        "min-blocks-per-sm",
+        shape.min_blocks_per_sm.map(|b| b.to_string()),
+    );
+    push("input-caching", shape.input_caching.map(|c| c.to_string()));
+    push(
+        "exchange-width",
+        shape.exchange_width.map(|w| w.to_string()),
+    );
+    push(
+        "exchange-buffers",
+        shape.exchange_buffers.map(|b| b.to_string()),
+    );
+    push("first-write", shape.first_write.map(|w| w.to_string()));
+    push(
+        "padding-search",
+        shape.padding_search.map(|p| p.to_string()),
+    );
+    args
+}
+
+/// What to search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TuneConfig {
+    pub precision: Precision,
+    pub sizes: Vec<usize>,
+    pub dimensions: Vec<Dimension>,
+    pub schedule: super::Schedule,
+    /// CUDA device ordinal.
+    pub device: usize,
+    /// Seed of the random input.
+    pub seed: u64,
+    /// The command line, recorded in the report.
+    pub command: String,
+}
+
+/// One shape's outcome at one size.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Variant {
+    /// The `fftgen bench` arguments that run this shape again.
+    pub shape: String,
+    /// Relative L2 error of the forward and inverse transforms.
+    pub error: Option<f64>,
+    pub inverse_error: Option<f64>,
+    /// Whether both directions were within the tolerance with every output
+    /// written; a variant that was not is not timed.
+    pub passed: bool,
+    pub timing: Option<Timing>,
+    /// What failed, if anything.
+    pub note: Option<String>,
+}
+
+/// Every variant of one size, with cuFFT and the copy timed among them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TuneRow {
+    pub n: usize,
+    pub batch: usize,
+    pub precision: Precision,
+    /// Bytes one launch moves at least (input once, output once).
+    pub bytes: u64,
+    /// The planned shape first, then the others.
+    pub variants: Vec<Variant>,
+    /// Combinations that did not plan, or generated code another variant has.
+    pub skipped: usize,
+    pub cufft: Option<Timing>,
+    pub copy: Option<Timing>,
+    pub notes: Vec<String>,
+}
+
+impl TuneRow {
+    /// The timed variants, fastest first.
+    pub fn ranked(&self) -> Vec<&Variant> {
+        let mut timed: Vec<&Variant> = self
+            .variants
+            .iter()
+            .filter(|v| v.timing.is_some())
+            .collect();
+        timed.sort_by(|a, b| {
+            let ms = |v: &Variant| v.timing.as_ref().map_or(f64::INFINITY, |t| t.median_ms);
+            ms(a).total_cmp(&ms(b))
+        });
+        timed
+    }
+
+    /// The console table: every timed variant, fastest first, with its
+    /// share of the copy's bandwidth and cuFFT's time over its own.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let copy = self.copy.as_ref().map(|t| t.median_ms);
+        let cufft = self.cufft.as_ref().map(|t| t.median_ms);
+        let _ = writeln!(
+            out,
+            "N = {} ({}, batch {}): {} variants timed, {} skipped; cuFFT {} ms, copy {} ms",
+            self.n,
+            self.precision,
+            self.batch,
+            self.ranked().len(),
+            self.skipped,
+            cufft.map_or("-".into(), |ms| format!("{ms:.4}")),
+            copy.map_or("-".into(), |ms| format!("{ms:.4}")),
+        );
+        let _ = writeln!(
+            out,
+            "  {:>8} {:>8} {:>8} {:>7}  shape",
+            "ms", "spread", "% copy", "cuFFT/"
+        );
+        for (rank, variant) in self.ranked().into_iter().enumerate() {
+            let timing = variant.timing.as_ref().expect("ranked variants are timed");
+            let planned = std::ptr::eq(variant, &self.variants[0]);
+            let _ = writeln!(
+                out,
+                "  {:>8.4} {:>7.2}% {:>8} {:>7}  {}{}",
+                timing.median_ms,
+                100.0 * timing.spread(),
+                copy.map_or("-".into(), |c| format!(
+                    "{:.1}",
+                    100.0 * c / timing.median_ms
+                )),
+                cufft.map_or("-".into(), |c| format!("{:.4}", c / timing.median_ms)),
+                variant.shape,
+                match (planned, rank) {
+                    (true, _) => "   <- planned",
+                    (false, 0) => "   <- fastest",
+                    _ => "",
+                }
+            );
+        }
+        for variant in self.variants.iter().filter(|v| v.note.is_some()) {
+            let _ = writeln!(
+                out,
+                "  not timed: {}: {}",
+                variant.shape,
+                variant.note.as_deref().unwrap_or_default()
+            );
+        }
+        for note in &self.notes {
+            let _ = writeln!(out, "  note: {note}");
+        }
+        out
+    }
+}
+
+/// Where the search ran, and every size.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TuneReport {
+    pub device: String,
+    pub date_utc: String,
+    pub command: String,
+    pub generator_version: String,
+    pub precision: Precision,
+    pub schedule: super::Schedule,
+    pub dimensions: Vec<Dimension>,
+    pub rows: Vec<TuneRow>,
+}
+
+impl TuneReport {
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "{}, {}, {} ({} warm-ups, {} groups of {} launches, all contenders of a size in turn)\n",
+            self.device,
+            self.precision,
+            self.date_utc,
+            self.schedule.warmup,
+            self.schedule.groups,
+            self.schedule.repeats
+        );
+        for row in &self.rows {
+            out.push_str(&row.to_text());
+        }
+        out
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a tuning report always serialises")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::plan;
+    use crate::FftSpec;
+
+    fn pass(spec: FftSpec) -> Pass {
+        plan(&spec).unwrap().passes[0].clone()
+    }
+
+    #[test]
+    fn candidates_start_with_the_plan_and_cover_every_combination() {
+        let planned = pass(FftSpec::new(2401).gpu("H200").target(crate::Backend::Cuda));
+        let all = candidates(&planned, &Dimension::ALL);
+        assert_eq!(all[0], pinned(&planned));
+        // Bound 5: 4, 5, 6, 7; then two values for each of four choices.
+        assert_eq!(all.len(), 4 * 2 * 2 * 2 * 2);
+        let distinct: std::collections::HashSet<String> =
+            all.iter().map(|s| bench_args(2401, s)).collect();
+        assert_eq!(distinct.len(), all.len());
+        assert!(all
+            .iter()
+            .all(|s| s.radices == Some(vec![7, 7, 7, 7]) && s.threads_per_fft == Some(343)));
+        // Bounds stay within what an SM takes.
+        let bound_one = pass(FftSpec::new(2).radices(&[2]));
+        let bounds: Vec<_> = candidates(&bound_one, &[Dimension::Bound])
+            .iter()
+            .map(|s| s.min_blocks_per_sm.unwrap())
+            .collect();
+        assert_eq!(bounds, vec![1, 2, 3]);
+        assert_eq!(candidates(&planned, &[]), vec![pinned(&planned)]);
+    }
+
+    #[test]
+    fn a_pinned_shape_plans_the_same_pass() {
+        for spec in [
+            FftSpec::new(2401).gpu("H200").target(crate::Backend::Cuda),
+            FftSpec::new(1331).gpu("H200"),
+            FftSpec::new(64),
+            FftSpec::new(4096).precision(Precision::F64),
+        ] {
+            let planned = pass(spec.clone());
+            let again = pass(pinned(&planned).apply(spec));
+            assert_eq!(again, planned);
+        }
+    }
+
+    #[test]
+    fn bench_args_name_every_choice() {
+        let planned = pass(FftSpec::new(1331).gpu("H200"));
+        assert_eq!(
+            bench_args(1331, &pinned(&planned)),
+            "--sizes 1331 --radix 1331:11x11x11 --threads-per-fft 1331:121 \
+             --ffts-per-block 1331:1 --min-blocks-per-sm 1331:8 --input-caching 1331:l1-and-l2 \
+             --exchange-width 1331:one-part-at-a-time --exchange-buffers 1331:reused \
+             --first-write 1331:immediate --padding-search 1331:even-radices"
+        );
+        assert!("bound".parse::<Dimension>().is_ok());
+        assert!("radix"
+            .parse::<Dimension>()
+            .unwrap_err()
+            .contains("first-write"));
+    }
+
+    #[test]
+    fn the_table_ranks_timed_variants() {
+        let variant = |shape: &str, ms: Option<f64>| Variant {
+            shape: shape.into(),
+            error: Some(1e-7),
+            inverse_error: Some(1e-7),
+            passed: ms.is_some(),
+            timing: ms.map(Timing::constant),
+            note: ms.is_none().then(|| "inaccurate".to_string()),
+        };
+        let row = TuneRow {
+            n: 2401,
+            batch: 55900,
+            precision: Precision::F32,
+            bytes: 2 * 2401 * 55900 * 8,
+            variants: vec![
+                variant("planned", Some(0.59)),
+                variant("faster", Some(0.55)),
+                variant("broken", None),
+            ],
+            skipped: 3,
+            cufft: Some(Timing::constant(0.585)),
+            copy: Some(Timing::constant(0.503)),
+            notes: vec![],
+        };
+        let ranked: Vec<&str> = row.ranked().iter().map(|v| v.shape.as_str()).collect();
+        assert_eq!(ranked, vec!["faster", "planned"]);
+        let text = row.to_text();
+        assert!(text.contains("2 variants timed, 3 skipped"));
+        assert!(text.contains("faster   <- fastest"));
+        assert!(text.contains("planned   <- planned"));
+        assert!(text.contains("91.5"));
+        assert!(text.contains("not timed: broken: inaccurate"));
+    }
+}

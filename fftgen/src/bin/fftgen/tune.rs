@@ -1,0 +1,77 @@
+//! `fftgen tune`: on a GPU, times the shape each size is planned with and
+//! its neighbours (launch bound, first write, exchange width, padding
+//! search, input caching) against each other, cuFFT and the copy, all in
+//! one process and in turn; prints them fastest first with the `fftgen bench`
+//! arguments that run each again, and writes JSON. What wins goes into
+//! `fftgen/src/plan/measured.rs` by hand, with its times.
+
+use crate::args::PrecisionArg;
+use crate::bench::command_line;
+use crate::Failure;
+use clap::Args;
+use fftgen::bench::runner::tune;
+use fftgen::bench::tune::{Dimension, TuneConfig, TuneRow};
+use fftgen::bench::Schedule;
+use fftgen::Precision;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct TuneArgs {
+    #[arg(long, value_enum, default_value_t = PrecisionArg::F32)]
+    precision: PrecisionArg,
+    /// Transform lengths to search.
+    #[arg(long, value_delimiter = ',', required = true)]
+    sizes: Vec<usize>,
+    /// Choices to vary around each planned shape (default: all of bound,
+    /// first-write, exchange-width, padding-search, input-caching).
+    #[arg(long, value_delimiter = ',')]
+    vary: Option<Vec<Dimension>>,
+    /// Launches per timed group.
+    #[arg(long, default_value_t = Schedule::default().repeats)]
+    repeats: usize,
+    /// Timed groups per variant; the median is reported.
+    #[arg(long, default_value_t = 5)]
+    groups: usize,
+    /// Untimed launches of each variant before the groups.
+    #[arg(long, default_value_t = Schedule::default().warmup)]
+    warmup: usize,
+    /// CUDA device ordinal.
+    #[arg(long, default_value_t = 0)]
+    device: usize,
+    /// Seed of the random input.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Where to write the JSON report.
+    #[arg(long, default_value = "tune.json")]
+    json: PathBuf,
+}
+
+pub fn run(args: TuneArgs) -> Result<(), Failure> {
+    if args.repeats == 0 || args.groups == 0 {
+        return Err(Failure::Usage(
+            "--repeats and --groups must be at least 1".into(),
+        ));
+    }
+    let config = TuneConfig {
+        precision: match args.precision {
+            PrecisionArg::F32 => Precision::F32,
+            PrecisionArg::F64 => Precision::F64,
+        },
+        sizes: args.sizes,
+        dimensions: args.vary.unwrap_or_else(|| Dimension::ALL.to_vec()),
+        schedule: Schedule {
+            warmup: args.warmup,
+            repeats: args.repeats,
+            groups: args.groups,
+        },
+        device: args.device,
+        seed: args.seed,
+        command: command_line(),
+    };
+    let report = tune(&config, |row: &TuneRow| eprint!("{}", row.to_text()))?;
+    println!("{}", report.to_text());
+    std::fs::write(&args.json, report.to_json())
+        .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", args.json.display())))?;
+    println!("wrote {}", args.json.display());
+    Ok(())
+}
