@@ -123,7 +123,13 @@ fn bad_input_is_one_line_and_exit_code_2() {
         (&["plan", "--n", "8192"], "too large for one kernel"),
         (&["check", "--n", "64", "--batch", "0"], "--batch 0"),
         (
-            &["plan", "--n", "64", "--exchange-width", "one-part-at-a-time"],
+            &[
+                "plan",
+                "--n",
+                "64",
+                "--exchange-width",
+                "one-part-at-a-time",
+            ],
             "one-part-at-a-time exchange does not fit n = 64",
         ),
         (

@@ -295,17 +295,8 @@ impl<T: Sample> Session<T> {
             row.notes.push(format!("timing: {e}"));
         }
         drop((ours, cufft));
-        match self.input_intact() {
-            Ok(true) => {}
-            Ok(false) => {
-                row.notes
-                    .push("cuFFT wrote into its input; the input was uploaded again".into());
-                if let Err(e) = self.upload_input() {
-                    row.notes.push(format!("uploading the input again: {e}"));
-                    return row;
-                }
-            }
-            Err(e) => row.notes.push(format!("checking the input: {e}")),
+        if !self.restore_input(&mut row.notes) {
+            return row;
         }
         let mut opencl_spec = spec.clone();
         opencl_spec.target = Some(Backend::OpenCl);
@@ -613,17 +604,7 @@ impl<T: Sample> Session<T> {
             Err(e) => row.notes.push(format!("timing: {e}")),
         }
         drop((ffts, cufft));
-        match self.input_intact() {
-            Ok(true) => {}
-            Ok(false) => {
-                row.notes
-                    .push("cuFFT wrote into its input; the input was uploaded again".into());
-                if let Err(e) = self.upload_input() {
-                    row.notes.push(format!("uploading the input again: {e}"));
-                }
-            }
-            Err(e) => row.notes.push(format!("checking the input: {e}")),
-        }
+        self.restore_input(&mut row.notes);
         row
     }
 
@@ -643,11 +624,28 @@ impl<T: Sample> Session<T> {
             .all(|(a, b)| same(a, b)))
     }
 
-    /// Uploads the input again.
-    fn upload_input(&mut self) -> Result<(), BenchError> {
-        self.stream
-            .memcpy_htod(&self.host_input, &mut self.input)
-            .map_err(|e| BenchError::driver("cuMemcpyHtoD", e))
+    /// Puts the uploaded input back if cuFFT, which does not promise to leave
+    /// its input alone, changed it, with a note; false when the input could
+    /// not be checked or restored (the note says why).
+    fn restore_input(&mut self, notes: &mut Vec<String>) -> bool {
+        match self.input_intact() {
+            Ok(true) => true,
+            Ok(false) => {
+                notes.push("cuFFT wrote into its input; the input was uploaded again".into());
+                let uploaded = self
+                    .stream
+                    .memcpy_htod(&self.host_input, &mut self.input)
+                    .map_err(|e| BenchError::driver("cuMemcpyHtoD", e));
+                if let Err(e) = &uploaded {
+                    notes.push(format!("uploading the input again: {e}"));
+                }
+                uploaded.is_ok()
+            }
+            Err(e) => {
+                notes.push(format!("checking the input: {e}"));
+                false
+            }
+        }
     }
 
     /// Our OpenCL kernels on the same GPU, when the platform is there.

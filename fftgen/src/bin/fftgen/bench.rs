@@ -11,6 +11,7 @@ use fftgen::bench::{self, BenchConfig, BenchRow, Outputs, Schedule, ShapeOverrid
 use fftgen::plan::{ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch};
 use fftgen::Precision;
 use std::path::PathBuf;
+use std::str::FromStr;
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -53,24 +54,24 @@ pub struct BenchArgs {
     ffts_overrides: Vec<(usize, usize)>,
     /// Caches the input loads of one size go through instead of the
     /// planner's choice, as N:l1-and-l2 or N:l2-only; repeat for several sizes.
-    #[arg(long = "input-caching", value_parser = parse_caching_override)]
+    #[arg(long = "input-caching", value_parser = parse_choice_override::<InputCaching>)]
     caching_overrides: Vec<(usize, InputCaching)>,
     /// Shared exchange arrays of one size instead of the planner's choice,
     /// as N:reused or N:alternating; repeat for several sizes.
-    #[arg(long = "exchange-buffers", value_parser = parse_buffers_override)]
+    #[arg(long = "exchange-buffers", value_parser = parse_choice_override::<ExchangeBuffers>)]
     buffers_overrides: Vec<(usize, ExchangeBuffers)>,
     /// How complex values of one size cross shared memory instead of the
     /// planner's choice, as N:both-parts or N:one-part-at-a-time; repeat for
     /// several sizes.
-    #[arg(long = "exchange-width", value_parser = parse_width_override)]
+    #[arg(long = "exchange-width", value_parser = parse_choice_override::<ExchangeWidth>)]
     width_overrides: Vec<(usize, ExchangeWidth)>,
     /// Whether one size's block synchronises before its first shared-memory
     /// writes, as N:after-barrier or N:immediate; repeat for several sizes.
-    #[arg(long = "first-write", value_parser = parse_first_write_override)]
+    #[arg(long = "first-write", value_parser = parse_choice_override::<FirstWrite>)]
     first_write_overrides: Vec<(usize, FirstWrite)>,
     /// Which exchanges of one size get a searched padding, as
     /// N:even-radices or N:all-radices; repeat for several sizes.
-    #[arg(long = "padding-search", value_parser = parse_padding_search_override)]
+    #[arg(long = "padding-search", value_parser = parse_choice_override::<PaddingSearch>)]
     padding_search_overrides: Vec<(usize, PaddingSearch)>,
     /// Skip the OpenCL column.
     #[arg(long)]
@@ -233,43 +234,12 @@ fn parse_radix_override(text: &str) -> Result<(usize, Vec<usize>), String> {
 }
 
 /// Parses `N:l1-and-l2` or `N:l2-only`.
-fn parse_caching_override(text: &str) -> Result<(usize, InputCaching), String> {
-    let bad = || format!("`{text}` is not N:l1-and-l2 or N:l2-only (e.g. 1331:l2-only)");
-    let (n, caching) = text.split_once(':').ok_or_else(bad)?;
+/// `N:VALUE` for a per-size choice, e.g. `1331:l2-only`.
+fn parse_choice_override<V: FromStr<Err = String>>(text: &str) -> Result<(usize, V), String> {
+    let bad = || format!("`{text}` is not N:VALUE (e.g. 1331:l2-only, 2401:immediate)");
+    let (n, value) = text.split_once(':').ok_or_else(bad)?;
     let n = n.trim().parse().map_err(|_| bad())?;
-    Ok((n, caching.trim().parse()?))
-}
-
-fn parse_buffers_override(text: &str) -> Result<(usize, ExchangeBuffers), String> {
-    let bad = || format!("`{text}` is not N:reused or N:alternating (e.g. 2401:alternating)");
-    let (n, buffers) = text.split_once(':').ok_or_else(bad)?;
-    let n = n.trim().parse().map_err(|_| bad())?;
-    Ok((n, buffers.trim().parse()?))
-}
-
-fn parse_width_override(text: &str) -> Result<(usize, ExchangeWidth), String> {
-    let bad = || {
-        format!(
-            "`{text}` is not N:both-parts or N:one-part-at-a-time (e.g. 2187:one-part-at-a-time)"
-        )
-    };
-    let (n, width) = text.split_once(':').ok_or_else(bad)?;
-    let n = n.trim().parse().map_err(|_| bad())?;
-    Ok((n, width.trim().parse()?))
-}
-
-fn parse_first_write_override(text: &str) -> Result<(usize, FirstWrite), String> {
-    let bad = || format!("`{text}` is not N:after-barrier or N:immediate (e.g. 2401:immediate)");
-    let (n, first_write) = text.split_once(':').ok_or_else(bad)?;
-    let n = n.trim().parse().map_err(|_| bad())?;
-    Ok((n, first_write.trim().parse()?))
-}
-
-fn parse_padding_search_override(text: &str) -> Result<(usize, PaddingSearch), String> {
-    let bad = || format!("`{text}` is not N:even-radices or N:all-radices (e.g. 2197:all-radices)");
-    let (n, search) = text.split_once(':').ok_or_else(bad)?;
-    let n = n.trim().parse().map_err(|_| bad())?;
-    Ok((n, search.trim().parse()?))
+    Ok((n, value.trim().parse()?))
 }
 
 fn parse_count_override(text: &str) -> Result<(usize, usize), String> {
