@@ -553,12 +553,9 @@ impl<T: Sample> Session<T> {
             let mut check = BenchRow::new(n, batch, T::PRECISION);
             match self.ours_checked(&mut check, &generated, &references) {
                 Ok(fft) => {
-                    let within = |e: Option<f64>| e.is_some_and(|e| e <= check.tolerance);
                     variant.error = check.ours_error;
                     variant.inverse_error = check.ours_inverse_error;
-                    variant.passed = within(check.ours_error)
-                        && within(check.ours_inverse_error)
-                        && check.ours_unwritten == Some(0);
+                    variant.passed = check.ours_accurate();
                     if variant.passed {
                         ffts.push((row.variants.len(), fft));
                     } else {
@@ -588,16 +585,18 @@ impl<T: Sample> Session<T> {
         contenders.push(Contender::Copy);
         match self.time_all(n, batch, &contenders) {
             Ok(timings) => {
-                for (contender, timing) in contenders.iter().enumerate().zip(timings) {
-                    let ((c, contender), timing) = (contender, timing);
-                    let slot = match contender {
-                        Contender::Ours(..) => &mut row.variants[ffts[c].0].timing,
-                        Contender::Cufft(_) => &mut row.cufft,
-                        Contender::Copy => &mut row.copy,
-                    };
-                    match timing {
-                        Ok(timing) => *slot = Some(timing),
-                        Err(e) => row.notes.push(format!("{}: {e}", contender.name())),
+                for ((c, contender), timing) in contenders.iter().enumerate().zip(timings) {
+                    match (contender, timing) {
+                        (Contender::Ours(..), timing) => {
+                            let variant = &mut row.variants[ffts[c].0];
+                            match timing {
+                                Ok(timing) => variant.timing = Some(timing),
+                                Err(e) => variant.note = Some(format!("timing: {e}")),
+                            }
+                        }
+                        (Contender::Cufft(_), Ok(timing)) => row.cufft = Some(timing),
+                        (Contender::Copy, Ok(timing)) => row.copy = Some(timing),
+                        (_, Err(e)) => row.notes.push(format!("{}: {e}", contender.name())),
                     }
                 }
             }
