@@ -13,7 +13,7 @@
 //! of `fftgen/src/plan/measured.rs` with the times that justify it.
 
 use super::timing::Timing;
-use crate::plan::planner::MAX_BLOCKS_PER_SM;
+use crate::plan::planner::{MAX_BLOCKS_PER_SM, MAX_THREADS_PER_BLOCK};
 use crate::plan::{ExchangeWidth, FirstWrite, InputCaching, PaddingSearch, Pass};
 use crate::spec::ShapeOverride;
 use crate::Precision;
@@ -30,15 +30,32 @@ pub enum Dimension {
     ExchangeWidth,
     PaddingSearch,
     InputCaching,
+    /// Every distinct order of the planned radices.
+    RadixOrder,
+    /// Half, the same and twice the planned threads per transform, where a
+    /// stage has that many butterflies and a block that many threads.
+    Threads,
 }
 
 impl Dimension {
-    pub const ALL: [Dimension; 5] = [
+    /// The choices `fftgen tune` varies unless told otherwise: those that
+    /// keep the radices and threads, 64 combinations at most.
+    pub const DEFAULT: [Dimension; 5] = [
         Dimension::Bound,
         Dimension::FirstWrite,
         Dimension::ExchangeWidth,
         Dimension::PaddingSearch,
         Dimension::InputCaching,
+    ];
+
+    pub const ALL: [Dimension; 7] = [
+        Dimension::Bound,
+        Dimension::FirstWrite,
+        Dimension::ExchangeWidth,
+        Dimension::PaddingSearch,
+        Dimension::InputCaching,
+        Dimension::RadixOrder,
+        Dimension::Threads,
     ];
 }
 
@@ -50,6 +67,8 @@ impl fmt::Display for Dimension {
             Dimension::ExchangeWidth => "exchange-width",
             Dimension::PaddingSearch => "padding-search",
             Dimension::InputCaching => "input-caching",
+            Dimension::RadixOrder => "radix-order",
+            Dimension::Threads => "threads",
         })
     }
 }
@@ -141,6 +160,54 @@ fn values(dimension: Dimension, pass: &Pass) -> Vec<Setter> {
             .into_iter()
             .map(|v| Box::new(move |s: &mut ShapeOverride| s.input_caching = Some(v)) as Setter)
             .collect(),
+        Dimension::RadixOrder => orders(&pass.radices())
+            .into_iter()
+            .map(|r| Box::new(move |s: &mut ShapeOverride| s.radices = Some(r.clone())) as Setter)
+            .collect(),
+        Dimension::Threads => {
+            let most = (pass.n / pass.radices().into_iter().min().unwrap_or(pass.n))
+                .min(MAX_THREADS_PER_BLOCK);
+            let t = pass.threads_per_fft;
+            let mut threads = vec![t.div_ceil(2), t, 2 * t];
+            threads.retain(|&c| (1..=most).contains(&c));
+            threads.dedup();
+            let planned = t;
+            threads
+                .into_iter()
+                .map(|t| {
+                    Box::new(move |s: &mut ShapeOverride| {
+                        if t != planned {
+                            s.threads_per_fft = Some(t);
+                            // The planner fills a block for the new count.
+                            s.ffts_per_block = None;
+                        }
+                    }) as Setter
+                })
+                .collect()
+        }
+    }
+}
+
+/// The distinct orders of `radices`, the given one first.
+fn orders(radices: &[usize]) -> Vec<Vec<usize>> {
+    let mut sorted = radices.to_vec();
+    sorted.sort_unstable();
+    let mut all = vec![radices.to_vec()];
+    // Lexicographic permutations of the sorted multiset visit each distinct
+    // order once.
+    loop {
+        if sorted != radices {
+            all.push(sorted.clone());
+        }
+        let Some(i) = (1..sorted.len()).rev().find(|&i| sorted[i - 1] < sorted[i]) else {
+            return all;
+        };
+        let j = (i..sorted.len())
+            .rev()
+            .find(|&j| sorted[j] > sorted[i - 1])
+            .expect("a larger element follows position i - 1");
+        sorted.swap(i - 1, j);
+        sorted[i..].reverse();
     }
 }
 
@@ -360,7 +427,7 @@ mod tests {
     #[test]
     fn candidates_start_with_the_plan_and_cover_every_combination() {
         let planned = pass(FftSpec::new(2401).gpu("H200").target(crate::Backend::Cuda));
-        let all = candidates(&planned, &Dimension::ALL);
+        let all = candidates(&planned, &Dimension::DEFAULT);
         assert_eq!(all[0], pinned(&planned));
         // Bound 5: 4, 5, 6, 7; then two values for each of four choices.
         assert_eq!(all.len(), 4 * 2 * 2 * 2 * 2);
@@ -378,6 +445,35 @@ mod tests {
             .collect();
         assert_eq!(bounds, vec![1, 2, 3]);
         assert_eq!(candidates(&planned, &[]), vec![pinned(&planned)]);
+    }
+
+    #[test]
+    fn radix_orders_and_thread_counts() {
+        assert_eq!(orders(&[7, 7, 7, 7]), vec![vec![7, 7, 7, 7]]);
+        assert_eq!(
+            orders(&[9, 3, 9, 9]),
+            vec![
+                vec![9, 3, 9, 9],
+                vec![3, 9, 9, 9],
+                vec![9, 9, 3, 9],
+                vec![9, 9, 9, 3]
+            ]
+        );
+        assert_eq!(orders(&[20, 20, 10]).len(), 3);
+        assert_eq!(orders(&[2, 3, 5]).len(), 6);
+        let planned = pass(FftSpec::new(2187).gpu("H200"));
+        let threads: Vec<_> = candidates(&planned, &[Dimension::Threads])
+            .iter()
+            .map(|s| s.threads_per_fft.unwrap())
+            .collect();
+        // 243 planned; 486 is at most the radix-3 stage's 729 butterflies.
+        assert_eq!(threads, vec![243, 122, 486]);
+        let all = candidates(&planned, &[Dimension::RadixOrder, Dimension::Threads]);
+        assert_eq!(all.len(), 4 * 3);
+        // Every combination plans.
+        for shape in &all {
+            plan(&shape.apply(FftSpec::new(2187).gpu("H200"))).unwrap();
+        }
     }
 
     #[test]

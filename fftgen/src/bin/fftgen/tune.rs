@@ -22,8 +22,9 @@ pub struct TuneArgs {
     /// Transform lengths to search.
     #[arg(long, value_delimiter = ',', required = true)]
     sizes: Vec<usize>,
-    /// Choices to vary around each planned shape (default: all of bound,
-    /// first-write, exchange-width, padding-search, input-caching).
+    /// Choices to vary around each planned shape: bound, first-write,
+    /// exchange-width, padding-search, input-caching (the default: all five),
+    /// radix-order, threads. Every combination is timed.
     #[arg(long, value_delimiter = ',')]
     vary: Option<Vec<Dimension>>,
     /// Launches per timed group.
@@ -58,7 +59,7 @@ pub fn run(args: TuneArgs) -> Result<(), Failure> {
             PrecisionArg::F64 => Precision::F64,
         },
         sizes: args.sizes,
-        dimensions: args.vary.unwrap_or_else(|| Dimension::ALL.to_vec()),
+        dimensions: args.vary.unwrap_or_else(|| Dimension::DEFAULT.to_vec()),
         schedule: Schedule {
             warmup: args.warmup,
             repeats: args.repeats,
