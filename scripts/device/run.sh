@@ -4,6 +4,7 @@
 # representative set, then the benchmark side by side with cuFFT and a
 # device-to-device copy. Everything it writes goes to $OUT.
 #   usage: bash .devbin/run.sh [all|bench|tests] [extra bench args...]
+#          bash .devbin/run.sh tune --sizes 2187,2401 [more fftgen tune args...]
 # It writes at most 8 files (the device tool's limit): bench{,_f64}.{json,svg,md},
 # bench.log and gpu_tests.log.
 set -uo pipefail
@@ -30,4 +31,7 @@ fi
 if [ "$what" = all ] || [ "$what" = bench ]; then
     .devbin/fftgen bench --json "$OUT/bench.json" --svg "$OUT/bench.svg" --markdown "$OUT/bench.md" "$@" 2>&1 | tee "$OUT/bench.log"
     .devbin/fftgen bench --precision f64 --json "$OUT/bench_f64.json" --svg "$OUT/bench_f64.svg" --markdown "$OUT/bench_f64.md" "$@" 2>&1 | tee -a "$OUT/bench.log"
+fi
+if [ "$what" = tune ]; then
+    .devbin/fftgen tune --json "$OUT/tune.json" "$@" 2>&1 | tee "$OUT/tune.log"
 fi
