@@ -124,6 +124,19 @@ fn variants_and_explicit_radices() {
                 .target(Backend::Cuda),
         );
     }
+    for n in [1000, 1331, 2048, 2187, 2197, 2401, 3125, 4000, 4096] {
+        compile(
+            &FftSpec::new(n)
+                .exchange_width(ExchangeWidth::Interleaved)
+                .gpu("H200")
+                .target(Backend::Cuda),
+        );
+    }
+    compile(
+        &FftSpec::new(2048)
+            .precision(Precision::F64)
+            .exchange_width(ExchangeWidth::Interleaved),
+    );
     for n in [1331, 2187, 2197, 2401, 3125] {
         for gpu in [None, Some("H200")] {
             let mut spec = FftSpec::new(n)

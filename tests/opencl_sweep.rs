@@ -140,6 +140,30 @@ fn one_part_exchange_by_choice() {
     );
 }
 
+/// Whole complex values through one shared array give the same results:
+/// odd, mixed and power-of-two radices, guarded stages, several transforms
+/// per block, alternating sets, in place, f64.
+#[test]
+fn interleaved_exchange() {
+    let interleaved = |n: usize| FftSpec::new(n).exchange_width(ExchangeWidth::Interleaved);
+    for n in [512, 1000, 1331, 2187, 2401, 4000, 4096] {
+        check_spec(&interleaved(n), 3);
+    }
+    check_spec(&interleaved(1000).threads_per_fft(40), 3);
+    check_spec(
+        &interleaved(2401).exchange_buffers(ExchangeBuffers::Alternating),
+        3,
+    );
+    check_spec(
+        &interleaved(2197)
+            .placement(Placement::InPlace)
+            .normalization(Normalization::Inverse)
+            .padding_search(PaddingSearch::AllRadices),
+        3,
+    );
+    check_spec(&interleaved(2048).precision(Precision::F64), 3);
+}
+
 /// Exchanges of odd radices padded by the search give the same results,
 /// with several transforms per block and guarded stages too.
 #[test]

@@ -39,7 +39,7 @@ pub enum Dimension {
 
 impl Dimension {
     /// The choices `fftgen tune` varies unless told otherwise: those that
-    /// keep the radices and threads, 64 combinations at most.
+    /// keep the radices and threads, 96 combinations at most.
     pub const DEFAULT: [Dimension; 5] = [
         Dimension::Bound,
         Dimension::FirstWrite,
@@ -148,10 +148,14 @@ fn values(dimension: Dimension, pass: &Pass) -> Vec<Setter> {
             .into_iter()
             .map(|v| Box::new(move |s: &mut ShapeOverride| s.first_write = Some(v)) as Setter)
             .collect(),
-        Dimension::ExchangeWidth => [ExchangeWidth::BothParts, ExchangeWidth::OnePartAtATime]
-            .into_iter()
-            .map(|v| Box::new(move |s: &mut ShapeOverride| s.exchange_width = Some(v)) as Setter)
-            .collect(),
+        Dimension::ExchangeWidth => [
+            ExchangeWidth::BothParts,
+            ExchangeWidth::OnePartAtATime,
+            ExchangeWidth::Interleaved,
+        ]
+        .into_iter()
+        .map(|v| Box::new(move |s: &mut ShapeOverride| s.exchange_width = Some(v)) as Setter)
+        .collect(),
         Dimension::PaddingSearch => [PaddingSearch::EvenRadices, PaddingSearch::AllRadices]
             .into_iter()
             .map(|v| Box::new(move |s: &mut ShapeOverride| s.padding_search = Some(v)) as Setter)
@@ -429,8 +433,9 @@ mod tests {
         let planned = pass(FftSpec::new(2401).gpu("H200").target(crate::Backend::Cuda));
         let all = candidates(&planned, &Dimension::DEFAULT);
         assert_eq!(all[0], pinned(&planned));
-        // Bound 5: 4, 5, 6, 7; then two values for each of four choices.
-        assert_eq!(all.len(), 4 * 2 * 2 * 2 * 2);
+        // Bound 5: 4, 5, 6, 7; three exchange widths; two values for each
+        // of three other choices.
+        assert_eq!(all.len(), 4 * 2 * 3 * 2 * 2);
         let distinct: std::collections::HashSet<String> =
             all.iter().map(|s| bench_args(2401, s)).collect();
         assert_eq!(distinct.len(), all.len());

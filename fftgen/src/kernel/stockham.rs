@@ -168,23 +168,24 @@ impl Lowering<'_> {
         let pass = self.pass;
         let (t, m, n) = (pass.threads_per_fft, pass.ffts_per_block, pass.n);
         let words = pass.ffts_per_block * pass.fft_stride;
-        let shared_arrays: Vec<String> = match (pass.exchange_width, pass.exchange_buffers) {
-            (ExchangeWidth::OnePartAtATime, _) => vec!["shared_part".into()],
-            (ExchangeWidth::BothParts, ExchangeBuffers::Reused) => {
-                let (re, im) = exchange_arrays(pass, 0);
-                vec![re, im]
-            }
-            (ExchangeWidth::BothParts, ExchangeBuffers::Alternating) => {
-                let (re0, im0) = exchange_arrays(pass, 0);
-                let (re1, im1) = exchange_arrays(pass, 1);
-                vec![re0, im0, re1, im1]
-            }
+        let sets = match pass.exchange_buffers {
+            ExchangeBuffers::Reused => 1,
+            ExchangeBuffers::Alternating => 2,
+        };
+        let shared_arrays: Vec<(Type, String)> = match pass.exchange_width {
+            ExchangeWidth::OnePartAtATime => vec![(Type::Real, "shared_part".into())],
+            ExchangeWidth::BothParts | ExchangeWidth::Interleaved => (0..sets)
+                .flat_map(|set| match exchange_arrays(pass, set) {
+                    ExchangeArrays::Parts(re, im) => vec![(Type::Real, re), (Type::Real, im)],
+                    ExchangeArrays::Interleaved(values) => vec![(Type::Complex, values)],
+                })
+                .collect(),
         };
         let mut body: Vec<Stmt> = shared_arrays
             .into_iter()
-            .map(|name| Stmt::Array {
+            .map(|(ty, name)| Stmt::Array {
                 space: Space::Shared,
-                ty: Type::Real,
+                ty,
                 name,
                 len: words,
             })
@@ -555,7 +556,7 @@ impl Lowering<'_> {
         for &b in &batches {
             let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
             let mut work = Vec::new();
-            let from_shared = !direct_in && pass.exchange_width == ExchangeWidth::BothParts;
+            let from_shared = !direct_in && pass.exchange_width != ExchangeWidth::OnePartAtATime;
             let positions = if from_shared {
                 let (decls, positions) =
                     self.read_positions(format!("k{b}"), j.clone(), radix, input_padding);
@@ -571,9 +572,7 @@ impl Lowering<'_> {
                 } else if !from_shared {
                     var(incoming(s, b)).at(uint(r))
                 } else {
-                    let at = positions[r].clone();
-                    let (re, im) = exchange_arrays(pass, s.wrapping_sub(1));
-                    Expr::complex(var(&re).at(at.clone()), var(&im).at(at))
+                    exchange_arrays(pass, s.wrapping_sub(1)).load(positions[r].clone())
                 };
                 work.push(assign(v.clone().at(uint(r)), value));
             }
@@ -597,7 +596,7 @@ impl Lowering<'_> {
         }
 
         // Write: to shared memory for the next stage, or out of the kernel.
-        let (shared_re, shared_im) = exchange_arrays(pass, s);
+        let arrays = exchange_arrays(pass, s);
         let write_shared = |padding: Padding, natural: bool| -> Vec<Stmt> {
             let mut writes = Vec::new();
             for &b in &batches {
@@ -610,11 +609,7 @@ impl Lowering<'_> {
                     self.write_positions(format!("w{b}"), j.clone(), stage, padding)
                 };
                 for (r, at) in positions.into_iter().enumerate() {
-                    stores.push(assign(
-                        var(&shared_re).at(at.clone()),
-                        v.clone().at(uint(r)).re(),
-                    ));
-                    stores.push(assign(var(&shared_im).at(at), v.clone().at(uint(r)).im()));
+                    stores.extend(arrays.store(at, v.clone().at(uint(r))));
                 }
                 writes.extend(guarded(guard(b, false), stores));
             }
@@ -622,7 +617,7 @@ impl Lowering<'_> {
         };
         if !last {
             match pass.exchange_width {
-                ExchangeWidth::BothParts => {
+                ExchangeWidth::BothParts | ExchangeWidth::Interleaved => {
                     // Every thread must be done reading the arrays this write
                     // reuses: unnecessary before the first stage of a kernel
                     // that reads global memory directly (nothing has read
@@ -670,17 +665,46 @@ impl Lowering<'_> {
     }
 }
 
-/// The real and imaginary arrays that stage `s` writes for stage `s + 1`
-/// (and that stage `s + 1` reads): one set for every stage, or set `s % 2`
-/// with [`ExchangeBuffers::Alternating`]. Stage 0 reads shared memory only
-/// when the input is staged there, which only reused arrays allow.
-fn exchange_arrays(pass: &Pass, s: usize) -> (String, String) {
-    match pass.exchange_buffers {
-        ExchangeBuffers::Reused => ("shared_re".into(), "shared_im".into()),
-        ExchangeBuffers::Alternating => {
-            let set = s % 2;
-            (format!("shared_re{set}"), format!("shared_im{set}"))
+/// The shared arrays one exchange goes through: real and imaginary parts
+/// apart, or whole complex values ([`ExchangeWidth::Interleaved`]).
+enum ExchangeArrays {
+    Parts(String, String),
+    Interleaved(String),
+}
+
+impl ExchangeArrays {
+    /// The complex value at `at`.
+    fn load(&self, at: Expr) -> Expr {
+        match self {
+            ExchangeArrays::Parts(re, im) => Expr::complex(var(re).at(at.clone()), var(im).at(at)),
+            ExchangeArrays::Interleaved(values) => var(values).at(at),
         }
+    }
+
+    /// Stores `value` at `at`.
+    fn store(&self, at: Expr, value: Expr) -> Vec<Stmt> {
+        match self {
+            ExchangeArrays::Parts(re, im) => vec![
+                assign(var(re).at(at.clone()), value.clone().re()),
+                assign(var(im).at(at), value.im()),
+            ],
+            ExchangeArrays::Interleaved(values) => vec![assign(var(values).at(at), value)],
+        }
+    }
+}
+
+/// The arrays that stage `s` writes for stage `s + 1` (and that stage
+/// `s + 1` reads): one set for every stage, or set `s % 2` with
+/// [`ExchangeBuffers::Alternating`]. Stage 0 reads shared memory only when
+/// the input is staged there, which only reused two-part arrays allow.
+fn exchange_arrays(pass: &Pass, s: usize) -> ExchangeArrays {
+    let set = match pass.exchange_buffers {
+        ExchangeBuffers::Reused => String::new(),
+        ExchangeBuffers::Alternating => (s % 2).to_string(),
+    };
+    match pass.exchange_width {
+        ExchangeWidth::Interleaved => ExchangeArrays::Interleaved(format!("shared_values{set}")),
+        _ => ExchangeArrays::Parts(format!("shared_re{set}"), format!("shared_im{set}")),
     }
 }
 
@@ -740,6 +764,11 @@ mod tests {
                     .first_write(FirstWrite::Immediate)
             ),
             11
+        );
+        // Whole complex values keep the barriers of both parts.
+        assert_eq!(
+            barriers(n2401().exchange_width(ExchangeWidth::Interleaved)),
+            6
         );
         // Staged small sizes read shared memory in their first stage, so its
         // writes always wait: [8, 8] staged is a load, two exchange barriers,

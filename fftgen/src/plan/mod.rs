@@ -104,6 +104,12 @@ pub enum ExchangeWidth {
     /// wherever a measurement prefers the smaller footprint (more of the
     /// SM's unified L1/shared memory stays L1). Only with [`GlobalIo::Direct`].
     OnePartAtATime,
+    /// Both parts at once in one array of complex values (`float2`,
+    /// `double2`): one load or store per value instead of two, with the
+    /// banks of an 8- or 16-byte element, for the same shared memory as
+    /// [`ExchangeWidth::BothParts`]. Only with [`GlobalIo::Direct`], and only
+    /// by choice until measured.
+    Interleaved,
 }
 
 impl fmt::Display for ExchangeWidth {
@@ -111,6 +117,7 @@ impl fmt::Display for ExchangeWidth {
         f.write_str(match self {
             ExchangeWidth::BothParts => "both-parts",
             ExchangeWidth::OnePartAtATime => "one-part-at-a-time",
+            ExchangeWidth::Interleaved => "interleaved",
         })
     }
 }
@@ -122,8 +129,10 @@ impl FromStr for ExchangeWidth {
         match text {
             "both-parts" => Ok(ExchangeWidth::BothParts),
             "one-part-at-a-time" => Ok(ExchangeWidth::OnePartAtATime),
+            "interleaved" => Ok(ExchangeWidth::Interleaved),
             _ => Err(format!(
-                "`{text}` is not an exchange width: give both-parts or one-part-at-a-time"
+                "`{text}` is not an exchange width: give both-parts, one-part-at-a-time or \
+                 interleaved"
             )),
         }
     }

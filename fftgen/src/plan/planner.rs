@@ -221,7 +221,12 @@ fn plan_pass(
         )));
     }
 
-    let banks = bank_words(precision.real_bytes());
+    // An interleaved exchange stores whole complex values: its banks are
+    // those of an element twice as wide.
+    let banks = match choices.exchange_width {
+        Some(ExchangeWidth::Interleaved) => bank_words(precision.complex_bytes()),
+        _ => bank_words(precision.real_bytes()),
+    };
     let padding_search = choices.padding_search.unwrap_or(PaddingSearch::EvenRadices);
     let lanes = if threads_per_fft >= 32 {
         LaneLayout::FftMajor
@@ -293,6 +298,11 @@ fn plan_pass(
         Some(ExchangeWidth::OnePartAtATime) if one_part_fits => {
             (ExchangeWidth::OnePartAtATime, one_part)
         }
+        Some(ExchangeWidth::Interleaved)
+            if both_parts <= PLANNED_SHARED_BYTES && io == GlobalIo::Direct =>
+        {
+            (ExchangeWidth::Interleaved, both_parts)
+        }
         Some(width) => {
             return Err(Error::ExchangeWidthUnfit {
                 n,
@@ -306,6 +316,14 @@ fn plan_pass(
                         "its {threads_per_fft} threads per transform stage the input through \
                          shared memory, which needs both parts"
                     ),
+                    ExchangeWidth::Interleaved if io != GlobalIo::Direct => format!(
+                        "its {threads_per_fft} threads per transform stage the input through \
+                         shared memory in two arrays"
+                    ),
+                    ExchangeWidth::Interleaved => format!(
+                        "both parts take {both_parts} bytes, over the {PLANNED_SHARED_BYTES} \
+                         bytes of shared memory a block may declare"
+                    ),
                 },
             })
         }
@@ -315,7 +333,7 @@ fn plan_pass(
         ExchangeBuffers::Reused => bytes_per_fft,
         ExchangeBuffers::Alternating => {
             let unfit = |reason: String| Error::AlternatingBuffersUnfit { n, reason };
-            if exchange_width != ExchangeWidth::BothParts {
+            if exchange_width == ExchangeWidth::OnePartAtATime {
                 return Err(unfit(
                     "the one-part exchange, there to save shared memory, keeps one set".into(),
                 ));
@@ -613,6 +631,24 @@ mod tests {
         assert_eq!(one_part.shared_bytes, 2401 * 4);
         assert!(matches!(
             pass(FftSpec::new(64).exchange_width(ExchangeWidth::OnePartAtATime)),
+            Err(Error::ExchangeWidthUnfit { .. })
+        ));
+        // Whole complex values: the shared memory of both parts, padded for
+        // 8-byte elements.
+        let interleaved = pass(
+            FftSpec::new(4096)
+                .radices(&[16, 16, 16])
+                .exchange_width(ExchangeWidth::Interleaved),
+        )
+        .unwrap();
+        assert_eq!(interleaved.exchange_width, ExchangeWidth::Interleaved);
+        assert_eq!(interleaved.shared_bytes, interleaved.fft_stride * 8);
+        assert_eq!(
+            interleaved.stages[0].exchange,
+            Some(Padding::for_stage(16, 1, 16))
+        );
+        assert!(matches!(
+            pass(FftSpec::new(64).exchange_width(ExchangeWidth::Interleaved)),
             Err(Error::ExchangeWidthUnfit { .. })
         ));
         assert!(matches!(
