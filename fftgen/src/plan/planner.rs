@@ -122,11 +122,11 @@ pub fn plan(spec: &FftSpec) -> Result<Plan, Error> {
             exchange_buffers: spec
                 .exchange_buffers
                 .or(measured.as_ref().and_then(|m| m.exchange_buffers)),
-            // A measured one-part exchange gives way to alternating buffers
-            // asked for by the user, which need both parts.
             padding_search: spec
                 .padding_search
                 .or(measured.as_ref().and_then(|m| m.padding_search)),
+            // A measured one-part exchange gives way to alternating buffers
+            // asked for by the user, which need both parts.
             exchange_width: spec.exchange_width.or(measured
                 .as_ref()
                 .filter(|_| spec.exchange_buffers != Some(ExchangeBuffers::Alternating))
@@ -308,10 +308,6 @@ fn plan_pass(
                 n,
                 width,
                 reason: match width {
-                    ExchangeWidth::BothParts => format!(
-                        "both parts take {both_parts} bytes, over the {PLANNED_SHARED_BYTES} \
-                         bytes of shared memory a block may declare"
-                    ),
                     ExchangeWidth::OnePartAtATime => format!(
                         "its {threads_per_fft} threads per transform stage the input through \
                          shared memory, which needs both parts"
@@ -320,7 +316,7 @@ fn plan_pass(
                         "its {threads_per_fft} threads per transform stage the input through \
                          shared memory in two arrays"
                     ),
-                    ExchangeWidth::Interleaved => format!(
+                    ExchangeWidth::BothParts | ExchangeWidth::Interleaved => format!(
                         "both parts take {both_parts} bytes, over the {PLANNED_SHARED_BYTES} \
                          bytes of shared memory a block may declare"
                     ),
