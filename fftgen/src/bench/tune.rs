@@ -218,47 +218,27 @@ fn orders(radices: &[usize]) -> Vec<Vec<usize>> {
 /// `shape` for size `n` as `fftgen bench` arguments, to time it again or
 /// against something else.
 pub fn bench_args(n: usize, shape: &ShapeOverride) -> String {
-    let mut args = format!("--sizes {n}");
-    let mut push = |flag: &str, value: Option<String>| {
+    fn push(args: &mut String, n: usize, flag: &str, value: Option<impl fmt::Display>) {
         if let Some(value) = value {
             let _ = write!(args, " --{flag} {n}:{value}");
         }
-    };
-    push(
-        "radix",
-        shape.radices.as_ref().map(|r| {
-            r.iter()
-                .map(|r| r.to_string())
-                .collect::<Vec<_>>()
-                .join("x")
-        }),
-    );
-    push(
-        "threads-per-fft",
-        shape.threads_per_fft.map(|t| t.to_string()),
-    );
-    push(
-        "ffts-per-block",
-        shape.ffts_per_block.map(|m| m.to_string()),
-    );
-    push(
-        "min-blocks-per-sm",
-        shape.min_blocks_per_sm.map(|b| b.to_string()),
-    );
-    push("input-caching", shape.input_caching.map(|c| c.to_string()));
-    push(
-        "exchange-width",
-        shape.exchange_width.map(|w| w.to_string()),
-    );
-    push(
-        "exchange-buffers",
-        shape.exchange_buffers.map(|b| b.to_string()),
-    );
-    push("first-write", shape.first_write.map(|w| w.to_string()));
-    push(
-        "padding-search",
-        shape.padding_search.map(|p| p.to_string()),
-    );
+    }
+    let mut args = format!("--sizes {n}");
+    let radices = shape.radices.as_ref().map(|r| {
+        r.iter()
+            .map(|r| r.to_string())
+            .collect::<Vec<_>>()
+            .join("x")
+    });
+    push(&mut args, n, "radix", radices);
+    push(&mut args, n, "threads-per-fft", shape.threads_per_fft);
+    push(&mut args, n, "ffts-per-block", shape.ffts_per_block);
+    push(&mut args, n, "min-blocks-per-sm", shape.min_blocks_per_sm);
+    push(&mut args, n, "input-caching", shape.input_caching);
+    push(&mut args, n, "exchange-width", shape.exchange_width);
+    push(&mut args, n, "exchange-buffers", shape.exchange_buffers);
+    push(&mut args, n, "first-write", shape.first_write);
+    push(&mut args, n, "padding-search", shape.padding_search);
     args
 }
 
