@@ -150,6 +150,23 @@ fn sanitizer_set() {
         FftSpec::new(64).target(Backend::Cuda),
         FftSpec::new(4).precision(Precision::F64),
     ];
+    // The H200's measured shapes: the interleaved and one-part exchanges,
+    // the odd-radix padding and no barrier before the first write.
+    for (n, precision) in [
+        (1000, Precision::F32),
+        (1331, Precision::F32),
+        (2187, Precision::F32),
+        (2401, Precision::F32),
+        (4000, Precision::F32),
+        (4096, Precision::F64),
+    ] {
+        specs.push(
+            FftSpec::new(n)
+                .precision(precision)
+                .target(Backend::Cuda)
+                .gpu("H200"),
+        );
+    }
     for radix in [2, 3, 4, 5, 7, 8, 11, 13, 16, 32] {
         specs.push(FftSpec::new(radix * radix).radices(&[radix, radix]));
     }

@@ -192,16 +192,18 @@ const MEASURED: &[Measured] = &[
     },
     Measured {
         min_blocks_per_sm: Some(4),
+        exchange_width: Some(ExchangeWidth::Interleaved),
         first_write: Some(FirstWrite::Immediate),
         gpu: Some("H200"),
-        ..Measured::of(Precision::F32, 4000, &[20, 20, 10])
+        ..Measured::of(Precision::F32, 4000, &[10, 20, 20])
     },
     Measured {
         gpu: Some("H200"),
         ..Measured::of(Precision::F32, 4, &[4])
     },
     Measured {
-        input_caching: Some(InputCaching::L1AndL2),
+        min_blocks_per_sm: Some(3),
+        input_caching: Some(InputCaching::L2Only),
         gpu: Some("H200"),
         ..Measured::of(Precision::F32, 64, &[8, 8])
     },
@@ -212,6 +214,7 @@ const MEASURED: &[Measured] = &[
     },
     Measured {
         min_blocks_per_sm: Some(6),
+        exchange_width: Some(ExchangeWidth::Interleaved),
         gpu: Some("H200"),
         ..Measured::of(Precision::F32, 1000, &[10, 10, 10])
     },
@@ -220,31 +223,36 @@ const MEASURED: &[Measured] = &[
         ffts_per_block: Some(1),
         input_caching: Some(InputCaching::L1AndL2),
         exchange_width: Some(ExchangeWidth::OnePartAtATime),
-        first_write: Some(FirstWrite::Immediate),
+        padding_search: Some(PaddingSearch::AllRadices),
         gpu: Some("H200"),
         ..Measured::of(Precision::F32, 1331, &[11, 11, 11])
     },
     Measured {
         min_blocks_per_sm: Some(6),
+        exchange_width: Some(ExchangeWidth::Interleaved),
         first_write: Some(FirstWrite::Immediate),
+        padding_search: Some(PaddingSearch::AllRadices),
         gpu: Some("H200"),
         ..Measured::of(Precision::F32, 2187, &[9, 3, 9, 9])
     },
     Measured {
         min_blocks_per_sm: Some(6),
+        exchange_width: Some(ExchangeWidth::Interleaved),
         gpu: Some("H200"),
         ..Measured::of(Precision::F32, 2197, &[13, 13, 13])
     },
     Measured {
         threads_per_fft: Some(343),
         min_blocks_per_sm: Some(5),
-        first_write: Some(FirstWrite::Immediate),
+        exchange_width: Some(ExchangeWidth::Interleaved),
+        padding_search: Some(PaddingSearch::AllRadices),
         gpu: Some("H200"),
         cuda_only: true,
         ..Measured::of(Precision::F32, 2401, &[7, 7, 7, 7])
     },
     Measured {
         min_blocks_per_sm: Some(5),
+        exchange_width: Some(ExchangeWidth::Interleaved),
         first_write: Some(FirstWrite::Immediate),
         gpu: Some("H200"),
         ..Measured::of(Precision::F32, 3125, &[25, 25, 5])
@@ -252,6 +260,12 @@ const MEASURED: &[Measured] = &[
     Measured {
         gpu: Some("H200"),
         ..Measured::of(Precision::F64, 128, &[32, 4])
+    },
+    Measured {
+        min_blocks_per_sm: Some(2),
+        first_write: Some(FirstWrite::Immediate),
+        gpu: Some("H200"),
+        ..Measured::of(Precision::F64, 4096, &[16, 16, 16])
     },
     Measured {
         input_caching: Some(InputCaching::L2Only),
