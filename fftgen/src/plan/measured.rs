@@ -180,6 +180,27 @@ const MEASURED: &[Measured] = &[
     //   shared memory) lose at every size: 2187 0.7057-0.7079 (0.57), 2197
     //   0.6964 (0.55), 1000 0.6182 (0.52), 2048 0.5696 (0.518), 1331 0.5505
     //   (0.536), 2401 0.5986-0.5993 (0.585); 256, 512 and 1024 within 0.5%.
+    // The fourth session (16:40-17:05 UTC; `fftgen tune`, every variant of a
+    // size timed group by group with cuFFT and the copy, groups spreading
+    // 1-11%; `docs/bench/h200_tune_round6_*.log`), planned shape -> winner:
+    // - The interleaved exchange (whole `float2` values): 2187 0.6284 ->
+    //   0.5745, 2197 0.5831 -> 0.5484, 2401 0.6392 -> 0.5629 (with the odd
+    //   padding; 0.5891 without), 3125 0.5684 -> 0.5494, 4000 0.5562 ->
+    //   0.5467, 1000 0.5309 -> 0.5178 (cuFFT 0.583, 0.793, 0.621, 0.768,
+    //   0.522, 0.518 in those runs). It loses at 1331 (0.5565 against 0.5440
+    //   for one part with the odd padding) and ties at 512 and 4096.
+    // - The first barrier: within 1% either way at these sizes, the winner
+    //   changing between runs; kept where the third session put it, dropped
+    //   at 1331 (its winner had it) and in f64 4096 (0.5305 -> 0.5261,
+    //   groups within 0.4%; cuFFT 0.518).
+    // - f32 64 through L2 only with bound 3: 0.5107 -> 0.5076 (bound 1 or
+    //   2 through L2 only 0.541; cuFFT 0.506).
+    // - f32 4000 as [10, 20, 20], the rest pinned, three rounds back to back
+    //   (`docs/bench/h200_radix_orders_round6.log`): 0.5219, 0.5245, 0.5250
+    //   against 0.5329, 0.5352, 0.5368 for [20, 20, 10] (cuFFT 0.5227 to
+    //   0.5252). 3125 as [5, 25, 25] (0.5366-0.5387 against 0.5385-0.5416)
+    //   and 2187 as [9, 9, 3, 9] (0.5448-0.5628 against 0.5465-0.5775) were
+    //   not clearly ahead and keep their order.
     Measured {
         threads_per_fft: Some(32),
         gpu: Some("H200"),

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Prints the docs/perf.md table of one `fftgen bench --json` report.
+
+    python3 scripts/perf_table.py docs/bench/h200_f32.json
+
+Ratios under 1.00 (cuFFT faster) are bold. The shape column lists threads per
+transform, transforms per block, launch bound and the caches the input goes
+through, then the exchange choices that differ from the defaults.
+"""
+import json
+import sys
+
+DEFAULTS = {
+    "exchange_buffers": "Reused",
+    "exchange_width": "BothParts",
+    "first_write": "AfterBarrier",
+    "padding_search": "EvenRadices",
+}
+SHORT = {
+    "Interleaved": "interleaved",
+    "OnePartAtATime": "one part",
+    "Alternating": "alternating",
+    "Immediate": "no first barrier",
+    "AllRadices": "odd padding",
+    "L1AndL2": "L1+L2",
+    "L2Only": "L2",
+}
+
+
+def fmt_err(x):
+    return "0" if x == 0 else f"{x:.2e}".replace("e-0", "e-")
+
+
+def shape(row):
+    parts = [
+        str(row["threads_per_fft"]),
+        str(row["ffts_per_block"]),
+        str(row["min_blocks_per_sm"]),
+        SHORT.get(row["input_caching"], row["input_caching"]),
+    ]
+    # Exchange widths that the planner picked by fit (f64 4096's one part) are
+    # listed too: they are part of the kernel that ran.
+    for key, default in DEFAULTS.items():
+        if row.get(key, default) != default:
+            parts.append(SHORT.get(row[key], row[key]))
+    return ", ".join(parts)
+
+
+def ms(timing):
+    return f"{timing['median_ms']:.4f}" if timing else "-"
+
+
+def main(path):
+    report = json.load(open(path))
+    print("| N | radices | threads/FFT, per block, bound, input, exchange | ours ms | ours inv ms "
+          "| cuFFT ms | cuFFT/ours | ours % copy | cuFFT % copy | ours err | cuFFT err | OpenCL ms |")
+    print("|---:|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for row in report["rows"]:
+        ratio = row["cufft_over_ours"]
+        ratio_text = f"{ratio:.4f}" if ratio >= 1 else f"**{ratio:.4f}**"
+        print(
+            f"| {row['n']} | {'x'.join(map(str, row['radices']))} | {shape(row)} "
+            f"| {ms(row['ours'])} | {ms(row['ours_inverse'])} | {ms(row['cufft'])} | {ratio_text} "
+            f"| {row['ours_pct_copy']:.1f} | {row['cufft_pct_copy']:.1f} "
+            f"| {fmt_err(row['ours_error'])} | {fmt_err(row['cufft_error'])} | {ms(row.get('opencl'))} |"
+        )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
