@@ -483,7 +483,7 @@ mod tests {
             "--sizes 1331 --radix 1331:11x11x11 --threads-per-fft 1331:121 \
              --ffts-per-block 1331:1 --min-blocks-per-sm 1331:8 --input-caching 1331:l1-and-l2 \
              --exchange-width 1331:one-part-at-a-time --exchange-buffers 1331:reused \
-             --first-write 1331:immediate --padding-search 1331:even-radices"
+             --first-write 1331:after-barrier --padding-search 1331:all-radices"
         );
         assert!("bound".parse::<Dimension>().is_ok());
         assert!("radix"

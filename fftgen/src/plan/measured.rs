@@ -423,6 +423,14 @@ mod tests {
             Some(InputCaching::L1AndL2)
         );
         assert_eq!(shape(1331, None).input_caching, Some(InputCaching::L2Only));
+        // Exchange layouts and radix orders of its own too; the H100 keeps
+        // the planner's.
+        assert_eq!(
+            shape(4000, Some("H200")).exchange_width,
+            Some(ExchangeWidth::Interleaved)
+        );
+        assert_eq!(shape(4000, Some("H200")).radices, vec![10, 20, 20]);
+        assert_eq!(shape(2187, None).exchange_width, None);
         // Sizes the model has no shape of its own for use the shared ones.
         assert_eq!(shape(8, Some("H200")).radices, vec![2, 4]);
     }
