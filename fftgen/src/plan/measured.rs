@@ -191,9 +191,9 @@ const MEASURED: &[Measured] = &[
     //   for one part with the odd padding) and ties at 512 and 4096.
     // - The first barrier: within 1% either way at these sizes, the winner
     //   changing between runs; still left out at 2187, 3125 and 4000 as the
-    //   third session measured, back at 1331 (its winner had it), and left
-    //   out in f64 4096 (0.5305 -> 0.5261, groups within 0.4%; cuFFT
-    //   0.518).
+    //   third session measured, back at 1331 and 2401 (their winners had
+    //   it), and left out in f64 4096 (0.5305 -> 0.5261, groups within
+    //   0.4%; cuFFT 0.518).
     // - f32 64 through L2 only with bound 3: 0.5107 -> 0.5076 (bound 1 or
     //   2 through L2 only 0.541; cuFFT 0.506).
     // - f32 4000 as [10, 20, 20], the rest pinned, three rounds back to back
