@@ -2,6 +2,10 @@
 """Prints the docs/perf.md table of one `fftgen bench --json` report.
 
     python3 scripts/perf_table.py docs/bench/h200_f32.json
+    python3 scripts/perf_table.py --plan-columns docs/bench/h100_f32.json
+
+`--plan-columns` adds the batch after N and plan creation (cold, disk and
+memory cache, ms) at the end, as the H100 tables have them.
 
 Ratios under 1.00 (cuFFT faster) are bold. The shape column lists threads per
 transform, transforms per block, launch bound and the caches the input goes
@@ -50,21 +54,38 @@ def ms(timing):
     return f"{timing['median_ms']:.4f}" if timing else "-"
 
 
-def main(path):
+def plan_ms(row):
+    plan = row["plan_creation"]
+    cold, disk, memory = plan["cold_ms"], plan["disk_ms"], plan["memory_ms"]
+    return f"{cold:.0f}/{disk:.1f}/{memory:.2f}"
+
+
+def main(path, plan_columns):
     report = json.load(open(path))
-    print("| N | radices | threads/FFT, per block, bound, input, exchange | ours ms | ours inv ms "
-          "| cuFFT ms | cuFFT/ours | ours % copy | cuFFT % copy | ours err | cuFFT err | OpenCL ms |")
-    print("|---:|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    batch_head, batch_align = ("| batch ", "---:|") if plan_columns else ("", "")
+    plan_head, plan_align = (" plan ms cold/disk/mem |", "---:|") if plan_columns else ("", "")
+    print(f"| N {batch_head}| radices | threads/FFT, per block, bound, input, exchange | ours ms "
+          "| ours inv ms | cuFFT ms | cuFFT/ours | ours % copy | cuFFT % copy | ours err "
+          f"| cuFFT err | OpenCL ms |{plan_head}")
+    print(f"|---:|{batch_align}:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|{plan_align}")
     for row in report["rows"]:
         ratio = row["cufft_over_ours"]
         ratio_text = f"{ratio:.4f}" if ratio >= 1 else f"**{ratio:.4f}**"
+        batch = f" {row['batch']} |" if plan_columns else ""
+        plan = f" {plan_ms(row)} |" if plan_columns else ""
         print(
-            f"| {row['n']} | {'x'.join(map(str, row['radices']))} | {shape(row)} "
+            f"| {row['n']} |{batch} {'x'.join(map(str, row['radices']))} | {shape(row)} "
             f"| {ms(row['ours'])} | {ms(row['ours_inverse'])} | {ms(row['cufft'])} | {ratio_text} "
             f"| {row['ours_pct_copy']:.1f} | {row['cufft_pct_copy']:.1f} "
             f"| {fmt_err(row['ours_error'])} | {fmt_err(row['cufft_error'])} | {ms(row.get('opencl'))} |"
+            f"{plan}"
         )
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    args = sys.argv[1:]
+    plan_columns = "--plan-columns" in args
+    paths = [a for a in args if a != "--plan-columns"]
+    if len(paths) != 1:
+        sys.exit("usage: perf_table.py [--plan-columns] BENCH.json")
+    main(paths[0], plan_columns)
