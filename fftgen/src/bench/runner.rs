@@ -11,7 +11,9 @@ use super::cufft::{self, CufftPlan};
 use super::opencl::OpenClBench;
 use super::report::{utc_timestamp, BenchReport, BenchRow, PlanCreation};
 use super::timing::{time_interleaved, EventClock, Schedule, Timing};
-use super::tune::{bench_args, candidates, Dimension, TuneConfig, TuneReport, TuneRow, Variant};
+use super::tune::{
+    bench_args, candidates, pinned, Dimension, TuneConfig, TuneReport, TuneRow, Variant,
+};
 use super::{
     batch_for, buffer_complex, BenchConfig, BenchError, Sample, ShapeOverride, BUFFER_BYTES,
 };
@@ -550,6 +552,9 @@ impl<T: Sample> Session<T> {
                     continue;
                 }
             };
+            // Every choice the planner made is named, so the line can be
+            // run again as it is.
+            variant.shape = bench_args(n, &pinned(&generated.plan.passes[0]));
             let mut check = BenchRow::new(n, batch, T::PRECISION);
             match self.ours_checked(&mut check, &generated, &references) {
                 Ok(fft) => {

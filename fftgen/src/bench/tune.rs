@@ -14,6 +14,7 @@
 
 use super::timing::Timing;
 use crate::plan::planner::{MAX_BLOCKS_PER_SM, MAX_THREADS_PER_BLOCK};
+use crate::plan::radix::schedules;
 use crate::plan::{ExchangeWidth, FirstWrite, InputCaching, PaddingSearch, Pass};
 use crate::spec::ShapeOverride;
 use crate::Precision;
@@ -32,6 +33,12 @@ pub enum Dimension {
     InputCaching,
     /// Every distinct order of the planned radices.
     RadixOrder,
+    /// Every other radix schedule of the size with one stage fewer to one
+    /// more than the plan, largest radix first, each with the threads,
+    /// transforms per block and launch bound the planner gives it (the
+    /// dimensions after it then vary those). Seed 004's search over stage
+    /// graphs, by timing whole kernels.
+    Factorization,
     /// Half, the same and twice the planned threads per transform, where a
     /// stage has that many butterflies and a block that many threads.
     Threads,
@@ -48,7 +55,7 @@ impl Dimension {
         Dimension::InputCaching,
     ];
 
-    pub const ALL: [Dimension; 7] = [
+    pub const ALL: [Dimension; 8] = [
         Dimension::Bound,
         Dimension::FirstWrite,
         Dimension::ExchangeWidth,
@@ -56,6 +63,7 @@ impl Dimension {
         Dimension::InputCaching,
         Dimension::RadixOrder,
         Dimension::Threads,
+        Dimension::Factorization,
     ];
 }
 
@@ -69,6 +77,7 @@ impl fmt::Display for Dimension {
             Dimension::InputCaching => "input-caching",
             Dimension::RadixOrder => "radix-order",
             Dimension::Threads => "threads",
+            Dimension::Factorization => "factorization",
         })
     }
 }
@@ -112,7 +121,11 @@ pub fn pinned(pass: &Pass) -> ShapeOverride {
 pub fn candidates(pass: &Pass, dimensions: &[Dimension]) -> Vec<ShapeOverride> {
     let base = pinned(pass);
     let mut shapes = vec![base.clone()];
-    for &dimension in dimensions {
+    // A new schedule leaves threads and bound to the planner, so it goes
+    // first and the other dimensions vary what it planned.
+    let mut dimensions = dimensions.to_vec();
+    dimensions.sort_by_key(|&d| d != Dimension::Factorization);
+    for dimension in dimensions {
         let mut grown = Vec::new();
         for shape in &shapes {
             for value in values(dimension, pass) {
@@ -168,6 +181,26 @@ fn values(dimension: Dimension, pass: &Pass) -> Vec<Setter> {
             .into_iter()
             .map(|r| Box::new(move |s: &mut ShapeOverride| s.radices = Some(r.clone())) as Setter)
             .collect(),
+        Dimension::Factorization => {
+            let planned = pass.radices();
+            let stages = planned.len();
+            let mut schedules = schedules(pass.n, stages.saturating_sub(1).max(1), stages + 1);
+            let mut sorted = planned.clone();
+            sorted.sort_unstable_by(|a, b| b.cmp(a));
+            // The plan's own schedule stays as pinned, in its own order.
+            schedules.retain(|r| *r != sorted);
+            let keep: Setter = Box::new(|_: &mut ShapeOverride| {});
+            std::iter::once(keep)
+                .chain(schedules.into_iter().map(|r| {
+                    Box::new(move |s: &mut ShapeOverride| {
+                        s.radices = Some(r.clone());
+                        s.threads_per_fft = None;
+                        s.ffts_per_block = None;
+                        s.min_blocks_per_sm = None;
+                    }) as Setter
+                }))
+                .collect()
+        }
         Dimension::Threads => {
             let most = (pass.n / pass.radices().into_iter().min().unwrap_or(pass.n))
                 .min(MAX_THREADS_PER_BLOCK);
@@ -459,6 +492,42 @@ mod tests {
         for shape in &all {
             plan(&shape.apply(FftSpec::new(2187).gpu("H200"))).unwrap();
         }
+    }
+
+    #[test]
+    fn other_factorizations_are_planned_afresh() {
+        let spec = FftSpec::new(128).precision(Precision::F64).gpu("H200");
+        let planned = pass(spec.clone());
+        assert_eq!(planned.radices(), vec![32, 4]);
+        let all = candidates(&planned, &[Dimension::Factorization]);
+        assert_eq!(all[0], pinned(&planned));
+        let radices: Vec<Vec<usize>> = all.iter().map(|s| s.radices.clone().unwrap()).collect();
+        // One to three stages, the plan's multiset only once.
+        assert!(radices.contains(&vec![16, 8]));
+        assert!(radices.contains(&vec![8, 4, 4]));
+        assert!(!radices.contains(&vec![4, 32]));
+        assert!(radices.iter().all(|r| (1..=3).contains(&r.len())));
+        for shape in &all[1..] {
+            assert_eq!(shape.threads_per_fft, None);
+            assert_eq!(shape.min_blocks_per_sm, None);
+        }
+        // With threads varied too, the new schedules come first and keep
+        // the planner's count as one of the three.
+        let both = candidates(&planned, &[Dimension::Threads, Dimension::Factorization]);
+        assert!(both
+            .iter()
+            .any(|s| s.radices == Some(vec![16, 8]) && s.threads_per_fft.is_none()));
+        assert!(both.len() > all.len());
+        for shape in all
+            .iter()
+            .filter(|s| s.radices.as_ref().unwrap().len() <= 2)
+        {
+            plan(&shape.apply(spec.clone())).unwrap();
+        }
+        assert_eq!(
+            "factorization".parse::<Dimension>(),
+            Ok(Dimension::Factorization)
+        );
     }
 
     #[test]

@@ -81,6 +81,20 @@ pub fn choose(
     best.map(|(_, radices)| radices)
 }
 
+/// Every radix sequence for `n`, largest radix first, of `min_stages` to
+/// `max_stages` stages: the schedules `choose` picks among, for a search that
+/// times them instead of scoring them.
+pub fn schedules(n: usize, min_stages: usize, max_stages: usize) -> Vec<Vec<usize>> {
+    let mut all = Vec::new();
+    let mut current = Vec::new();
+    search(n, 32, &mut current, &mut |radices| {
+        if (min_stages..=max_stages).contains(&radices.len()) {
+            all.push(radices.to_vec());
+        }
+    });
+    all
+}
+
 /// Lexicographic: over the register budget, staged through shared memory
 /// where it need not be, stages, values per thread, flops per point (scaled).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -156,5 +170,16 @@ mod tests {
         assert_eq!(pick(3125), vec![25, 25, 5]);
         assert_eq!(pick(8), vec![8]);
         assert_eq!(pick(64), vec![8, 8]);
+    }
+
+    #[test]
+    fn every_schedule_of_a_size() {
+        assert_eq!(schedules(128, 2, 2), vec![vec![32, 4], vec![16, 8]]);
+        assert_eq!(schedules(4, 1, 2), vec![vec![4], vec![2, 2]]);
+        assert_eq!(schedules(2401, 1, 3), Vec::<Vec<usize>>::new());
+        for radices in schedules(4000, 2, 4) {
+            assert_eq!(radices.iter().product::<usize>(), 4000);
+            assert!(radices.windows(2).all(|w| w[0] >= w[1]));
+        }
     }
 }

@@ -24,7 +24,8 @@ pub struct TuneArgs {
     sizes: Vec<usize>,
     /// Choices to vary around each planned shape: bound, first-write,
     /// exchange-width, padding-search, input-caching (the default: all five),
-    /// radix-order, threads. Every combination is timed.
+    /// radix-order, threads, factorization (other radix schedules, planned
+    /// as the planner would). Every combination is timed.
     #[arg(long, value_delimiter = ',')]
     vary: Option<Vec<Dimension>>,
     /// Launches per timed group.
