@@ -202,6 +202,13 @@ const MEASURED: &[Measured] = &[
     //   0.5252). 3125 as [5, 25, 25] (0.5366-0.5387 against 0.5385-0.5416)
     //   and 2187 as [9, 9, 3, 9] (0.5448-0.5628 against 0.5465-0.5775) were
     //   not clearly ahead and keep their order.
+    // The fifth session (18:19-18:26 UTC; `fftgen tune --vary
+    // factorization`, `docs/bench/h200_tune_round7_factorization_*.log`):
+    // every other radix schedule within a stage of these plans is slower:
+    // f64 4 [4] 0.5234 (planned 0.5187), f64 128 [8, 4, 4] on 16 threads
+    // 0.5302 (0.5253), f32 64 [16, 4] 0.5198 (0.5107), 1000 [10, 10, 5, 2]
+    // 0.5512 (0.5193), 2187 [9, 9, 3, 3, 3] 0.6347 (0.5495), 3125
+    // [25, 5, 5, 5] 0.5885 (0.5466), 4000 [25, 16, 10] 0.5732 (0.5518).
     Measured {
         threads_per_fft: Some(32),
         gpu: Some("H200"),
