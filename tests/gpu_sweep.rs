@@ -151,8 +151,11 @@ fn sanitizer_set() {
         FftSpec::new(4).precision(Precision::F64),
     ];
     // The H200's measured shapes: the interleaved and one-part exchanges,
-    // the odd-radix padding and no barrier before the first write.
+    // the odd-radix padding, no barrier before the first write, and the
+    // staged sizes in blocks of 64 threads.
     for (n, precision) in [
+        (4, Precision::F64),
+        (32, Precision::F32),
         (1000, Precision::F32),
         (1331, Precision::F32),
         (2187, Precision::F32),

@@ -209,6 +209,19 @@ const MEASURED: &[Measured] = &[
     // 0.5302 (0.5253), f32 64 [16, 4] 0.5198 (0.5107), 1000 [10, 10, 5, 2]
     // 0.5512 (0.5193), 2187 [9, 9, 3, 3, 3] 0.6347 (0.5495), 3125
     // [25, 5, 5, 5] 0.5885 (0.5466), 4000 [25, 16, 10] 0.5732 (0.5518).
+    // - Then smaller blocks for the sizes staged through shared memory, two
+    //   rounds each, every choice pinned, one bench process per shape
+    //   (`docs/bench/h200_variants_round7_{f64,small}.log`), planned ->
+    //   measured: f64 4 with 32 transforms per block (64 threads) and the
+    //   input through L1 0.5160, 0.5157 -> 0.5023, 0.5025 (64 per block
+    //   0.5028, 0.5035; cuFFT 0.5044-0.5049); f64 2 with 64 per block
+    //   through L1 0.5192, 0.5189 -> 0.5050, 0.5046 (0.634); f32 4 with 64
+    //   per block 0.5163, 0.5163 -> 0.5061, 0.5058 (0.635); f32 32 with 64
+    //   per block 0.5215, 0.5218 -> 0.5158, 0.5156 (0.670); f64 8 with 64
+    //   per block 0.5229, 0.5232 -> 0.5196, 0.5200 (0.605). f32 2 with 64
+    //   per block is slower (0.5163 -> 0.6349), and f64 128 on 16 threads
+    //   as [8, 4, 4] stays behind [32, 4] at every block size and bound
+    //   tried (0.5299-0.6106 against 0.5252-0.5264).
     Measured {
         threads_per_fft: Some(32),
         gpu: Some("H200"),
@@ -227,8 +240,15 @@ const MEASURED: &[Measured] = &[
         ..Measured::of(Precision::F32, 4000, &[10, 20, 20])
     },
     Measured {
+        ffts_per_block: Some(64),
         gpu: Some("H200"),
         ..Measured::of(Precision::F32, 4, &[4])
+    },
+    Measured {
+        threads_per_fft: Some(1),
+        ffts_per_block: Some(64),
+        gpu: Some("H200"),
+        ..Measured::of(Precision::F32, 32, &[32])
     },
     Measured {
         min_blocks_per_sm: Some(3),
@@ -285,6 +305,24 @@ const MEASURED: &[Measured] = &[
         first_write: Some(FirstWrite::Immediate),
         gpu: Some("H200"),
         ..Measured::of(Precision::F32, 3125, &[25, 25, 5])
+    },
+    Measured {
+        ffts_per_block: Some(64),
+        input_caching: Some(InputCaching::L1AndL2),
+        gpu: Some("H200"),
+        ..Measured::of(Precision::F64, 2, &[2])
+    },
+    Measured {
+        threads_per_fft: Some(2),
+        ffts_per_block: Some(32),
+        input_caching: Some(InputCaching::L1AndL2),
+        gpu: Some("H200"),
+        ..Measured::of(Precision::F64, 4, &[2, 2])
+    },
+    Measured {
+        ffts_per_block: Some(64),
+        gpu: Some("H200"),
+        ..Measured::of(Precision::F64, 8, &[8])
     },
     Measured {
         gpu: Some("H200"),
@@ -441,6 +479,17 @@ mod tests {
         assert_eq!(shape(2187, None).exchange_width, None);
         // Sizes the model has no shape of its own for use the shared ones.
         assert_eq!(shape(8, Some("H200")).radices, vec![2, 4]);
+        // Smaller blocks for the staged sizes, through L1 where the H100
+        // skips it.
+        let f64_shape = |n, gpu| measured_shape(n, Precision::F64, None, gpu).unwrap();
+        assert_eq!(f64_shape(4, Some("H200")).ffts_per_block, Some(32));
+        assert_eq!(
+            f64_shape(4, Some("H200")).input_caching,
+            Some(InputCaching::L1AndL2)
+        );
+        assert_eq!(f64_shape(4, None).input_caching, Some(InputCaching::L2Only));
+        assert_eq!(f64_shape(4, None).ffts_per_block, None);
+        assert_eq!(shape(4, Some("H200")).ffts_per_block, Some(64));
     }
 
     #[test]
