@@ -10,7 +10,7 @@
 //! driver it prints `SKIPPED: ...` and succeeds; built as a test (`cargo test
 //! --benches`) it does nothing.
 
-use fftgen::bench::{self, BenchConfig, Outputs};
+use fftgen_cli::bench::{self, BenchConfig, Outputs};
 use fftgen::Precision;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -2,16 +2,21 @@
 """Prints the docs/perf.md table of one `fftgen bench --json` report.
 
     python3 scripts/perf_table.py docs/bench/h200_f32.json
+    python3 scripts/perf_table.py --peers ../shared/peers.md docs/bench/h200_f32.json
     python3 scripts/perf_table.py --plan-columns docs/bench/h100_f32.json
 
+`--peers FILE` adds VkFFT's % of the copy from a peers table (FILE's section
+for the report's GPU model, e.g. "# Peers measured on the H200 (date)", rows
+`| c2c | f32 | (batch, N) | ... |`), where it has the size; "-" elsewhere.
 `--plan-columns` adds the batch after N and plan creation (cold, disk and
-memory cache, ms) at the end, as the H100 tables have them.
+memory cache, ms) at the end.
 
 Ratios under 1.00 (cuFFT faster) are bold. The shape column lists threads per
 transform, transforms per block, launch bound and the caches the input goes
 through, then the exchange choices that differ from the defaults.
 """
 import json
+import re
 import sys
 
 DEFAULTS = {
@@ -60,24 +65,46 @@ def plan_ms(row):
     return f"{cold:.0f}/{disk:.1f}/{memory:.2f}"
 
 
-def main(path, plan_columns):
+def vkfft_pct_copy(peers_path, device, precision):
+    """VkFFT's % of the copy by N, from the section of `peers_path` whose
+    heading names a model that `device` contains."""
+    table, section_matches = {}, False
+    for line in open(peers_path):
+        heading = re.match(r"#+ Peers measured on the (\S+)", line)
+        if heading:
+            section_matches = heading.group(1) in device
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not section_matches or len(cells) != 9 or cells[0] != "c2c" or cells[1] != precision:
+            continue
+        shape_dims = re.fullmatch(r"\((\d+), (\d+)\)", cells[2])
+        if shape_dims:
+            table[int(shape_dims.group(2))] = cells[7]
+    return table
+
+
+def main(path, plan_columns, peers):
     report = json.load(open(path))
+    vkfft = vkfft_pct_copy(peers, report["device"], report["precision"]) if peers else None
     batch_head, batch_align = ("| batch ", "---:|") if plan_columns else ("", "")
     plan_head, plan_align = (" plan ms cold/disk/mem |", "---:|") if plan_columns else ("", "")
+    vk_head, vk_align = (" VkFFT % copy (peers) |", "---:|") if vkfft is not None else ("", "")
     print(f"| N {batch_head}| radices | threads/FFT, per block, bound, input, exchange | ours ms "
-          "| ours inv ms | cuFFT ms | cuFFT/ours | ours % copy | cuFFT % copy | ours err "
-          f"| cuFFT err | OpenCL ms |{plan_head}")
-    print(f"|---:|{batch_align}:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|{plan_align}")
+          "| ours inv ms | cuFFT ms | copy ms | cuFFT/ours | ours % copy | cuFFT % copy |"
+          f"{vk_head} ours err | cuFFT err | OpenCL ms |{plan_head}")
+    print(f"|---:|{batch_align}:---|:---|---:|---:|---:|---:|---:|---:|---:|{vk_align}"
+          f"---:|---:|---:|{plan_align}")
     for row in report["rows"]:
         ratio = row["cufft_over_ours"]
         ratio_text = f"{ratio:.4f}" if ratio >= 1 else f"**{ratio:.4f}**"
         batch = f" {row['batch']} |" if plan_columns else ""
         plan = f" {plan_ms(row)} |" if plan_columns else ""
+        vk = f" {vkfft.get(row['n'], '-')} |" if vkfft is not None else ""
         print(
             f"| {row['n']} |{batch} {'x'.join(map(str, row['radices']))} | {shape(row)} "
-            f"| {ms(row['ours'])} | {ms(row['ours_inverse'])} | {ms(row['cufft'])} | {ratio_text} "
-            f"| {row['ours_pct_copy']:.1f} | {row['cufft_pct_copy']:.1f} "
-            f"| {fmt_err(row['ours_error'])} | {fmt_err(row['cufft_error'])} | {ms(row.get('opencl'))} |"
+            f"| {ms(row['ours'])} | {ms(row['ours_inverse'])} | {ms(row['cufft'])} | {ms(row['copy'])} "
+            f"| {ratio_text} | {row['ours_pct_copy']:.1f} | {row['cufft_pct_copy']:.1f} |{vk}"
+            f" {fmt_err(row['ours_error'])} | {fmt_err(row['cufft_error'])} | {ms(row.get('opencl'))} |"
             f"{plan}"
         )
 
@@ -85,7 +112,14 @@ def main(path, plan_columns):
 if __name__ == "__main__":
     args = sys.argv[1:]
     plan_columns = "--plan-columns" in args
-    paths = [a for a in args if a != "--plan-columns"]
-    if len(paths) != 1:
-        sys.exit("usage: perf_table.py [--plan-columns] BENCH.json")
-    main(paths[0], plan_columns)
+    args = [a for a in args if a != "--plan-columns"]
+    peers = None
+    if "--peers" in args:
+        at = args.index("--peers")
+        if at + 1 >= len(args):
+            sys.exit("usage: perf_table.py [--plan-columns] [--peers PEERS.md] BENCH.json")
+        peers = args[at + 1]
+        del args[at:at + 2]
+    if len(args) != 1:
+        sys.exit("usage: perf_table.py [--plan-columns] [--peers PEERS.md] BENCH.json")
+    main(args[0], plan_columns, peers)

@@ -10,13 +10,13 @@
 mod common;
 
 use common::skip;
-use fftgen::check::{check_cuda, check_opencl, CheckReport};
 use fftgen::plan::factor::supported_sizes;
 use fftgen::plan::planner::max_size;
-use fftgen::runtime_plan::for_device;
-use fftgen::{Backend, FftSpec, Placement, Precision};
+use fftgen::{Backend, FftSpec, Placement, Precision, Target};
+use fftgen_cli::check::{check_cuda, check_opencl, CheckReport};
 use fftgen_runtime::cuda::CudaDevice;
 use fftgen_runtime::opencl::OpenClDevice;
+use fftgen_runtime::planner::for_target;
 
 fn cuda() -> Option<CudaDevice> {
     match CudaDevice::new(0) {
@@ -99,7 +99,7 @@ fn cuda_every_size() {
         sweep(
             precision,
             |spec| {
-                let spec = &for_device(spec, Backend::Cuda, device.name());
+                let spec = &for_target(spec, device.target());
                 let generated = fftgen::generate(spec, &spec.emit_command()).unwrap();
                 check_cuda(&generated, &device, batch_for(spec), spec.n as u64)
                     .unwrap_or_else(|e| panic!("n = {}: {e}", spec.n))
@@ -118,7 +118,7 @@ fn nvidia_opencl_every_size() {
         sweep(
             precision,
             |spec| {
-                let spec = &for_device(spec, Backend::OpenCl, &device.info().name);
+                let spec = &for_target(spec, device.target());
                 let generated = fftgen::generate(spec, &spec.emit_command()).unwrap();
                 check_opencl(&generated, &device, batch_for(spec), spec.n as u64)
                     .unwrap_or_else(|e| panic!("n = {}: {e}", spec.n))
@@ -144,10 +144,10 @@ fn sanitizer_set() {
         FftSpec::new(143),
         FftSpec::new(1000),
         // The CUDA-only shape of 2401: 343 threads, one radix-7 butterfly each.
-        FftSpec::new(2401).target(Backend::Cuda),
+        FftSpec::new(2401).target(Target::CUDA),
         // Input loads through L2 only (the measured shapes of 1331 and 64).
-        FftSpec::new(1331).target(Backend::Cuda),
-        FftSpec::new(64).target(Backend::Cuda),
+        FftSpec::new(1331).target(Target::CUDA),
+        FftSpec::new(64).target(Target::CUDA),
         FftSpec::new(4).precision(Precision::F64),
     ];
     // The H200's measured shapes: the interleaved and one-part exchanges,
@@ -163,12 +163,7 @@ fn sanitizer_set() {
         (4000, Precision::F32),
         (4096, Precision::F64),
     ] {
-        specs.push(
-            FftSpec::new(n)
-                .precision(precision)
-                .target(Backend::Cuda)
-                .gpu("H200"),
-        );
+        specs.push(FftSpec::new(n).precision(precision).target(Target::H200));
     }
     for radix in [2, 3, 4, 5, 7, 8, 11, 13, 16, 32] {
         specs.push(FftSpec::new(radix * radix).radices(&[radix, radix]));

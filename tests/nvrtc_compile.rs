@@ -8,10 +8,10 @@ mod common;
 
 use common::nvrtc;
 use fftgen::plan::factor::supported_sizes;
-use fftgen::plan::measured::{tuned_sizes, TUNED_GPUS};
 use fftgen::plan::planner::max_size;
+use fftgen::plan::Wisdom;
 use fftgen::plan::{ExchangeBuffers, ExchangeWidth, PaddingSearch};
-use fftgen::{Backend, FftSpec, Normalization, Placement, Precision};
+use fftgen::{FftSpec, Normalization, Placement, Precision, ShapeChoices, Target};
 use fftgen_runtime::cuda::compile_to_cubin_check;
 
 const ARCH: &str = "sm_90";
@@ -74,14 +74,9 @@ fn shapes_of_tuned_gpus() {
     if !nvrtc() {
         return;
     }
-    for &gpu in TUNED_GPUS {
-        for (precision, n) in tuned_sizes(gpu) {
-            compile(
-                &FftSpec::new(n)
-                    .precision(precision)
-                    .gpu(gpu)
-                    .target(Backend::Cuda),
-            );
+    for target in Wisdom::tuned_targets() {
+        for (precision, n) in Wisdom::built_in().tuned_sizes(&target) {
+            compile(&FftSpec::new(n).precision(precision).target(target.clone()));
         }
     }
 }
@@ -111,39 +106,51 @@ fn variants_and_explicit_radices() {
     for n in [256, 512, 1000, 1024, 1331, 2048, 2187, 2197, 2401] {
         compile(
             &FftSpec::new(n)
-                .exchange_buffers(ExchangeBuffers::Alternating)
-                .gpu("H200")
-                .target(Backend::Cuda),
+                .choices(ShapeChoices {
+                    exchange_buffers: Some(ExchangeBuffers::Alternating),
+                    ..ShapeChoices::default()
+                })
+                .target(Target::H200),
         );
     }
     for n in [512, 1000, 1331, 2187, 2197, 2401, 4000] {
         compile(
             &FftSpec::new(n)
-                .exchange_width(ExchangeWidth::OnePartAtATime)
-                .gpu("H200")
-                .target(Backend::Cuda),
+                .choices(ShapeChoices {
+                    exchange_width: Some(ExchangeWidth::OnePartAtATime),
+                    ..ShapeChoices::default()
+                })
+                .target(Target::H200),
         );
     }
     for n in [1000, 1331, 2048, 2187, 2197, 2401, 3125, 4000, 4096] {
         compile(
             &FftSpec::new(n)
-                .exchange_width(ExchangeWidth::Interleaved)
-                .gpu("H200")
-                .target(Backend::Cuda),
+                .choices(ShapeChoices {
+                    exchange_width: Some(ExchangeWidth::Interleaved),
+                    ..ShapeChoices::default()
+                })
+                .target(Target::H200),
         );
     }
     compile(
         &FftSpec::new(2048)
             .precision(Precision::F64)
-            .exchange_width(ExchangeWidth::Interleaved),
+            .choices(ShapeChoices {
+                exchange_width: Some(ExchangeWidth::Interleaved),
+                ..ShapeChoices::default()
+            }),
     );
     for n in [1331, 2187, 2197, 2401, 3125] {
-        for gpu in [None, Some("H200")] {
-            let mut spec = FftSpec::new(n)
-                .padding_search(PaddingSearch::AllRadices)
-                .target(Backend::Cuda);
-            spec.gpu = gpu.map(String::from);
-            compile(&spec);
+        for target in [Target::CUDA, Target::H200] {
+            compile(
+                &FftSpec::new(n)
+                    .choices(ShapeChoices {
+                        padding_search: Some(PaddingSearch::AllRadices),
+                        ..ShapeChoices::default()
+                    })
+                    .target(target),
+            );
         }
     }
 }

@@ -6,12 +6,14 @@
 mod common;
 
 use common::*;
-use fftgen::check::check_opencl;
 use fftgen::plan::factor::supported_sizes;
-use fftgen::plan::measured::{tuned_sizes, TUNED_GPUS};
 use fftgen::plan::planner::max_size;
+use fftgen::plan::Wisdom;
 use fftgen::plan::{ExchangeBuffers, ExchangeWidth, PaddingSearch};
-use fftgen::{Backend, Direction, FftSpec, Normalization, Placement, Precision};
+use fftgen::{
+    Backend, Direction, FftSpec, Normalization, Placement, Precision, ShapeChoices, Target,
+};
+use fftgen_cli::check::check_opencl;
 use fftgen_runtime::opencl::OpenClFft;
 use num_complex::Complex;
 
@@ -107,12 +109,23 @@ fn explicit_radix_sequences() {
 /// 100 threads), several transforms per block, in place, f64.
 #[test]
 fn alternating_exchange_buffers() {
-    let alternating = |n: usize| FftSpec::new(n).exchange_buffers(ExchangeBuffers::Alternating);
+    let alternating = |n: usize| {
+        FftSpec::new(n).choices(ShapeChoices {
+            exchange_buffers: Some(ExchangeBuffers::Alternating),
+            ..ShapeChoices::default()
+        })
+    };
     for n in [512, 1000, 1331, 2187, 2197, 2401] {
         check_spec(&alternating(n), 3);
     }
     check_spec(&alternating(2048).radices(&[16, 8, 16]), 3);
-    check_spec(&alternating(1000).threads_per_fft(40), 3);
+    check_spec(
+        &alternating(1000).choices(ShapeChoices {
+            threads_per_fft: Some(40),
+            ..ShapeChoices::default()
+        }),
+        3,
+    );
     check_spec(
         &alternating(2401)
             .placement(Placement::InPlace)
@@ -127,11 +140,22 @@ fn alternating_exchange_buffers() {
 /// place.
 #[test]
 fn one_part_exchange_by_choice() {
-    let one_part = |n: usize| FftSpec::new(n).exchange_width(ExchangeWidth::OnePartAtATime);
+    let one_part = |n: usize| {
+        FftSpec::new(n).choices(ShapeChoices {
+            exchange_width: Some(ExchangeWidth::OnePartAtATime),
+            ..ShapeChoices::default()
+        })
+    };
     for n in [512, 1000, 2187, 2401, 3125, 4000] {
         check_spec(&one_part(n), 3);
     }
-    check_spec(&one_part(1000).threads_per_fft(40), 3);
+    check_spec(
+        &one_part(1000).choices(ShapeChoices {
+            threads_per_fft: Some(40),
+            ..ShapeChoices::default()
+        }),
+        3,
+    );
     check_spec(
         &one_part(2187)
             .placement(Placement::InPlace)
@@ -145,20 +169,37 @@ fn one_part_exchange_by_choice() {
 /// per block, alternating sets, in place, f64.
 #[test]
 fn interleaved_exchange() {
-    let interleaved = |n: usize| FftSpec::new(n).exchange_width(ExchangeWidth::Interleaved);
+    let interleaved = |n: usize| {
+        FftSpec::new(n).choices(ShapeChoices {
+            exchange_width: Some(ExchangeWidth::Interleaved),
+            ..ShapeChoices::default()
+        })
+    };
     for n in [512, 1000, 1331, 2187, 2401, 4000, 4096] {
         check_spec(&interleaved(n), 3);
     }
-    check_spec(&interleaved(1000).threads_per_fft(40), 3);
     check_spec(
-        &interleaved(2401).exchange_buffers(ExchangeBuffers::Alternating),
+        &interleaved(1000).choices(ShapeChoices {
+            threads_per_fft: Some(40),
+            ..ShapeChoices::default()
+        }),
+        3,
+    );
+    check_spec(
+        &interleaved(2401).choices(ShapeChoices {
+            exchange_buffers: Some(ExchangeBuffers::Alternating),
+            ..ShapeChoices::default()
+        }),
         3,
     );
     check_spec(
         &interleaved(2197)
             .placement(Placement::InPlace)
             .normalization(Normalization::Inverse)
-            .padding_search(PaddingSearch::AllRadices),
+            .choices(ShapeChoices {
+                padding_search: Some(PaddingSearch::AllRadices),
+                ..ShapeChoices::default()
+            }),
         3,
     );
     check_spec(&interleaved(2048).precision(Precision::F64), 3);
@@ -168,11 +209,22 @@ fn interleaved_exchange() {
 /// with several transforms per block and guarded stages too.
 #[test]
 fn odd_radices_padded_by_the_search() {
-    let searched = |n: usize| FftSpec::new(n).padding_search(PaddingSearch::AllRadices);
+    let searched = |n: usize| {
+        FftSpec::new(n).choices(ShapeChoices {
+            padding_search: Some(PaddingSearch::AllRadices),
+            ..ShapeChoices::default()
+        })
+    };
     for n in [1331, 2187, 2197, 2401, 3125, 675, 6 * 343] {
         check_spec(&searched(n), 3);
     }
-    check_spec(&searched(2187).threads_per_fft(100), 3);
+    check_spec(
+        &searched(2187).choices(ShapeChoices {
+            threads_per_fft: Some(100),
+            ..ShapeChoices::default()
+        }),
+        3,
+    );
     check_spec(&searched(2197).placement(Placement::InPlace), 3);
 }
 
@@ -181,12 +233,9 @@ fn odd_radices_padded_by_the_search() {
 /// CUDA-only shapes run here too: PoCL takes their larger work-groups.
 #[test]
 fn shapes_of_tuned_gpus() {
-    for &gpu in TUNED_GPUS {
-        for (precision, n) in tuned_sizes(gpu) {
-            let spec = FftSpec::new(n)
-                .precision(precision)
-                .gpu(gpu)
-                .target(Backend::Cuda);
+    for target in Wisdom::tuned_targets() {
+        for (precision, n) in Wisdom::built_in().tuned_sizes(&target) {
+            let spec = FftSpec::new(n).precision(precision).target(target.clone());
             check_spec(&spec, 3);
         }
     }

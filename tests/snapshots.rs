@@ -5,7 +5,7 @@
 
 use fftgen::codelet::is_supported_radix;
 use fftgen::emit::butterfly_source;
-use fftgen::{Backend, Direction, FftSpec, Precision};
+use fftgen::{Backend, Direction, FftSpec, Precision, Target};
 
 fn source(spec: &FftSpec, backend: Backend) -> String {
     fftgen::generate(spec, &spec.emit_command())
@@ -85,7 +85,7 @@ fn n4096_f64_opencl_one_part_exchange() {
 #[test]
 fn n1331_f32_cuda_input_through_l2_only() {
     let spec = FftSpec::new(1331)
-        .target(Backend::Cuda)
+        .target(Target::CUDA)
         .directions(&[Direction::Forward]);
     insta::assert_snapshot!(
         "kernel_cuda_f32_n1331_r11x11x11_l2_only",

@@ -108,7 +108,7 @@ impl Parse for KernelArgs {
                 }
                 "radix" => {
                     let radices = radix_list(value)?;
-                    spec.radices = Some(radices.elements.iter().map(|&(r, _)| r).collect());
+                    spec.choices.radices = Some(radices.elements.iter().map(|&(r, _)| r).collect());
                     radix_tokens = Some(radices);
                 }
                 "precision" => {

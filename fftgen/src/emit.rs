@@ -12,8 +12,7 @@ use crate::kernel::stockham::{has_twiddles, lower_stockham, pad_helper, twiddle_
 use crate::kernel::{dialect, KernelKey};
 use crate::plan::{plan, Pass, Plan, Twiddles};
 use crate::{Backend, Direction, Error, FftSpec, Placement, Precision, VERSION};
-use fftgen_runtime::manifest::{GridRule, KernelArg, PassLaunch, TransformLaunch};
-use fftgen_runtime::Manifest;
+use fftgen_manifest::{GridRule, KernelArg, Manifest, PassLaunch, TransformLaunch};
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -78,22 +77,6 @@ fn file_stem(plan: &Plan) -> String {
         radices.join("x"),
         plan.precision
     )
-}
-
-/// The key of the kernel that runs `pass` of `plan` in `direction`.
-pub fn kernel_key(plan: &Plan, pass: &Pass, direction: Direction) -> KernelKey {
-    KernelKey {
-        n: pass.n,
-        radices: pass.radices(),
-        threads_per_fft: pass.threads_per_fft,
-        ffts_per_block: pass.ffts_per_block,
-        input_caching: pass.input_caching,
-        exchange_buffers: pass.exchange_buffers,
-        precision: plan.precision,
-        direction,
-        placement: plan.placement,
-        normalization: plan.normalization,
-    }
 }
 
 /// Operations one transform of `pass` performs: butterflies plus twiddle
@@ -187,11 +170,12 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
     let keys: Vec<KernelKey> = plan
         .directions
         .iter()
-        .map(|&dir| kernel_key(plan, pass, dir))
+        .map(|&dir| KernelKey::of(plan, pass, dir))
         .collect();
-    let kernels = keys
+    let kernels = plan
+        .directions
         .iter()
-        .map(|key| lower_stockham(pass, key).render(d.as_ref()))
+        .map(|&dir| lower_stockham(plan, pass, dir).render(d.as_ref()))
         .collect();
     let ops = plan
         .directions
@@ -268,7 +252,7 @@ pub fn manifest(plan: &Plan) -> Manifest {
                 .passes
                 .iter()
                 .map(|pass| PassLaunch {
-                    kernel: kernel_key(plan, pass, direction).to_string(),
+                    kernel: KernelKey::of(plan, pass, direction).to_string(),
                     block: [pass.threads_per_block as u32, 1, 1],
                     grid: GridRule::FftsPerBlock {
                         ffts_per_block: pass.ffts_per_block as u32,

@@ -1,6 +1,5 @@
 //! Errors of the generator: every one says what was wrong and what to do.
 
-use crate::plan::planner::MAX_BLOCKS_PER_SM;
 use thiserror::Error;
 
 /// Why a transform could not be planned or emitted.
@@ -28,7 +27,7 @@ pub enum Error {
     )]
     TooLarge {
         n: usize,
-        precision: fftgen_runtime::Precision,
+        precision: crate::Precision,
         max: usize,
     },
 
@@ -69,10 +68,10 @@ pub enum Error {
     },
 
     #[error(
-        "{blocks} blocks per multiprocessor is not a launch bound a GPU can meet: give 1 to \
-         {MAX_BLOCKS_PER_SM}, or omit it to let the occupancy model choose"
+        "{blocks} blocks per multiprocessor is not a launch bound the target can meet: give 1 \
+         to {max}, or omit it to let the occupancy model choose"
     )]
-    BadMinBlocksPerSm { blocks: usize },
+    BadMinBlocksPerSm { blocks: usize, max: usize },
 
     #[error(
         "{ffts} transforms per block of n = {n} do not fit one block: give between 1 and {max} \
@@ -105,6 +104,9 @@ pub enum Error {
 
     #[error("no direction was requested; ask for forward, inverse or both")]
     NoDirection,
+
+    #[error("the wisdom file {origin} cannot be used: {reason}; fix it, or name another (FFTGEN_WISDOM, --wisdom)")]
+    BadWisdom { origin: String, reason: String },
 
     #[error("internal template error (a bug in fftgen, please report it): {0}")]
     Template(String),

@@ -3,9 +3,13 @@
 # one `fftgen bench --no-opencl --groups 5` run per line of FILE, the whole
 # list ROUNDS times over, so variants of one size sit next to each other in
 # time. Lines are `LABEL BINARY bench-args...` (BINARY a file in .devbin, e.g.
-# fftgen or an older build copied in as fftgen_base). Appends to $OUT/variants.log.
+# fftgen or an older build copied in as fftgen_base), e.g.
+#   planned  fftgen --sizes 1331
+#   onepart  fftgen --sizes 1331 --exchange-width 1331:one-part-at-a-time
+# FILE is a list of your own, in the working tree so that it travels with it.
+# Appends to $OUT/variants.log.
 #   usage: bash .devbin/variants.sh ROUNDS FILE
-#   e.g.   bash .devbin/variants.sh 2 scripts/device/variants_h200_round5b.txt
+#   e.g.   bash .devbin/variants.sh 2 my_variants.txt
 set -uo pipefail
 OUT="${OUT:-/tmp/out}"; mkdir -p "$OUT"
 export LD_LIBRARY_PATH="$PWD/.devbin/lib:/usr/local/nvidia/lib64:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"

@@ -8,11 +8,11 @@ use fftgen_runtime::opencl::OpenClDevice;
 use num_complex::Complex;
 
 #[allow(unused_imports)]
-pub use fftgen::accuracy::{random_input, relative_l2, tolerance, TOLERANCE_C};
+pub use fftgen_cli::accuracy::{random_input, relative_l2, tolerance, TOLERANCE_C};
 
 /// The unnormalised f64 reference (RustFFT) of a batch of length-`n` transforms.
 pub fn reference(input: &[Complex<f64>], n: usize, direction: Direction) -> Vec<Complex<f64>> {
-    fftgen::accuracy::reference(input, n, direction, fftgen::Normalization::None)
+    fftgen_cli::accuracy::reference(input, n, direction, fftgen::Normalization::None)
 }
 
 /// Textbook O(n^2) DFT in f64, to check the reference itself.

@@ -4,21 +4,8 @@
 //! Nothing here knows which backend it serves.
 
 use super::dialect::Dialect;
+pub use super::lang::{Builtin, Intrinsic, Param, ParamKind, Space, Type};
 use std::fmt::Write;
-
-/// Value types; the dialect names them for the kernel's precision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Type {
-    /// The kernel's real type (float or double).
-    Real,
-    /// The kernel's complex type (float2 or double2).
-    Complex,
-    /// 32-bit unsigned integer.
-    Uint,
-    /// 64-bit unsigned integer, for offsets into large batches.
-    Index,
-    Bool,
-}
 
 /// Binary operators, in C's precedence classes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,21 +47,6 @@ impl BinOp {
     }
 }
 
-/// Functions whose spelling differs between dialects.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Intrinsic {
-    /// Fused multiply-add `a * b + c`.
-    Fma,
-    Min,
-}
-
-/// Values the hardware provides.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Builtin {
-    ThreadIndex,
-    BlockIndex,
-}
-
 /// Real or imaginary part of a complex value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Part {
@@ -98,7 +70,6 @@ pub enum Expr {
     Builtin(Builtin),
     Complex(Box<Expr>, Box<Expr>),
     Cast(Type, Box<Expr>),
-    Select(Box<Expr>, Box<Expr>, Box<Expr>),
     /// A load of global memory (an `Index` into a buffer) that skips L1;
     /// see [`Dialect::l2_only_load`].
     L2OnlyLoad(Box<Expr>),
@@ -179,7 +150,6 @@ impl Expr {
         match self {
             Expr::Binary(op, ..) => op.precedence(),
             Expr::Neg(_) | Expr::Cast(..) => 6,
-            Expr::Select(..) => 0,
             _ => 7,
         }
     }
@@ -212,7 +182,6 @@ impl Expr {
             Expr::Builtin(b) => d.builtin(*b),
             Expr::Complex(re, im) => d.make_complex(&re.render(d), &im.render(d)),
             Expr::Cast(ty, a) => format!("({}){}", d.type_name(*ty), a.render_within(d, 6, false)),
-            Expr::Select(c, a, b) => format!("{} ? {} : {}", c.render(d), a.render(d), b.render(d)),
             Expr::L2OnlyLoad(element) => d.l2_only_load(&element.render(d)),
         }
     }
@@ -230,15 +199,6 @@ impl Expr {
 
 fn render_all(d: &dyn Dialect, args: &[Expr]) -> Vec<String> {
     args.iter().map(|a| a.render(d)).collect()
-}
-
-/// Memory a declared array lives in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Space {
-    /// Per-thread registers.
-    Private,
-    /// Shared by the block (CUDA `__shared__`, OpenCL `__local`).
-    Shared,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -343,26 +303,6 @@ impl Stmt {
             }
         }
     }
-}
-
-/// How a function parameter is passed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ParamKind {
-    /// A pointer to global memory.
-    Global {
-        ty: Type,
-        read_only: bool,
-        restrict: bool,
-    },
-    /// A pointer to the caller's registers (a private array).
-    Private(Type),
-    Value(Type),
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Param {
-    pub name: String,
-    pub kind: ParamKind,
 }
 
 /// A kernel entry point or a device helper.

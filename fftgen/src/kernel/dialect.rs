@@ -2,7 +2,7 @@
 //! spreads `#if`s over thirty files). Lowering builds one AST; a `Dialect`
 //! spells it.
 
-use super::ast::{Builtin, Intrinsic, Param, ParamKind, Space, Type};
+use super::lang::{Builtin, Intrinsic, Param, ParamKind, Space, Type};
 use crate::{Backend, Precision};
 
 /// How one kernel language spells the constructs the AST uses.
@@ -139,7 +139,6 @@ impl Dialect for Cuda {
         let name = match (f, self.precision) {
             (Intrinsic::Fma, Precision::F32) => "fmaf",
             (Intrinsic::Fma, Precision::F64) => "fma",
-            (Intrinsic::Min, _) => "min",
         };
         format!("{name}({})", args.join(", "))
     }
@@ -229,7 +228,6 @@ impl Dialect for OpenCl {
     fn intrinsic(&self, f: Intrinsic, args: &[String]) -> String {
         let name = match f {
             Intrinsic::Fma => "fma",
-            Intrinsic::Min => "min",
         };
         format!("{name}({})", args.join(", "))
     }

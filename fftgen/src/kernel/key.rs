@@ -1,34 +1,109 @@
-//! The typed key that names a kernel. The name encodes every parameter that
+//! The typed key that names a kernel. The name encodes every setting that
 //! changes the generated code and parses back (rocFFT's kernel names, made
-//! reversible so nothing re-parses meaning out of strings by hand).
+//! reversible so nothing re-parses meaning out of strings by hand). Lowering
+//! reads the plan; the key only names what it lowered.
 
-use crate::plan::{ExchangeBuffers, InputCaching};
+use crate::plan::{
+    ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch, Pass, Plan,
+};
 use crate::{Direction, Normalization, Placement, Precision};
 use std::fmt;
 use std::str::FromStr;
 
-/// Everything that distinguishes one generated kernel from another.
+/// Everything that distinguishes one generated kernel from another: the
+/// transform, and every shape choice of its pass (what the paddings, lane
+/// layout and shared-memory stride follow from).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct KernelKey {
     pub n: usize,
     pub radices: Vec<usize>,
     pub threads_per_fft: usize,
     pub ffts_per_block: usize,
-    /// Written into the name as `_l2` when the input skips L1, and not at
-    /// all otherwise, so default kernels keep their names.
+    /// The CUDA launch bound, `_b<blocks>`.
+    pub min_blocks_per_sm: usize,
     pub input_caching: InputCaching,
-    /// Written as `_x2` when stages write two sets of exchange arrays in
-    /// turn, and not at all for one set.
     pub exchange_buffers: ExchangeBuffers,
+    pub exchange_width: ExchangeWidth,
+    pub first_write: FirstWrite,
+    pub padding_search: PaddingSearch,
     pub precision: Precision,
     pub direction: Direction,
     pub placement: Placement,
     pub normalization: Normalization,
 }
 
+/// A choice written into the name as a token when it differs from the
+/// default, and not at all otherwise (`_l2`: input through L2 only).
+struct Token {
+    text: &'static str,
+    is_set: fn(&KernelKey) -> bool,
+    set: fn(&mut KernelKey),
+}
+
+/// The optional tokens, in the order they appear in a name.
+const TOKENS: [Token; 6] = [
+    Token {
+        text: "l2",
+        is_set: |k| k.input_caching == InputCaching::L2Only,
+        set: |k| k.input_caching = InputCaching::L2Only,
+    },
+    Token {
+        text: "x2",
+        is_set: |k| k.exchange_buffers == ExchangeBuffers::Alternating,
+        set: |k| k.exchange_buffers = ExchangeBuffers::Alternating,
+    },
+    Token {
+        text: "w1",
+        is_set: |k| k.exchange_width == ExchangeWidth::OnePartAtATime,
+        set: |k| k.exchange_width = ExchangeWidth::OnePartAtATime,
+    },
+    Token {
+        text: "wi",
+        is_set: |k| k.exchange_width == ExchangeWidth::Interleaved,
+        set: |k| k.exchange_width = ExchangeWidth::Interleaved,
+    },
+    Token {
+        text: "fi",
+        is_set: |k| k.first_write == FirstWrite::Immediate,
+        set: |k| k.first_write = FirstWrite::Immediate,
+    },
+    Token {
+        text: "pa",
+        is_set: |k| k.padding_search == PaddingSearch::AllRadices,
+        set: |k| k.padding_search = PaddingSearch::AllRadices,
+    },
+];
+
+impl KernelKey {
+    /// The key of the kernel that runs `pass` of `plan` in `direction`.
+    pub fn of(plan: &Plan, pass: &Pass, direction: Direction) -> KernelKey {
+        KernelKey {
+            n: pass.n,
+            radices: pass.radices(),
+            threads_per_fft: pass.threads_per_fft,
+            ffts_per_block: pass.ffts_per_block,
+            min_blocks_per_sm: pass.min_blocks_per_sm,
+            input_caching: pass.input_caching,
+            exchange_buffers: pass.exchange_buffers,
+            exchange_width: pass.exchange_width,
+            first_write: pass.first_write,
+            padding_search: pass.padding_search,
+            precision: plan.precision,
+            direction,
+            placement: plan.placement,
+            normalization: plan.normalization,
+        }
+    }
+}
+
 impl fmt::Display for KernelKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let radices: Vec<String> = self.radices.iter().map(|r| r.to_string()).collect();
+        let tokens: String = TOKENS
+            .iter()
+            .filter(|t| (t.is_set)(self))
+            .map(|t| format!("_{}", t.text))
+            .collect();
         let direction = match self.direction {
             Direction::Forward => "fwd",
             Direction::Inverse => "inv",
@@ -37,24 +112,15 @@ impl fmt::Display for KernelKey {
             Placement::OutOfPlace => "oop",
             Placement::InPlace => "ip",
         };
-        let caching = match self.input_caching {
-            InputCaching::L1AndL2 => "",
-            InputCaching::L2Only => "_l2",
-        };
-        let buffers = match self.exchange_buffers {
-            ExchangeBuffers::Reused => "",
-            ExchangeBuffers::Alternating => "_x2",
-        };
         write!(
             f,
-            "fftgen_c2c_n{}_r{}_t{}_m{}{caching}{buffers}_{}_{}_{}_norm{}",
+            "fftgen_c2c_n{}_r{}_t{}_m{}_b{}{tokens}_{}_{direction}_{placement}_norm{}",
             self.n,
             radices.join("x"),
             self.threads_per_fft,
             self.ffts_per_block,
+            self.min_blocks_per_sm,
             self.precision,
-            direction,
-            placement,
             self.normalization
         )
     }
@@ -66,22 +132,10 @@ impl FromStr for KernelKey {
     fn from_str(name: &str) -> Result<Self, String> {
         let bad = || format!("`{name}` is not an fftgen kernel name");
         let rest = name.strip_prefix("fftgen_c2c_").ok_or_else(bad)?;
-        let mut fields: Vec<&str> = rest.split('_').collect();
-        let input_caching = match fields.get(4) {
-            Some(&"l2") => {
-                fields.remove(4);
-                InputCaching::L2Only
-            }
-            _ => InputCaching::L1AndL2,
-        };
-        let exchange_buffers = match fields.get(4) {
-            Some(&"x2") => {
-                fields.remove(4);
-                ExchangeBuffers::Alternating
-            }
-            _ => ExchangeBuffers::Reused,
-        };
-        let [n, radices, t, m, precision, direction, placement, norm] = fields[..] else {
+        let fields: Vec<&str> = rest.split('_').collect();
+        let [n, radices, t, m, b, ref middle @ .., precision, direction, placement, norm] =
+            fields[..]
+        else {
             return Err(bad());
         };
         let number = |field: &str, prefix: &str| -> Result<usize, String> {
@@ -96,13 +150,17 @@ impl FromStr for KernelKey {
             .split('x')
             .map(|r| r.parse().map_err(|_| bad()))
             .collect::<Result<Vec<usize>, String>>()?;
-        Ok(KernelKey {
+        let mut key = KernelKey {
             n: number(n, "n")?,
             radices,
             threads_per_fft: number(t, "t")?,
             ffts_per_block: number(m, "m")?,
-            input_caching,
-            exchange_buffers,
+            min_blocks_per_sm: number(b, "b")?,
+            input_caching: InputCaching::L1AndL2,
+            exchange_buffers: ExchangeBuffers::Reused,
+            exchange_width: ExchangeWidth::BothParts,
+            first_write: FirstWrite::AfterBarrier,
+            padding_search: PaddingSearch::EvenRadices,
             precision: precision.parse()?,
             direction: match direction {
                 "fwd" => Direction::Forward,
@@ -115,7 +173,17 @@ impl FromStr for KernelKey {
                 _ => return Err(bad()),
             },
             normalization: norm.strip_prefix("norm").ok_or_else(bad)?.parse()?,
-        })
+        };
+        for text in middle {
+            let token = TOKENS.iter().find(|t| t.text == *text).ok_or_else(bad)?;
+            (token.set)(&mut key);
+        }
+        // Tokens out of order, repeated or contradicting each other do not
+        // name the key they parse to.
+        if key.to_string() != name {
+            return Err(bad());
+        }
+        Ok(key)
     }
 }
 
@@ -123,60 +191,73 @@ impl FromStr for KernelKey {
 mod tests {
     use super::*;
 
-    #[test]
-    fn names_round_trip() {
-        let key = KernelKey {
+    fn key() -> KernelKey {
+        KernelKey {
             n: 4096,
             radices: vec![8, 8, 8, 8],
             threads_per_fft: 512,
             ffts_per_block: 1,
+            min_blocks_per_sm: 2,
             input_caching: InputCaching::L1AndL2,
             exchange_buffers: ExchangeBuffers::Reused,
+            exchange_width: ExchangeWidth::BothParts,
+            first_write: FirstWrite::AfterBarrier,
+            padding_search: PaddingSearch::EvenRadices,
             precision: Precision::F32,
             direction: Direction::Inverse,
             placement: Placement::InPlace,
             normalization: Normalization::Unitary,
-        };
-        let name = key.to_string();
+        }
+    }
+
+    #[test]
+    fn names_round_trip() {
+        let name = key().to_string();
         assert_eq!(
             name,
-            "fftgen_c2c_n4096_r8x8x8x8_t512_m1_f32_inv_ip_normunitary"
+            "fftgen_c2c_n4096_r8x8x8x8_t512_m1_b2_f32_inv_ip_normunitary"
         );
-        assert_eq!(name.parse::<KernelKey>(), Ok(key.clone()));
+        assert_eq!(name.parse::<KernelKey>(), Ok(key()));
         assert!("fftgen_c2c_n12".parse::<KernelKey>().is_err());
 
-        let l2_only = KernelKey {
-            n: 1331,
-            radices: vec![11, 11, 11],
-            threads_per_fft: 121,
-            input_caching: InputCaching::L2Only,
-            ..key
-        };
-        let name = l2_only.to_string();
-        assert_eq!(
-            name,
-            "fftgen_c2c_n1331_r11x11x11_t121_m1_l2_f32_inv_ip_normunitary"
-        );
-        assert_eq!(name.parse::<KernelKey>(), Ok(l2_only));
-        assert!(
-            "fftgen_c2c_n1331_r11x11x11_t121_m1_l1_f32_inv_ip_normunitary"
-                .parse::<KernelKey>()
-                .is_err()
-        );
-
-        let alternating = KernelKey {
+        let every_token = KernelKey {
             n: 2401,
             radices: vec![7, 7, 7, 7],
             threads_per_fft: 343,
+            min_blocks_per_sm: 5,
             input_caching: InputCaching::L2Only,
             exchange_buffers: ExchangeBuffers::Alternating,
-            ..key
+            exchange_width: ExchangeWidth::Interleaved,
+            first_write: FirstWrite::Immediate,
+            padding_search: PaddingSearch::AllRadices,
+            ..key()
         };
-        let name = alternating.to_string();
+        let name = every_token.to_string();
         assert_eq!(
             name,
-            "fftgen_c2c_n2401_r7x7x7x7_t343_m1_l2_x2_f32_inv_ip_normunitary"
+            "fftgen_c2c_n2401_r7x7x7x7_t343_m1_b5_l2_x2_wi_fi_pa_f32_inv_ip_normunitary"
         );
-        assert_eq!(name.parse::<KernelKey>(), Ok(alternating));
+        assert_eq!(name.parse::<KernelKey>(), Ok(every_token));
+
+        let one_part = KernelKey {
+            exchange_width: ExchangeWidth::OnePartAtATime,
+            ..key()
+        };
+        assert_eq!(one_part.to_string().parse::<KernelKey>(), Ok(one_part));
+    }
+
+    #[test]
+    fn malformed_names_are_refused() {
+        for name in [
+            // An unknown token, one out of order, one twice, both widths.
+            "fftgen_c2c_n4096_r8x8x8x8_t512_m1_b2_l1_f32_inv_ip_normunitary",
+            "fftgen_c2c_n4096_r8x8x8x8_t512_m1_b2_x2_l2_f32_inv_ip_normunitary",
+            "fftgen_c2c_n4096_r8x8x8x8_t512_m1_b2_l2_l2_f32_inv_ip_normunitary",
+            "fftgen_c2c_n4096_r8x8x8x8_t512_m1_b2_w1_wi_f32_inv_ip_normunitary",
+            // No launch bound.
+            "fftgen_c2c_n4096_r8x8x8x8_t512_m1_f32_inv_ip_normunitary",
+        ] {
+            assert!(name.parse::<KernelKey>().is_err(), "{name}");
+        }
     }
 }

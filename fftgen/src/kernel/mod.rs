@@ -7,6 +7,7 @@ pub mod butterfly;
 pub mod complex_ops;
 pub mod dialect;
 pub mod key;
+pub mod lang;
 pub mod stockham;
 
 pub use dialect::{dialect, Cuda, Dialect, OpenCl};

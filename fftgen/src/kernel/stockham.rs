@@ -20,7 +20,7 @@ use super::key::KernelKey;
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{
     ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout, Padding, Pass,
-    Stage,
+    Plan, Stage,
 };
 use crate::{Direction, Placement};
 
@@ -79,10 +79,10 @@ pub fn has_twiddles(pass: &Pass) -> bool {
     pass.stages.iter().any(|s| s.twiddle_offset.is_some())
 }
 
-/// Lowers `pass` into the kernel named by `key`, reading twiddles from the
-/// [`TWIDDLES`] argument.
-pub fn lower_stockham(pass: &Pass, key: &KernelKey) -> Function {
-    let buffers = match key.placement {
+/// Lowers `pass` of `plan` in `direction` into one kernel (named by its
+/// [`KernelKey`]), reading twiddles from the [`TWIDDLES`] argument.
+pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Function {
+    let buffers = match plan.placement {
         Placement::OutOfPlace => Buffers {
             input: "input",
             output: "output",
@@ -92,7 +92,7 @@ pub fn lower_stockham(pass: &Pass, key: &KernelKey) -> Function {
             output: "data",
         },
     };
-    let mut params = match key.placement {
+    let mut params = match plan.placement {
         Placement::OutOfPlace => vec![
             Param {
                 name: "input".into(),
@@ -142,8 +142,9 @@ pub fn lower_stockham(pass: &Pass, key: &KernelKey) -> Function {
         });
     }
     let lowering = Lowering {
+        plan,
         pass,
-        key,
+        direction,
         buffers: &buffers,
     };
     Function {
@@ -151,15 +152,16 @@ pub fn lower_stockham(pass: &Pass, key: &KernelKey) -> Function {
             threads_per_block: pass.threads_per_block,
             min_blocks_per_sm: pass.min_blocks_per_sm,
         },
-        name: key.to_string(),
+        name: KernelKey::of(plan, pass, direction).to_string(),
         params,
         body: lowering.body(),
     }
 }
 
 struct Lowering<'a> {
+    plan: &'a Plan,
     pass: &'a Pass,
-    key: &'a KernelKey,
+    direction: Direction,
     buffers: &'a Buffers,
 }
 
@@ -501,9 +503,7 @@ impl Lowering<'_> {
     }
 
     fn scale(&self) -> f64 {
-        self.key
-            .normalization
-            .scale(self.pass.n, self.key.direction)
+        self.plan.normalization.scale(self.pass.n, self.direction)
     }
 
     /// One radix-R stage for all of this thread's butterflies.
@@ -551,8 +551,8 @@ impl Lowering<'_> {
         };
 
         // Read, twiddle, butterfly.
-        let dft = butterfly_name(radix, self.key.direction, self.key.precision);
-        let cmul = cmul_name(self.key.direction == Direction::Inverse, self.key.precision);
+        let dft = butterfly_name(radix, self.direction, self.plan.precision);
+        let cmul = cmul_name(self.direction == Direction::Inverse, self.plan.precision);
         for &b in &batches {
             let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
             let mut work = Vec::new();
@@ -733,7 +733,7 @@ fn guarded(cond: Option<Expr>, body: Vec<Stmt>) -> Vec<Stmt> {
 
 #[cfg(test)]
 mod tests {
-    use crate::plan::{ExchangeBuffers, ExchangeWidth, FirstWrite};
+    use crate::plan::{ExchangeBuffers, ExchangeWidth, FirstWrite, ShapeChoices};
     use crate::{Direction, FftSpec, Precision};
 
     /// Barriers in the forward CUDA kernel of `spec`.
@@ -748,35 +748,64 @@ mod tests {
         // [7, 7, 7, 7]: three exchanges.
         let n2401 = || FftSpec::new(2401).radices(&[7, 7, 7, 7]);
         assert_eq!(barriers(n2401()), 6);
-        assert_eq!(barriers(n2401().first_write(FirstWrite::Immediate)), 5);
         assert_eq!(
-            barriers(n2401().exchange_buffers(ExchangeBuffers::Alternating)),
+            barriers(n2401().choices(ShapeChoices {
+                first_write: Some(FirstWrite::Immediate),
+                ..ShapeChoices::default()
+            })),
+            5
+        );
+        assert_eq!(
+            barriers(n2401().choices(ShapeChoices {
+                exchange_buffers: Some(ExchangeBuffers::Alternating),
+                ..ShapeChoices::default()
+            })),
             3
         );
         assert_eq!(
-            barriers(n2401().exchange_width(ExchangeWidth::OnePartAtATime)),
+            barriers(n2401().choices(ShapeChoices {
+                exchange_width: Some(ExchangeWidth::OnePartAtATime),
+                ..ShapeChoices::default()
+            })),
             12
         );
         assert_eq!(
             barriers(
                 n2401()
-                    .exchange_width(ExchangeWidth::OnePartAtATime)
-                    .first_write(FirstWrite::Immediate)
+                    .choices(ShapeChoices {
+                        exchange_width: Some(ExchangeWidth::OnePartAtATime),
+                        ..ShapeChoices::default()
+                    })
+                    .choices(ShapeChoices {
+                        first_write: Some(FirstWrite::Immediate),
+                        ..ShapeChoices::default()
+                    })
             ),
             11
         );
         // Whole complex values keep the barriers of both parts.
         assert_eq!(
-            barriers(n2401().exchange_width(ExchangeWidth::Interleaved)),
+            barriers(n2401().choices(ShapeChoices {
+                exchange_width: Some(ExchangeWidth::Interleaved),
+                ..ShapeChoices::default()
+            })),
             6
         );
         // Staged small sizes read shared memory in their first stage, so its
         // writes always wait: [8, 8] staged is a load, two exchange barriers,
         // and the two around the staged store.
-        let staged = || FftSpec::new(64).radices(&[8, 8]).threads_per_fft(8);
+        let staged = || {
+            FftSpec::new(64).radices(&[8, 8]).choices(ShapeChoices {
+                threads_per_fft: Some(8),
+                ..ShapeChoices::default()
+            })
+        };
         assert_eq!(
             barriers(staged()),
-            barriers(staged().first_write(FirstWrite::Immediate))
+            barriers(staged().choices(ShapeChoices {
+                first_write: Some(FirstWrite::Immediate),
+                ..ShapeChoices::default()
+            }))
         );
         // f64 4096 [16, 16, 16] exchanges one part at a time by necessity.
         let f64_4096 = || FftSpec::new(4096).precision(Precision::F64);

@@ -3,19 +3,20 @@
 //! holds every heuristic; lowering and emission only read a [`Plan`], so a
 //! tuner can later make plans of its own and tests can assert their shape.
 
+pub mod choices;
 pub mod factor;
-pub mod measured;
 pub mod padding;
 pub mod planner;
 pub mod radix;
+pub mod wisdom;
 
+pub use choices::ShapeChoices;
 pub use padding::{Padding, PaddingSearch};
-pub use planner::{plan, MAX_SINGLE_KERNEL};
+pub use planner::{plan, plan_with_wisdom, MAX_SINGLE_KERNEL};
+pub use wisdom::{Wisdom, WisdomEntry, WisdomFile, WISDOM_ENV};
 
 use crate::{Direction, Normalization, Placement, Precision};
 use serde::Serialize;
-use std::fmt;
-use std::str::FromStr;
 
 /// A complete plan: what to compute and the passes that compute it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -92,7 +93,7 @@ pub struct Stage {
 }
 
 /// How much of each complex value crosses shared memory at once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ExchangeWidth {
     /// Real and imaginary parts in two arrays, exchanged together: two
     /// barriers per exchange.
@@ -112,31 +113,11 @@ pub enum ExchangeWidth {
     Interleaved,
 }
 
-impl fmt::Display for ExchangeWidth {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ExchangeWidth::BothParts => "both-parts",
-            ExchangeWidth::OnePartAtATime => "one-part-at-a-time",
-            ExchangeWidth::Interleaved => "interleaved",
-        })
-    }
-}
-
-impl FromStr for ExchangeWidth {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, String> {
-        match text {
-            "both-parts" => Ok(ExchangeWidth::BothParts),
-            "one-part-at-a-time" => Ok(ExchangeWidth::OnePartAtATime),
-            "interleaved" => Ok(ExchangeWidth::Interleaved),
-            _ => Err(format!(
-                "`{text}` is not an exchange width: give both-parts, one-part-at-a-time or \
-                 interleaved"
-            )),
-        }
-    }
-}
+fftgen_manifest::text_enum!(ExchangeWidth as "an exchange width" {
+    BothParts => "both-parts",
+    OnePartAtATime => "one-part-at-a-time",
+    Interleaved => "interleaved",
+});
 
 /// How many sets of exchange arrays the stages write in turn.
 ///
@@ -145,7 +126,7 @@ impl FromStr for ExchangeWidth {
 /// before each write as well as the one after it; with two, stage s writes
 /// set s % 2, and the barrier after a write also ends the reads of the set
 /// the next write reuses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ExchangeBuffers {
     /// One set for every exchange: two barriers per exchange, the least
     /// shared memory.
@@ -157,28 +138,10 @@ pub enum ExchangeBuffers {
     Alternating,
 }
 
-impl fmt::Display for ExchangeBuffers {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ExchangeBuffers::Reused => "reused",
-            ExchangeBuffers::Alternating => "alternating",
-        })
-    }
-}
-
-impl FromStr for ExchangeBuffers {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, String> {
-        match text {
-            "reused" => Ok(ExchangeBuffers::Reused),
-            "alternating" => Ok(ExchangeBuffers::Alternating),
-            _ => Err(format!(
-                "`{text}` is not an exchange-buffer layout: give reused or alternating"
-            )),
-        }
-    }
-}
+fftgen_manifest::text_enum!(ExchangeBuffers as "an exchange-buffer layout" {
+    Reused => "reused",
+    Alternating => "alternating",
+});
 
 /// Whether the block synchronises before the first stage's writes to shared
 /// memory. With direct global input nothing has read shared memory before
@@ -186,7 +149,7 @@ impl FromStr for ExchangeBuffers {
 /// every warp waits for the block's loads and first butterflies before any
 /// stores, which changes how the compiler schedules the stage. Neither wins
 /// everywhere (`docs/perf.md`), so it is measured per size and GPU.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FirstWrite {
     /// A barrier first, like every later exchange write: the default.
     AfterBarrier,
@@ -194,28 +157,10 @@ pub enum FirstWrite {
     Immediate,
 }
 
-impl fmt::Display for FirstWrite {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            FirstWrite::AfterBarrier => "after-barrier",
-            FirstWrite::Immediate => "immediate",
-        })
-    }
-}
-
-impl FromStr for FirstWrite {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, String> {
-        match text {
-            "after-barrier" => Ok(FirstWrite::AfterBarrier),
-            "immediate" => Ok(FirstWrite::Immediate),
-            _ => Err(format!(
-                "`{text}` is not a first-write choice: give after-barrier or immediate"
-            )),
-        }
-    }
-}
+fftgen_manifest::text_enum!(FirstWrite as "a first-write choice" {
+    AfterBarrier => "after-barrier",
+    Immediate => "immediate",
+});
 
 /// Which threads of a block work on which FFT.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -249,7 +194,7 @@ pub enum GlobalIo {
 /// table. Skipping L1 keeps the table there, but costs where neighbouring
 /// warps would have shared a sector through L1, so it is chosen per size by
 /// measurement (`measured.rs`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum InputCaching {
     /// The default: L1 and L2.
     L1AndL2,
@@ -258,28 +203,10 @@ pub enum InputCaching {
     L2Only,
 }
 
-impl fmt::Display for InputCaching {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            InputCaching::L1AndL2 => "l1-and-l2",
-            InputCaching::L2Only => "l2-only",
-        })
-    }
-}
-
-impl FromStr for InputCaching {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, String> {
-        match text {
-            "l1-and-l2" => Ok(InputCaching::L1AndL2),
-            "l2-only" => Ok(InputCaching::L2Only),
-            _ => Err(format!(
-                "`{text}` is not an input caching: give l1-and-l2 or l2-only"
-            )),
-        }
-    }
-}
+fftgen_manifest::text_enum!(InputCaching as "an input caching" {
+    L1AndL2 => "l1-and-l2",
+    L2Only => "l2-only",
+});
 
 /// Where twiddle factors come from.
 ///

@@ -35,8 +35,6 @@
 //! ([`PaddingSearch::AllRadices`]); it is a plan choice until measured.
 
 use serde::Serialize;
-use std::fmt;
-use std::str::FromStr;
 
 /// `index + (index / period) * gap`; the identity when `gap` is zero.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -81,7 +79,7 @@ impl Padding {
 }
 
 /// Which exchanges [`Padding::for_exchange`] searches a padding for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PaddingSearch {
     /// Those of even radices (the rule's conflicts at 1000 and 4000, measured
     /// faster searched); odd radices stay unpadded. The default.
@@ -90,28 +88,10 @@ pub enum PaddingSearch {
     AllRadices,
 }
 
-impl fmt::Display for PaddingSearch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            PaddingSearch::EvenRadices => "even-radices",
-            PaddingSearch::AllRadices => "all-radices",
-        })
-    }
-}
-
-impl FromStr for PaddingSearch {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, String> {
-        match text {
-            "even-radices" => Ok(PaddingSearch::EvenRadices),
-            "all-radices" => Ok(PaddingSearch::AllRadices),
-            _ => Err(format!(
-                "`{text}` is not a padding search: give even-radices or all-radices"
-            )),
-        }
-    }
-}
+fftgen_manifest::text_enum!(PaddingSearch as "a padding search" {
+    EvenRadices => "even-radices",
+    AllRadices => "all-radices",
+});
 
 /// One exchange between two stages, as the padding search sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

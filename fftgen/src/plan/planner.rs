@@ -1,34 +1,26 @@
 //! Turns an [`FftSpec`] into a [`Plan`]: validates the request, picks the
 //! radix sequence, the threads per FFT, the FFTs per block, the lane layout
-//! and the shared-memory layout (seed 000, section IV.B, Fig. 4).
+//! and the shared-memory layout (seed 000, section IV.B, Fig. 4) within what
+//! the spec's [`Target`] allows, from the user's choices, then measured
+//! shapes ([`Wisdom`]), then heuristics.
 
+use super::choices::ShapeChoices;
 use super::factor::{is_smooth, nearest_supported, prime_factors};
-use super::measured::measured_shape;
 use super::padding::{bank_words, Exchange, Padding, PaddingSearch};
 use super::radix::{choose, thread_shape, values_per_thread};
+use super::wisdom::Wisdom;
 use super::{
     ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout, Pass, Plan,
     Stage, Twiddles,
 };
 use crate::codelet::is_supported_radix;
-use crate::{Error, FftSpec, Precision};
+use crate::{Error, FftSpec, Precision, Target};
 
 /// Largest size one kernel handles: 48 KiB of static shared memory holds
 /// 4096 complex f32 values with padding, or the real (then imaginary) parts
 /// of 4096 f64 values ([`ExchangeWidth::OnePartAtATime`]).
 pub const MAX_SINGLE_KERNEL: [(Precision, usize); 2] =
     [(Precision::F32, 4096), (Precision::F64, 4096)];
-
-/// Hard limits of the GPUs we target (and that PoCL must not be allowed to exceed).
-pub const MAX_THREADS_PER_BLOCK: usize = 1024;
-pub const MAX_STATIC_SHARED_BYTES: usize = 48 * 1024;
-/// Resident blocks per multiprocessor on Hopper (and Ampere).
-pub const MAX_BLOCKS_PER_SM: usize = 32;
-
-/// Shared memory the planner fills: NVIDIA's OpenCL compiler adds a few bytes
-/// of local memory of its own to every kernel (8 seen for f64 kernels), so a
-/// block planned to exactly 48 KiB fails to build there.
-const PLANNED_SHARED_BYTES: usize = MAX_STATIC_SHARED_BYTES - 256;
 
 /// Threads per block the planner aims for: enough warps to hide latency,
 /// few enough that several blocks share an SM.
@@ -50,8 +42,63 @@ pub fn max_size(precision: Precision) -> usize {
         .map_or(0, |&(_, n)| n)
 }
 
-/// Plans `spec`, or says why it cannot be planned.
+/// Plans `spec` with the wisdom it names (or `FFTGEN_WISDOM`'s, before the
+/// built-in files), or says why it cannot be planned.
 pub fn plan(spec: &FftSpec) -> Result<Plan, Error> {
+    validate(spec)?;
+    plan_with_wisdom(spec, &Wisdom::for_spec(spec.wisdom.as_deref())?)
+}
+
+/// Plans `spec` with `wisdom`.
+pub fn plan_with_wisdom(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
+    validate(spec)?;
+    let target = spec.planned_target();
+    let user = &spec.choices;
+    // A user's radices are used as given; otherwise the first measured shape
+    // this target launches, then the heuristic. Choices the user made win
+    // over measured ones.
+    let measured = match &user.radices {
+        Some(radices) => {
+            validate_radices(spec.n, radices)?;
+            None
+        }
+        None => wisdom
+            .candidates(spec.n, spec.precision, target)
+            .find(|entry| launches(spec, &entry.choices, target))
+            .map(|entry| &entry.choices),
+    };
+    let choices = match measured {
+        // A measured one-part exchange gives way to alternating buffers asked
+        // for by the user, which need both parts.
+        Some(measured) if user.exchange_buffers == Some(ExchangeBuffers::Alternating) => {
+            user.or(&ShapeChoices {
+                exchange_width: None,
+                ..measured.clone()
+            })
+        }
+        Some(measured) => user.or(measured),
+        None => user.clone(),
+    };
+    Ok(Plan {
+        n: spec.n,
+        precision: spec.precision,
+        directions: spec.directions.clone(),
+        normalization: spec.normalization,
+        placement: spec.placement,
+        passes: vec![plan_pass(spec.n, spec.precision, &choices, target)?],
+    })
+}
+
+/// Whether the shape `choices` describe plans for `spec` and launches on
+/// `target` (NVIDIA's OpenCL, say, takes fewer threads per block than a
+/// shape measured through CUDA may need).
+fn launches(spec: &FftSpec, choices: &ShapeChoices, target: &Target) -> bool {
+    plan_pass(spec.n, spec.precision, choices, target)
+        .is_ok_and(|pass| pass.threads_per_block <= target.launchable_threads_per_block)
+}
+
+/// What no shape can fix: the size and the directions.
+fn validate(spec: &FftSpec) -> Result<(), Error> {
     let n = spec.n;
     let max = max_size(spec.precision);
     match n {
@@ -78,85 +125,10 @@ pub fn plan(spec: &FftSpec) -> Result<Plan, Error> {
     if spec.directions.is_empty() {
         return Err(Error::NoDirection);
     }
-    // A user's radices are used as given; otherwise a measured shape, then
-    // the heuristic. Threads and launch bound given by the user win over
-    // measured ones.
-    let measured = match spec.radices {
-        Some(_) => None,
-        None => measured_shape(n, spec.precision, spec.target, spec.gpu.as_deref()),
-    };
-    let radices = match (&spec.radices, &measured) {
-        (Some(radices), _) => validate_radices(n, radices)?,
-        (None, Some(measured)) => measured.radices.clone(),
-        (None, None) => choose(
-            n,
-            spec.precision.complex_bytes(),
-            max_values_per_thread(spec.precision),
-            MAX_THREADS_PER_BLOCK,
-        )
-        .ok_or(Error::TooLarge {
-            n,
-            precision: spec.precision,
-            max,
-        })?,
-    };
-    let threads_per_fft = spec
-        .threads_per_fft
-        .or(measured.as_ref().and_then(|m| m.threads_per_fft));
-    let min_blocks_per_sm = spec
-        .min_blocks_per_sm
-        .or(measured.as_ref().and_then(|m| m.min_blocks_per_sm));
-    if let Some(blocks) = min_blocks_per_sm {
-        if blocks == 0 || blocks > MAX_BLOCKS_PER_SM {
-            return Err(Error::BadMinBlocksPerSm { blocks });
-        }
-    }
-    let mut pass = plan_pass(
-        n,
-        &radices,
-        Choices {
-            threads_per_fft,
-            ffts_per_block: spec
-                .ffts_per_block
-                .or(measured.as_ref().and_then(|m| m.ffts_per_block)),
-            exchange_buffers: spec
-                .exchange_buffers
-                .or(measured.as_ref().and_then(|m| m.exchange_buffers)),
-            padding_search: spec
-                .padding_search
-                .or(measured.as_ref().and_then(|m| m.padding_search)),
-            // A measured one-part exchange gives way to alternating buffers
-            // asked for by the user, which need both parts.
-            exchange_width: spec.exchange_width.or(measured
-                .as_ref()
-                .filter(|_| spec.exchange_buffers != Some(ExchangeBuffers::Alternating))
-                .and_then(|m| m.exchange_width)),
-        },
-        spec.precision,
-        max_values_per_thread(spec.precision),
-    )?;
-    if let Some(blocks) = min_blocks_per_sm {
-        pass.min_blocks_per_sm = blocks;
-    }
-    pass.input_caching = spec
-        .input_caching
-        .or(measured.as_ref().and_then(|m| m.input_caching))
-        .unwrap_or(InputCaching::L1AndL2);
-    pass.first_write = spec
-        .first_write
-        .or(measured.as_ref().and_then(|m| m.first_write))
-        .unwrap_or(FirstWrite::AfterBarrier);
-    Ok(Plan {
-        n,
-        precision: spec.precision,
-        directions: spec.directions.clone(),
-        normalization: spec.normalization,
-        placement: spec.placement,
-        passes: vec![pass],
-    })
+    Ok(())
 }
 
-fn validate_radices(n: usize, radices: &[usize]) -> Result<Vec<usize>, Error> {
+fn validate_radices(n: usize, radices: &[usize]) -> Result<(), Error> {
     if radices.is_empty() {
         return Err(Error::EmptyRadixList);
     }
@@ -174,32 +146,44 @@ fn validate_radices(n: usize, radices: &[usize]) -> Result<Vec<usize>, Error> {
             n,
         });
     }
-    Ok(radices.to_vec())
+    Ok(())
 }
 
-/// Shape choices made for the planner (by the user or a measurement).
-struct Choices {
-    threads_per_fft: Option<usize>,
-    ffts_per_block: Option<usize>,
-    exchange_buffers: Option<ExchangeBuffers>,
-    exchange_width: Option<ExchangeWidth>,
-    padding_search: Option<PaddingSearch>,
-}
-
-/// The single-kernel pass for `radices`, with the `choices` given.
+/// The single-kernel pass of `n` points with `choices` made, the rest
+/// planned for `target`.
 fn plan_pass(
     n: usize,
-    radices: &[usize],
-    choices: Choices,
     precision: Precision,
-    max_values: usize,
+    choices: &ShapeChoices,
+    target: &Target,
 ) -> Result<Pass, Error> {
+    let max_values = max_values_per_thread(precision);
+    let max_threads = target.max_threads_per_block;
+    let radices = match &choices.radices {
+        Some(radices) => radices.clone(),
+        None => choose(n, precision.complex_bytes(), max_values, max_threads).ok_or(
+            Error::TooLarge {
+                n,
+                precision,
+                max: max_size(precision),
+            },
+        )?,
+    };
+    let radices = radices.as_slice();
+    if let Some(blocks) = choices.min_blocks_per_sm {
+        if blocks == 0 || blocks > target.max_blocks_per_sm {
+            return Err(Error::BadMinBlocksPerSm {
+                blocks,
+                max: target.max_blocks_per_sm,
+            });
+        }
+    }
     let (threads_per_fft, values) = match choices.threads_per_fft {
-        None => thread_shape(n, radices, max_values),
+        None => thread_shape(n, radices, max_values, max_threads),
         Some(threads) => {
             // A thread past the largest stage's butterflies would never work.
             let most_butterflies = n / radices.iter().copied().min().unwrap_or(n);
-            let max = most_butterflies.min(MAX_THREADS_PER_BLOCK);
+            let max = most_butterflies.min(max_threads);
             if threads == 0 || threads > max {
                 return Err(Error::BadThreadsPerFft {
                     threads,
@@ -215,9 +199,9 @@ fn plan_pass(
         radices: radices.to_vec(),
         reason,
     };
-    if threads_per_fft > MAX_THREADS_PER_BLOCK {
+    if threads_per_fft > max_threads {
         return Err(unlaunchable(format!(
-            "they need {threads_per_fft} threads per transform (n / lcm of the radices), more than the {MAX_THREADS_PER_BLOCK} a block can hold"
+            "they need {threads_per_fft} threads per transform (n / lcm of the radices), more than the {max_threads} a block can hold"
         )));
     }
 
@@ -228,7 +212,7 @@ fn plan_pass(
         _ => bank_words(precision.real_bytes()),
     };
     let padding_search = choices.padding_search.unwrap_or(PaddingSearch::EvenRadices);
-    let lanes = if threads_per_fft >= 32 {
+    let lanes = if threads_per_fft >= target.warp_size {
         LaneLayout::FftMajor
     } else {
         LaneLayout::FftMinor
@@ -279,11 +263,12 @@ fn plan_pass(
         LaneLayout::FftMajor => (padded, GlobalIo::Direct),
         LaneLayout::FftMinor => (n | 1, GlobalIo::StagedThroughShared),
     };
+    let shared_limit = target.plannable_shared_bytes();
     let both_parts = fft_stride * 2 * precision.real_bytes();
     let one_part = fft_stride * precision.real_bytes();
-    let one_part_fits = one_part <= PLANNED_SHARED_BYTES && io == GlobalIo::Direct;
+    let one_part_fits = one_part <= shared_limit && io == GlobalIo::Direct;
     let (exchange_width, bytes_per_fft) = match choices.exchange_width {
-        None if both_parts <= PLANNED_SHARED_BYTES => (ExchangeWidth::BothParts, both_parts),
+        None if both_parts <= shared_limit => (ExchangeWidth::BothParts, both_parts),
         None if one_part_fits => (ExchangeWidth::OnePartAtATime, one_part),
         None => {
             return Err(Error::TooLarge {
@@ -292,14 +277,14 @@ fn plan_pass(
                 max: max_size(precision),
             })
         }
-        Some(ExchangeWidth::BothParts) if both_parts <= PLANNED_SHARED_BYTES => {
+        Some(ExchangeWidth::BothParts) if both_parts <= shared_limit => {
             (ExchangeWidth::BothParts, both_parts)
         }
         Some(ExchangeWidth::OnePartAtATime) if one_part_fits => {
             (ExchangeWidth::OnePartAtATime, one_part)
         }
         Some(ExchangeWidth::Interleaved)
-            if both_parts <= PLANNED_SHARED_BYTES && io == GlobalIo::Direct =>
+            if both_parts <= shared_limit && io == GlobalIo::Direct =>
         {
             (ExchangeWidth::Interleaved, both_parts)
         }
@@ -317,7 +302,7 @@ fn plan_pass(
                          shared memory in two arrays"
                     ),
                     ExchangeWidth::BothParts | ExchangeWidth::Interleaved => format!(
-                        "both parts take {both_parts} bytes, over the {PLANNED_SHARED_BYTES} \
+                        "both parts take {both_parts} bytes, over the {shared_limit} \
                          bytes of shared memory a block may declare"
                     ),
                 },
@@ -339,9 +324,9 @@ fn plan_pass(
                     "its {threads_per_fft} threads per transform stage the input through shared memory"
                 )));
             }
-            if 2 * bytes_per_fft > PLANNED_SHARED_BYTES {
+            if 2 * bytes_per_fft > shared_limit {
                 return Err(unfit(format!(
-                    "two sets of its exchange arrays take {} bytes, over the {PLANNED_SHARED_BYTES} \
+                    "two sets of its exchange arrays take {} bytes, over the {shared_limit} \
                      bytes of shared memory a block may declare",
                     2 * bytes_per_fft
                 )));
@@ -349,8 +334,7 @@ fn plan_pass(
             2 * bytes_per_fft
         }
     };
-    let most_ffts =
-        (PLANNED_SHARED_BYTES / bytes_per_fft).min(MAX_THREADS_PER_BLOCK / threads_per_fft);
+    let most_ffts = (shared_limit / bytes_per_fft).min(max_threads / threads_per_fft);
     let ffts_per_block = match choices.ffts_per_block {
         None => (TARGET_THREADS_PER_BLOCK / threads_per_fft)
             .max(1)
@@ -368,6 +352,16 @@ fn plan_pass(
     };
     let threads_per_block = ffts_per_block * threads_per_fft;
     let shared_bytes = ffts_per_block * bytes_per_fft;
+    let min_blocks_per_sm = match (choices.min_blocks_per_sm, lanes) {
+        (Some(blocks), _) => blocks,
+        (None, LaneLayout::FftMajor) => {
+            min_blocks_per_sm(threads_per_block, shared_bytes, values, precision, target)
+        }
+        // Staged small transforms were measured fastest with the compiler
+        // free to use registers (docs/perf.md): shared memory, not latency,
+        // bounds them.
+        (None, LaneLayout::FftMinor) => 1,
+    };
     Ok(Pass {
         n,
         stages,
@@ -375,39 +369,19 @@ fn plan_pass(
         values_per_thread: values,
         ffts_per_block,
         threads_per_block,
-        min_blocks_per_sm: match lanes {
-            LaneLayout::FftMajor => {
-                min_blocks_per_sm(threads_per_block, shared_bytes, values, precision)
-            }
-            // Staged small transforms were measured fastest with the compiler
-            // free to use registers (docs/perf.md): shared memory, not
-            // latency, bounds them.
-            LaneLayout::FftMinor => 1,
-        },
+        min_blocks_per_sm,
         lanes,
         io,
-        input_caching: InputCaching::L1AndL2,
+        input_caching: choices.input_caching.unwrap_or(InputCaching::L1AndL2),
         fft_stride,
         exchange_width,
         exchange_buffers,
-        first_write: FirstWrite::AfterBarrier,
+        first_write: choices.first_write.unwrap_or(FirstWrite::AfterBarrier),
         padding_search,
         shared_bytes,
         twiddles: Twiddles::RoundedF64Table { len: twiddle_len },
     })
 }
-
-/// Threads a multiprocessor should hold so that enough loads are in flight
-/// to cover memory latency (half of a Hopper SM's 2048).
-const TARGET_RESIDENT_THREADS: usize = 1024;
-
-/// Shared memory of one Hopper multiprocessor available to blocks, with the
-/// 1 KiB the hardware reserves per block.
-const SHARED_BYTES_PER_SM: usize = 228 * 1024;
-
-/// Registers per multiprocessor, and the granularity of a thread's share.
-const REGISTERS_PER_SM: usize = 65536;
-const REGISTER_GRANULE: usize = 8;
 
 /// Registers a thread needs to hold `values` complex values and the
 /// butterfly's temporaries without spilling: about four per complex value
@@ -419,25 +393,27 @@ fn registers_needed(values: usize, precision: Precision) -> usize {
     4 * values * words + 16
 }
 
-/// Blocks per SM to ask the compiler for: enough for the resident-thread
-/// target, no more than shared memory allows, and few enough that the
-/// register budget this implies still holds the thread's values.
+/// Blocks per SM to ask the compiler for: enough for half the threads an SM
+/// holds (enough loads in flight to cover memory latency), no more than
+/// shared memory allows, and few enough that the register budget this
+/// implies still holds the thread's values.
 fn min_blocks_per_sm(
     threads_per_block: usize,
     shared_bytes: usize,
     values: usize,
     precision: Precision,
+    target: &Target,
 ) -> usize {
-    let wanted = TARGET_RESIDENT_THREADS.div_ceil(threads_per_block);
-    let fit = SHARED_BYTES_PER_SM / (shared_bytes + 1024);
-    let warp_threads = threads_per_block.div_ceil(32) * 32;
-    let budget = |blocks: usize| {
-        REGISTERS_PER_SM / (blocks * warp_threads) / REGISTER_GRANULE * REGISTER_GRANULE
-    };
+    let wanted = (target.max_threads_per_sm / 2).div_ceil(threads_per_block);
+    let fit = target.shared_bytes_per_sm / (shared_bytes + target.reserved_shared_bytes_per_block);
+    let warp_threads = threads_per_block.div_ceil(target.warp_size) * target.warp_size;
+    let granule = target.register_granule;
+    let budget =
+        |blocks: usize| target.registers_per_sm / (blocks * warp_threads) / granule * granule;
     let need = registers_needed(values, precision);
     (1..=wanted.min(fit))
         .rev()
-        .find(|&blocks| budget(blocks) >= need.min(255))
+        .find(|&blocks| budget(blocks) >= need.min(target.max_registers_per_thread))
         .unwrap_or(1)
 }
 
@@ -445,6 +421,10 @@ fn min_blocks_per_sm(
 mod tests {
     use super::*;
     use crate::plan::LaneLayout;
+
+    const PLANNED_SHARED_BYTES: usize = 48 * 1024 - 256;
+    const MAX_BLOCKS_PER_SM: usize = 32;
+    const MAX_THREADS_PER_BLOCK: usize = 1024;
 
     #[test]
     fn n4096_radix_8_plan_shape() {
@@ -510,7 +490,10 @@ mod tests {
         // 2401 = 7^4 on 343 threads: one radix-7 butterfly each, no guard.
         let spec = FftSpec::new(2401)
             .radices(&[7, 7, 7, 7])
-            .threads_per_fft(343);
+            .choices(ShapeChoices {
+                threads_per_fft: Some(343),
+                ..ShapeChoices::default()
+            });
         let pass = &plan(&spec).unwrap().passes[0];
         assert_eq!(pass.threads_per_fft, 343);
         assert_eq!(pass.values_per_thread, 7);
@@ -519,14 +502,20 @@ mod tests {
             .iter()
             .all(|s| s.butterflies_per_thread == 1 && !s.guarded));
         // 100 threads: four butterflies for some, three for others.
-        let spec = FftSpec::new(2401).threads_per_fft(100);
+        let spec = FftSpec::new(2401).choices(ShapeChoices {
+            threads_per_fft: Some(100),
+            ..ShapeChoices::default()
+        });
         let pass = &plan(&spec).unwrap().passes[0];
         assert_eq!(pass.values_per_thread, 28);
         assert!(pass.stages.iter().all(|s| s.guarded));
         for threads in [0, 344] {
             let spec = FftSpec::new(2401)
                 .radices(&[7, 7, 7, 7])
-                .threads_per_fft(threads);
+                .choices(ShapeChoices {
+                    threads_per_fft: Some(threads),
+                    ..ShapeChoices::default()
+                });
             assert_eq!(
                 plan(&spec),
                 Err(Error::BadThreadsPerFft {
@@ -538,21 +527,32 @@ mod tests {
             );
         }
         assert!(matches!(
-            plan(&FftSpec::new(4096).radices(&[2; 12]).threads_per_fft(1025)),
+            plan(&FftSpec::new(4096).radices(&[2; 12]).choices(ShapeChoices {
+                threads_per_fft: Some(1025),
+                ..ShapeChoices::default()
+            })),
             Err(Error::BadThreadsPerFft { max: 1024, .. })
         ));
     }
 
     #[test]
     fn ffts_per_block_can_be_chosen_within_what_a_block_holds() {
-        let pass = &plan(&FftSpec::new(1331).ffts_per_block(1)).unwrap().passes[0];
+        let pass = &plan(&FftSpec::new(1331).choices(ShapeChoices {
+            ffts_per_block: Some(1),
+            ..ShapeChoices::default()
+        }))
+        .unwrap()
+        .passes[0];
         assert_eq!((pass.ffts_per_block, pass.threads_per_block), (1, 121));
         assert_eq!(pass.shared_bytes, 1331 * 8);
         // 121 threads each: 8 fit in 1024.
         for ffts in [0, 9] {
             assert!(
                 matches!(
-                    plan(&FftSpec::new(1331).ffts_per_block(ffts)),
+                    plan(&FftSpec::new(1331).choices(ShapeChoices {
+                        ffts_per_block: Some(ffts),
+                        ..ShapeChoices::default()
+                    })),
                     Err(Error::BadFftsPerBlock { max: 4, .. })
                 ),
                 "{ffts}"
@@ -562,14 +562,23 @@ mod tests {
 
     #[test]
     fn launch_bound_can_be_chosen_within_what_an_sm_holds() {
-        let pass = &plan(&FftSpec::new(1331).min_blocks_per_sm(3))
-            .unwrap()
-            .passes[0];
+        let pass = &plan(&FftSpec::new(1331).choices(ShapeChoices {
+            min_blocks_per_sm: Some(3),
+            ..ShapeChoices::default()
+        }))
+        .unwrap()
+        .passes[0];
         assert_eq!(pass.min_blocks_per_sm, 3);
         for blocks in [0, MAX_BLOCKS_PER_SM + 1] {
             assert_eq!(
-                plan(&FftSpec::new(1331).min_blocks_per_sm(blocks)),
-                Err(Error::BadMinBlocksPerSm { blocks })
+                plan(&FftSpec::new(1331).choices(ShapeChoices {
+                    min_blocks_per_sm: Some(blocks),
+                    ..ShapeChoices::default()
+                })),
+                Err(Error::BadMinBlocksPerSm {
+                    blocks,
+                    max: MAX_BLOCKS_PER_SM
+                })
             );
         }
     }
@@ -581,11 +590,17 @@ mod tests {
         assert_eq!(planned(FftSpec::new(64)), InputCaching::L2Only);
         assert_eq!(planned(FftSpec::new(4096)), InputCaching::L1AndL2);
         assert_eq!(
-            planned(FftSpec::new(1331).input_caching(InputCaching::L1AndL2)),
+            planned(FftSpec::new(1331).choices(ShapeChoices {
+                input_caching: Some(InputCaching::L1AndL2),
+                ..ShapeChoices::default()
+            })),
             InputCaching::L1AndL2
         );
         assert_eq!(
-            planned(FftSpec::new(256).input_caching(InputCaching::L2Only)),
+            planned(FftSpec::new(256).choices(ShapeChoices {
+                input_caching: Some(InputCaching::L2Only),
+                ..ShapeChoices::default()
+            })),
             InputCaching::L2Only
         );
         // Radices given by hand skip the measured table, its caching too.
@@ -600,8 +615,11 @@ mod tests {
         let pass = |spec: FftSpec| plan(&spec).map(|p| p.passes[0].clone());
         // Two sets of arrays double the shared memory of the same shape.
         let reused = pass(FftSpec::new(2401)).unwrap();
-        let alternating =
-            pass(FftSpec::new(2401).exchange_buffers(ExchangeBuffers::Alternating)).unwrap();
+        let alternating = pass(FftSpec::new(2401).choices(ShapeChoices {
+            exchange_buffers: Some(ExchangeBuffers::Alternating),
+            ..ShapeChoices::default()
+        }))
+        .unwrap();
         assert_eq!(reused.exchange_buffers, ExchangeBuffers::Reused);
         assert_eq!(alternating.shared_bytes, 2 * reused.shared_bytes);
         // Not where two sets exceed a block's shared memory, nor for staged
@@ -609,10 +627,16 @@ mod tests {
         for spec in [
             FftSpec::new(4000),
             FftSpec::new(64),
-            FftSpec::new(2401).exchange_width(ExchangeWidth::OnePartAtATime),
+            FftSpec::new(2401).choices(ShapeChoices {
+                exchange_width: Some(ExchangeWidth::OnePartAtATime),
+                ..ShapeChoices::default()
+            }),
         ] {
             assert!(matches!(
-                pass(spec.exchange_buffers(ExchangeBuffers::Alternating)),
+                pass(spec.choices(ShapeChoices {
+                    exchange_buffers: Some(ExchangeBuffers::Alternating),
+                    ..ShapeChoices::default()
+                })),
                 Err(Error::AlternatingBuffersUnfit { .. })
             ));
         }
@@ -620,13 +644,19 @@ mod tests {
         let one_part = pass(
             FftSpec::new(2401)
                 .radices(&[7, 7, 7, 7])
-                .exchange_width(ExchangeWidth::OnePartAtATime),
+                .choices(ShapeChoices {
+                    exchange_width: Some(ExchangeWidth::OnePartAtATime),
+                    ..ShapeChoices::default()
+                }),
         )
         .unwrap();
         assert_eq!(one_part.exchange_width, ExchangeWidth::OnePartAtATime);
         assert_eq!(one_part.shared_bytes, 2401 * 4);
         assert!(matches!(
-            pass(FftSpec::new(64).exchange_width(ExchangeWidth::OnePartAtATime)),
+            pass(FftSpec::new(64).choices(ShapeChoices {
+                exchange_width: Some(ExchangeWidth::OnePartAtATime),
+                ..ShapeChoices::default()
+            })),
             Err(Error::ExchangeWidthUnfit { .. })
         ));
         // Whole complex values: the shared memory of both parts, padded for
@@ -634,7 +664,10 @@ mod tests {
         let interleaved = pass(
             FftSpec::new(4096)
                 .radices(&[16, 16, 16])
-                .exchange_width(ExchangeWidth::Interleaved),
+                .choices(ShapeChoices {
+                    exchange_width: Some(ExchangeWidth::Interleaved),
+                    ..ShapeChoices::default()
+                }),
         )
         .unwrap();
         assert_eq!(interleaved.exchange_width, ExchangeWidth::Interleaved);
@@ -644,14 +677,20 @@ mod tests {
             Some(Padding::for_stage(16, 1, 16))
         );
         assert!(matches!(
-            pass(FftSpec::new(64).exchange_width(ExchangeWidth::Interleaved)),
+            pass(FftSpec::new(64).choices(ShapeChoices {
+                exchange_width: Some(ExchangeWidth::Interleaved),
+                ..ShapeChoices::default()
+            })),
             Err(Error::ExchangeWidthUnfit { .. })
         ));
         assert!(matches!(
             pass(
                 FftSpec::new(4096)
                     .precision(Precision::F64)
-                    .exchange_width(ExchangeWidth::BothParts)
+                    .choices(ShapeChoices {
+                        exchange_width: Some(ExchangeWidth::BothParts),
+                        ..ShapeChoices::default()
+                    })
             ),
             Err(Error::ExchangeWidthUnfit { .. })
         ));
@@ -662,23 +701,29 @@ mod tests {
         let planned = |spec: FftSpec| plan(&spec).unwrap().passes[0].first_write;
         assert_eq!(planned(FftSpec::new(2187)), FirstWrite::AfterBarrier);
         assert_eq!(
-            planned(FftSpec::new(2187).gpu("H200")),
+            planned(FftSpec::new(2187).target(Target::H200)),
             FirstWrite::Immediate
         );
         assert_eq!(
-            planned(FftSpec::new(512).gpu("H200")),
+            planned(FftSpec::new(512).target(Target::H200)),
             FirstWrite::AfterBarrier
         );
         assert_eq!(
             planned(
                 FftSpec::new(2187)
-                    .gpu("H200")
-                    .first_write(FirstWrite::AfterBarrier)
+                    .target(Target::H200)
+                    .choices(ShapeChoices {
+                        first_write: Some(FirstWrite::AfterBarrier),
+                        ..ShapeChoices::default()
+                    })
             ),
             FirstWrite::AfterBarrier
         );
         assert_eq!(
-            planned(FftSpec::new(512).first_write(FirstWrite::Immediate)),
+            planned(FftSpec::new(512).choices(ShapeChoices {
+                first_write: Some(FirstWrite::Immediate),
+                ..ShapeChoices::default()
+            })),
             FirstWrite::Immediate
         );
     }
@@ -698,7 +743,10 @@ mod tests {
             vec![Some(Padding::NONE), Some(Padding::NONE), None]
         );
         assert_eq!(
-            paddings(n2197().padding_search(PaddingSearch::AllRadices)),
+            paddings(n2197().choices(ShapeChoices {
+                padding_search: Some(PaddingSearch::AllRadices),
+                ..ShapeChoices::default()
+            })),
             vec![
                 Some(Padding::NONE),
                 Some(Padding {
@@ -708,9 +756,12 @@ mod tests {
                 None
             ]
         );
-        let pass = &plan(&n2197().padding_search(PaddingSearch::AllRadices))
-            .unwrap()
-            .passes[0];
+        let pass = &plan(&n2197().choices(ShapeChoices {
+            padding_search: Some(PaddingSearch::AllRadices),
+            ..ShapeChoices::default()
+        }))
+        .unwrap()
+        .passes[0];
         assert_eq!(pass.padding_search, PaddingSearch::AllRadices);
         assert_eq!(
             pass.fft_stride,
@@ -720,6 +771,30 @@ mod tests {
             }
             .padded_len(2197)
         );
+    }
+
+    #[test]
+    fn measured_shapes_are_planned_only_where_the_target_launches_them() {
+        let threads = |target: Option<Target>| {
+            let mut spec = FftSpec::new(2401);
+            spec.target = target;
+            plan(&spec).unwrap().passes[0].threads_per_fft
+        };
+        // 343 threads per block, as measured through CUDA on the H100 and H200.
+        assert_eq!(threads(Some(Target::CUDA)), 343);
+        assert_eq!(threads(Some(Target::H200)), 343);
+        // NVIDIA's OpenCL grants these kernels 256: the heuristic's shape.
+        assert!(threads(None) <= 256);
+        assert!(threads(Some(Target::OPENCL_NVIDIA)) <= 256);
+        let h200_opencl = Target::H200.clamped_to(&Target::OPENCL_NVIDIA);
+        assert!(threads(Some(h200_opencl)) <= 256);
+        // A target with less shared memory than the shape needs gets its own.
+        let small = Target {
+            max_static_shared_bytes: 8 * 1024,
+            ..Target::H200
+        };
+        let pass = &plan(&FftSpec::new(1000).target(small)).unwrap().passes[0];
+        assert!(pass.shared_bytes <= 8 * 1024 - 256, "{}", pass.shared_bytes);
     }
 
     #[test]

@@ -16,15 +16,21 @@ use crate::Direction;
 /// max(radix) instead, and stages with more butterflies than threads give some
 /// threads one butterfly more (the kernel guards the extra ones). A T above
 /// [`PORTABLE_THREADS`] is split into fewer threads with more butterflies
-/// each, up to the hardware's 1024 (beyond, the schedule is unlaunchable).
-pub fn thread_shape(n: usize, radices: &[usize], max_values: usize) -> (usize, usize) {
+/// each, up to the `max_threads` of a block (beyond, the schedule is
+/// unlaunchable).
+pub fn thread_shape(
+    n: usize,
+    radices: &[usize],
+    max_values: usize,
+    max_threads: usize,
+) -> (usize, usize) {
     let even = radices.iter().fold(1, |acc, &r| lcm(acc, r));
     let mut threads = if even <= max_values {
         n / even
     } else {
         n / radices.iter().copied().max().unwrap_or(1)
     };
-    if threads > PORTABLE_THREADS && threads <= 1024 {
+    if threads > PORTABLE_THREADS && threads <= max_threads {
         threads = threads.div_ceil(threads.div_ceil(PORTABLE_THREADS));
     }
     (threads, values_per_thread(n, radices, threads))
@@ -40,9 +46,10 @@ pub fn values_per_thread(n: usize, radices: &[usize], threads: usize) -> usize {
         .unwrap_or(1)
 }
 
-/// Threads per transform that every target launches: NVIDIA's OpenCL driver
-/// allows register-heavy kernels at most 256 work-items per group, whatever
-/// the source asks (measured on an H100, docs/perf.md).
+/// Threads per transform the heuristic keeps to, whatever the target allows:
+/// the work-groups every backend launches these kernels with (NVIDIA's OpenCL
+/// grants register-heavy kernels at most 256 work-items), so a default plan
+/// runs everywhere. Measured shapes may take more where the target allows.
 pub const PORTABLE_THREADS: usize = 256;
 
 fn lcm(a: usize, b: usize) -> usize {
@@ -69,7 +76,7 @@ pub fn choose(
     let mut best: Option<(Score, Vec<usize>)> = None;
     let mut current = Vec::new();
     search(n, 32, &mut current, &mut |radices| {
-        let (threads, values) = thread_shape(n, radices, max_values);
+        let (threads, values) = thread_shape(n, radices, max_values, max_threads);
         if threads > max_threads {
             return;
         }

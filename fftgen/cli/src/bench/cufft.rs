@@ -1,0 +1,195 @@
+//! A small safe wrapper around cuFFT for the benchmark: one batched 1-D
+//! complex-to-complex plan (`cufftPlanMany`, contiguous interleaved layout,
+//! C2C for f32 and Z2Z for f64) bound to a stream, executed forward on the
+//! same buffers our kernels use. cudarc's own safe `CudaFft` wants buffers of
+//! its `float2`/`double2` types and panics when a plan fails to be destroyed;
+//! this goes through cudarc's `result` layer instead, takes the interleaved
+//! real buffers as they are, and turns every failure into an error value.
+//! cuFFT is loaded at run time: [`available`] says whether it can be.
+
+use fftgen_runtime::cudarc::cufft::result::{self as cufft, CufftError};
+use fftgen_runtime::cudarc::cufft::sys::{
+    cufftComplex, cufftDoubleComplex, cufftHandle, cufftType,
+};
+use fftgen_runtime::cudarc::driver::{CudaSlice, CudaStream, DevicePtrMut};
+use fftgen_runtime::{Precision, Real};
+use std::ffi::c_int;
+use std::sync::{Arc, OnceLock};
+
+/// cuFFT's forward direction (`CUFFT_FORWARD`).
+const CUFFT_FORWARD: c_int = -1;
+
+/// Whether libcufft can be loaded (checked once per process). Calling cuFFT
+/// without it would panic inside cudarc.
+pub fn available() -> bool {
+    static PRESENT: OnceLock<bool> = OnceLock::new();
+    // SAFETY: only tries to dlopen the library by its usual names.
+    *PRESENT.get_or_init(|| unsafe { fftgen_runtime::cudarc::cufft::sys::is_culib_present() })
+}
+
+/// What to tell the user when libcufft cannot be loaded.
+pub const MISSING: &str = "libcufft.so was not found; put the folder holding libcufft.so.12 \
+     (pip's nvidia-cufft: .../site-packages/nvidia/cu13/lib, or the CUDA toolkit's lib64) on LD_LIBRARY_PATH";
+
+/// cuFFT's version number (e.g. 12000 for 12.0.0), if it can be loaded.
+pub fn version() -> Option<i32> {
+    if available() {
+        cufft::get_version().ok()
+    } else {
+        None
+    }
+}
+
+/// A failed cuFFT call, in words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{call} failed: {status}")]
+pub struct CufftFailure {
+    pub call: &'static str,
+    pub status: String,
+}
+
+fn failure(call: &'static str) -> impl Fn(CufftError) -> CufftFailure {
+    move |e| CufftFailure {
+        call,
+        status: format!("{:?}", e.0),
+    }
+}
+
+/// A batched 1-D complex-to-complex plan on one stream.
+#[derive(Debug)]
+pub struct CufftPlan {
+    handle: cufftHandle,
+    n: usize,
+    batch: usize,
+    precision: Precision,
+    stream: Arc<CudaStream>,
+}
+
+impl CufftPlan {
+    /// Plans `batch` contiguous transforms of `n` interleaved complex values
+    /// of `precision` (transform `b` starts at element `b * n`), executed on
+    /// `stream`.
+    pub fn new(
+        stream: &Arc<CudaStream>,
+        n: usize,
+        batch: usize,
+        precision: Precision,
+    ) -> Result<Self, CufftFailure> {
+        if !available() {
+            return Err(CufftFailure {
+                call: "loading libcufft",
+                status: MISSING.to_string(),
+            });
+        }
+        let too_large = |what: &str| CufftFailure {
+            call: "cufftPlanMany",
+            status: format!("{what} does not fit cuFFT's 32-bit int (use cufftMakePlanMany64)"),
+        };
+        let n_int = c_int::try_from(n).map_err(|_| too_large("n"))?;
+        let batch_int = c_int::try_from(batch).map_err(|_| too_large("batch"))?;
+        stream
+            .context()
+            .bind_to_thread()
+            .map_err(|e| CufftFailure {
+                call: "cuCtxSetCurrent",
+                status: e.to_string(),
+            })?;
+        let kind = match precision {
+            Precision::F32 => cufftType::CUFFT_C2C,
+            Precision::F64 => cufftType::CUFFT_Z2Z,
+        };
+        let mut dims = [n_int];
+        // SAFETY: `dims` holds rank (1) sizes; null embeds mean the contiguous
+        // layout, for which strides and distances are as given.
+        let handle = unsafe {
+            cufft::plan_many(
+                1,
+                dims.as_mut_ptr(),
+                std::ptr::null_mut(),
+                1,
+                n_int,
+                std::ptr::null_mut(),
+                1,
+                n_int,
+                kind,
+                batch_int,
+            )
+        }
+        .map_err(failure("cufftPlanMany"))?;
+        let plan = CufftPlan {
+            handle,
+            n,
+            batch,
+            precision,
+            stream: Arc::clone(stream),
+        };
+        // SAFETY: the handle is live; the stream belongs to the current context.
+        unsafe { cufft::set_stream(plan.handle, stream.cu_stream() as _) }
+            .map_err(failure("cufftSetStream"))?;
+        Ok(plan)
+    }
+
+    /// Enqueues the forward transform of the first `n * batch` complex values
+    /// of `input` into `output` (out-of-place). The buffers hold interleaved
+    /// reals and must be at least `2 * n * batch` long. cuFFT takes the input
+    /// as a mutable pointer and does not promise to leave it alone for every
+    /// size, so the input is borrowed mutably (the benchmark checks it after).
+    pub fn forward<T: Real>(
+        &self,
+        input: &mut CudaSlice<T>,
+        output: &mut CudaSlice<T>,
+    ) -> Result<(), CufftFailure> {
+        if T::PRECISION != self.precision {
+            return Err(CufftFailure {
+                call: "cufftExec",
+                status: format!(
+                    "the plan is {} but the buffers hold {}",
+                    self.precision,
+                    T::PRECISION
+                ),
+            });
+        }
+        let needed = 2 * self.n * self.batch;
+        if input.len() < needed || output.len() < needed {
+            return Err(CufftFailure {
+                call: "cufftExec",
+                status: format!(
+                    "buffers of {} and {} reals are shorter than 2 * n * batch = {needed}",
+                    input.len(),
+                    output.len()
+                ),
+            });
+        }
+        let (idata, _read) = input.device_ptr_mut(&self.stream);
+        let (odata, _write) = output.device_ptr_mut(&self.stream);
+        // SAFETY: both pointers are live device allocations of at least
+        // n * batch complex values of the plan's precision (checked above).
+        unsafe {
+            match self.precision {
+                Precision::F32 => cufft::exec_c2c(
+                    self.handle,
+                    idata as *mut cufftComplex,
+                    odata as *mut cufftComplex,
+                    CUFFT_FORWARD,
+                )
+                .map_err(failure("cufftExecC2C")),
+                Precision::F64 => cufft::exec_z2z(
+                    self.handle,
+                    idata as *mut cufftDoubleComplex,
+                    odata as *mut cufftDoubleComplex,
+                    CUFFT_FORWARD,
+                )
+                .map_err(failure("cufftExecZ2Z")),
+            }
+        }
+    }
+}
+
+impl Drop for CufftPlan {
+    fn drop(&mut self) {
+        // A failure to destroy cannot be acted on; the plan's memory is lost
+        // either way, and a benchmark must not panic over it.
+        // SAFETY: the handle was made by cufftPlanMany and is destroyed only here.
+        let _ = unsafe { cufft::destroy(self.handle) };
+    }
+}

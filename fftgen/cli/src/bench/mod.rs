@@ -1,0 +1,254 @@
+//! `fftgen bench`: our CUDA kernels against cuFFT and a device-to-device
+//! copy on one GPU, with the same buffers, data and timing method for all
+//! (CUDA events around groups of launches, median per launch; see
+//! [`timing`]), plus the accuracy of each against the f64 reference and,
+//! where NVIDIA's OpenCL platform is present, our OpenCL kernels on the same
+//! GPU. The method follows the workplace's measuring rules: a batch large
+//! enough to fill the chip and leave the caches (1 GiB in, 1 GiB out),
+//! random never-zero data, poisoned outputs before the checked run, and the
+//! copy bandwidth measured alongside as the ceiling of a memory-bound FFT.
+//!
+//! - [`runner`]: the run itself (device buffers, per-size loop).
+//! - [`timing`]: event-timed groups and their median.
+//! - [`cufft`]: a batched cuFFT plan on our buffers.
+//! - [`opencl`]: the same kernels through OpenCL, timed with profiling events.
+//! - [`report`], [`svg`]: rows, console table, Markdown, JSON, and the plot.
+//! - [`tune`]: `fftgen tune`, shapes around the plan timed against each other.
+
+pub mod cufft;
+pub mod opencl;
+pub mod report;
+pub mod runner;
+pub mod svg;
+pub mod timing;
+pub mod tune;
+
+pub use report::{BenchReport, BenchRow};
+pub use runner::run;
+pub use timing::{Schedule, Timing};
+
+use fftgen::Precision;
+use fftgen_runtime::Real;
+use std::path::{Path, PathBuf};
+
+/// Bytes of each of the two device buffers (input and output): 1 GiB, far
+/// beyond the L2 cache, so every launch streams from and to device memory.
+pub const BUFFER_BYTES: usize = 1 << 30;
+
+/// What to run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BenchConfig {
+    pub precision: Precision,
+    /// Transform lengths, measured in increasing order.
+    pub sizes: Vec<usize>,
+    pub schedule: Schedule,
+    /// CUDA device ordinal.
+    pub device: usize,
+    /// Whether to time the OpenCL kernels too (when an NVIDIA platform exists).
+    pub opencl: bool,
+    /// Seed of the random input.
+    pub seed: u64,
+    /// The command line, recorded in the report.
+    pub command: String,
+    /// Choices to make instead of the planner, by size (for comparing
+    /// schedules; the report's rows name the shape used).
+    pub overrides: std::collections::BTreeMap<usize, fftgen::ShapeChoices>,
+}
+
+impl BenchConfig {
+    /// The default run for `precision`: [`default_sizes`], 3 warm-ups, 7
+    /// groups of 10 launches, device 0, OpenCL on, seed 1.
+    pub fn new(precision: Precision) -> Self {
+        BenchConfig {
+            precision,
+            sizes: default_sizes(precision),
+            schedule: Schedule::default(),
+            device: 0,
+            opencl: true,
+            seed: 1,
+            command: String::new(),
+            overrides: Default::default(),
+        }
+    }
+}
+
+/// Every power of two from 2 up to the largest single-kernel size (4096),
+/// plus, for f32, composite sizes of each supported
+/// prime: 1000, 1331 (11^3), 2187 (3^7), 2197 (13^3), 2401 (7^4), 3125 (5^5)
+/// and 4000. Sorted.
+pub fn default_sizes(precision: Precision) -> Vec<usize> {
+    let largest = fftgen::plan::planner::max_size(precision);
+    let mut sizes: Vec<usize> = (1..)
+        .map(|k| 1usize << k)
+        .take_while(|&n| n <= largest)
+        .collect();
+    if precision == Precision::F32 {
+        sizes.extend([1000, 1331, 2187, 2197, 2401, 3125, 4000]);
+    }
+    sizes.sort_unstable();
+    sizes
+}
+
+/// Complex values each buffer holds: 2^27 for f32, 2^26 for f64.
+pub fn buffer_complex(precision: Precision) -> usize {
+    BUFFER_BYTES / precision.complex_bytes()
+}
+
+/// Transforms per launch for length `n`: as many as fill one buffer.
+pub fn batch_for(n: usize, precision: Precision) -> usize {
+    buffer_complex(precision) / n.max(1)
+}
+
+/// Where to write the report; `None` skips that form.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outputs {
+    pub json: Option<PathBuf>,
+    pub svg: Option<PathBuf>,
+    pub markdown: Option<PathBuf>,
+}
+
+impl Outputs {
+    /// Writes each requested form of `report`, creating parent folders, and
+    /// returns the paths written.
+    pub fn write(&self, report: &BenchReport) -> Result<Vec<PathBuf>, BenchError> {
+        let forms = [
+            (&self.json, report.to_json()),
+            (&self.svg, svg::render_report(report)),
+            (&self.markdown, report.to_markdown()),
+        ];
+        let mut written = Vec::new();
+        for (path, text) in forms {
+            if let Some(path) = path {
+                write_file(path, &text)?;
+                written.push(path.clone());
+            }
+        }
+        Ok(written)
+    }
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), BenchError> {
+    let failed = |e: std::io::Error| BenchError::Write {
+        path: path.display().to_string(),
+        error: e.to_string(),
+    };
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(failed)?;
+    }
+    std::fs::write(path, text).map_err(failed)
+}
+
+/// `f32` or `f64` as the benchmark handles them on the host.
+pub trait Sample: Real + Into<f64> {
+    /// `x` rounded to this precision.
+    fn from_f64(x: f64) -> Self;
+}
+
+impl Sample for f32 {
+    fn from_f64(x: f64) -> Self {
+        x as f32
+    }
+}
+
+impl Sample for f64 {
+    fn from_f64(x: f64) -> Self {
+        x
+    }
+}
+
+/// Why the benchmark could not run at all (failures at one size are notes in
+/// its row instead).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BenchError {
+    /// The CUDA driver library cannot be loaded.
+    #[error(
+        "no CUDA driver (libcuda.so) could be loaded; `fftgen bench` and `fftgen tune` need an NVIDIA GPU and its \
+         driver (use `fftgen check --backend opencl` elsewhere)"
+    )]
+    NoCudaDriver,
+    /// A CUDA driver call failed.
+    #[error("CUDA call {call} failed: {error}")]
+    Driver {
+        call: String,
+        error: fftgen_runtime::cudarc::driver::DriverError,
+    },
+    /// The runtime refused or failed (device missing, NVRTC missing, a launch).
+    #[error(transparent)]
+    Runtime(#[from] fftgen_runtime::Error),
+    /// The generator refused a size.
+    #[error(transparent)]
+    Generate(#[from] fftgen::Error),
+    #[error(transparent)]
+    Cufft(#[from] cufft::CufftFailure),
+    /// An OpenCL call failed.
+    #[error("OpenCL: {0}")]
+    OpenCl(String),
+    /// The configuration asks for something impossible.
+    #[error("{0}")]
+    Invalid(String),
+    /// A result file could not be written.
+    #[error("cannot write {path}: {error}")]
+    Write { path: String, error: String },
+}
+
+impl From<fftgen_runtime::planner::PlanError> for BenchError {
+    fn from(error: fftgen_runtime::planner::PlanError) -> Self {
+        match error {
+            fftgen_runtime::planner::PlanError::Generate(e) => BenchError::Generate(e),
+            fftgen_runtime::planner::PlanError::Runtime(e) => BenchError::Runtime(e),
+        }
+    }
+}
+
+impl BenchError {
+    /// A failed driver call.
+    pub fn driver(
+        call: impl Into<String>,
+        error: fftgen_runtime::cudarc::driver::DriverError,
+    ) -> Self {
+        BenchError::Driver {
+            call: call.into(),
+            error,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_sizes_and_batches() {
+        let f32_sizes = default_sizes(Precision::F32);
+        assert_eq!(f32_sizes.len(), 12 + 7);
+        assert_eq!((f32_sizes[0], *f32_sizes.last().unwrap()), (2, 4096));
+        assert!(f32_sizes.windows(2).all(|w| w[0] < w[1]));
+        assert!(f32_sizes.contains(&2197) && f32_sizes.contains(&1000));
+        let f64_sizes = default_sizes(Precision::F64);
+        assert_eq!(f64_sizes, (1..=12).map(|k| 1 << k).collect::<Vec<_>>());
+        // 1 GiB of input either way.
+        assert_eq!(batch_for(4096, Precision::F32) * 4096 * 8, BUFFER_BYTES);
+        assert_eq!(batch_for(2048, Precision::F64) * 2048 * 16, BUFFER_BYTES);
+        assert_eq!(batch_for(1000, Precision::F32), 134_217);
+    }
+
+    #[test]
+    fn outputs_write_every_requested_form() {
+        let dir = std::env::temp_dir().join(format!("fftgen-bench-outputs-{}", std::process::id()));
+        let outputs = Outputs {
+            json: Some(dir.join("nested/bench.json")),
+            svg: Some(dir.join("bench.svg")),
+            markdown: None,
+        };
+        let written = outputs.write(&report::tests::synthetic_report()).unwrap();
+        assert_eq!(written.len(), 2);
+        let json = std::fs::read_to_string(dir.join("nested/bench.json")).unwrap();
+        assert!(serde_json::from_str::<serde_json::Value>(&json).is_ok());
+        assert!(std::fs::read_to_string(dir.join("bench.svg"))
+            .unwrap()
+            .ends_with("</svg>\n"));
+        assert!(!dir.join("bench.md").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

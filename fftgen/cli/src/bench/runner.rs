@@ -1,0 +1,838 @@
+//! The benchmark run: one CUDA device, two 1 GiB device buffers allocated
+//! once and reused for every size, the input filled once from a fixed seed;
+//! then for each size our kernels (forward and inverse) and cuFFT are
+//! checked, and timed with a device-to-device copy, group by group in turn,
+//! on those same buffers; our OpenCL kernels are checked and timed after
+//! them where NVIDIA's platform is present. A failure at one
+//! size becomes a note in its row; only a failure to start (no driver, no
+//! device, no memory) ends the run.
+
+use super::cufft::{self, CufftPlan};
+use super::opencl::OpenClBench;
+use super::report::{utc_timestamp, BenchReport, BenchRow, PlanCreation};
+use super::timing::{time_interleaved, EventClock, Schedule, Timing};
+use super::tune::{bench_args, candidates, Dimension, TuneConfig, TuneReport, TuneRow, Variant};
+use super::{batch_for, buffer_complex, BenchConfig, BenchError, Sample, BUFFER_BYTES};
+use crate::accuracy::{reference, relative_l2};
+use fftgen::{Direction, FftSpec, Generated, Normalization, Precision, ShapeChoices, Target};
+use fftgen_runtime::cuda::{driver_available, nvrtc_available, CubinCache, CudaDevice, CudaFft};
+use fftgen_runtime::cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
+use fftgen_runtime::planner::{cuda_fft_with_cache, for_target};
+use num_complex::Complex;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
+use std::time::{Instant, SystemTime};
+
+/// Runs the benchmark described by `config`, calling `on_row` as each size
+/// finishes (for progress output).
+pub fn run(config: &BenchConfig, on_row: impl FnMut(&BenchRow)) -> Result<BenchReport, BenchError> {
+    preflight(&config.sizes, config.precision)?;
+    match config.precision {
+        Precision::F32 => run_typed::<f32>(config, on_row),
+        Precision::F64 => run_typed::<f64>(config, on_row),
+    }
+}
+
+/// Checks what every run needs before touching the device: sizes within the
+/// buffers, a CUDA driver and NVRTC.
+fn preflight(sizes: &[usize], precision: Precision) -> Result<(), BenchError> {
+    let largest = buffer_complex(precision);
+    if sizes.is_empty() {
+        return Err(BenchError::Invalid(
+            "no sizes to measure; give --sizes N,N,...".into(),
+        ));
+    }
+    if let Some(&n) = sizes.iter().find(|&&n| n == 0 || n > largest) {
+        return Err(BenchError::Invalid(format!(
+            "size {n} is outside 1..={largest}"
+        )));
+    }
+    if !driver_available() {
+        return Err(BenchError::NoCudaDriver);
+    }
+    if !nvrtc_available() {
+        return Err(fftgen_runtime::Error::NvrtcMissing.into());
+    }
+    Ok(())
+}
+
+/// Runs the shape search described by `config` ([`super::tune`]), calling
+/// `on_row` as each size finishes.
+pub fn tune(
+    config: &TuneConfig,
+    mut on_row: impl FnMut(&TuneRow),
+) -> Result<TuneReport, BenchError> {
+    preflight(&config.sizes, config.precision)?;
+    match config.precision {
+        Precision::F32 => tune_typed::<f32>(config, &mut on_row),
+        Precision::F64 => tune_typed::<f64>(config, &mut on_row),
+    }
+}
+
+fn tune_typed<T: Sample>(
+    config: &TuneConfig,
+    on_row: &mut dyn FnMut(&TuneRow),
+) -> Result<TuneReport, BenchError> {
+    let date_utc = utc_timestamp(SystemTime::now());
+    let (mut session, _) = Session::<T>::open(config.device, config.seed, false, config.schedule)?;
+    let mut sizes = config.sizes.clone();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut rows = Vec::new();
+    for n in sizes {
+        let row = session.tune_size(n, &config.dimensions);
+        on_row(&row);
+        rows.push(row);
+    }
+    Ok(TuneReport {
+        device: session.device.name().to_string(),
+        model: session.device.target().model.to_string(),
+        date_utc,
+        command: config.command.clone(),
+        generator_version: fftgen::VERSION.to_string(),
+        precision: T::PRECISION,
+        schedule: config.schedule,
+        dimensions: config.dimensions.clone(),
+        rows,
+    })
+}
+
+/// The device, its buffers and the host copies, alive for the whole run.
+struct Session<T> {
+    device: CudaDevice,
+    stream: Arc<CudaStream>,
+    input: CudaSlice<T>,
+    output: CudaSlice<T>,
+    /// What was uploaded into `input`.
+    host_input: Vec<T>,
+    /// Room for a whole output buffer on the host.
+    host_scratch: Vec<T>,
+    opencl: Option<OpenClBench<T>>,
+    schedule: Schedule,
+}
+
+fn run_typed<T: Sample>(
+    config: &BenchConfig,
+    mut on_row: impl FnMut(&BenchRow),
+) -> Result<BenchReport, BenchError> {
+    let date_utc = utc_timestamp(SystemTime::now());
+    let (mut session, opencl_status) =
+        Session::<T>::open(config.device, config.seed, config.opencl, config.schedule)?;
+    let (major, minor) = session.device.compute_capability();
+    let mut sizes = config.sizes.clone();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let mut rows = Vec::new();
+    for n in sizes {
+        let row = session.bench_size(n, config.overrides.get(&n));
+        on_row(&row);
+        rows.push(row);
+    }
+    Ok(BenchReport {
+        device: session.device.name().to_string(),
+        compute_capability: format!("{major}.{minor}"),
+        date_utc,
+        command: config.command.clone(),
+        generator_version: fftgen::VERSION.to_string(),
+        precision: T::PRECISION,
+        cufft_version: cufft::version(),
+        opencl: opencl_status,
+        buffer_bytes: BUFFER_BYTES as u64,
+        seed: config.seed,
+        schedule: config.schedule,
+        rows,
+    })
+}
+
+/// `len` reals uniform in [-1, 1) from `seed`, rounded to `T` (never zeros).
+fn random_reals<T: Sample>(len: usize, seed: u64) -> Vec<T> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..len)
+        .map(|_| T::from_f64(rng.gen_range(-1.0..1.0)))
+        .collect()
+}
+
+/// How many transforms, from the start of the batch, are compared with the
+/// f64 reference: at least 64 and at least 65536 points, at most the batch.
+fn checked_transforms(n: usize, batch: usize) -> usize {
+    batch.min(64.max(65_536 / n))
+}
+
+impl<T: Sample> Session<T> {
+    /// Opens CUDA device `ordinal`, uploads a random input from `seed` into
+    /// one buffer and allocates the other, and opens NVIDIA's OpenCL
+    /// platform when `opencl` asks for it; the second value says what became
+    /// of OpenCL.
+    fn open(
+        ordinal: usize,
+        seed: u64,
+        opencl: bool,
+        schedule: Schedule,
+    ) -> Result<(Session<T>, String), BenchError> {
+        let device = CudaDevice::new(ordinal)?;
+        let stream = Arc::clone(device.stream());
+        let reals = 2 * buffer_complex(T::PRECISION);
+        let host_input = random_reals::<T>(reals, seed);
+        let input = stream
+            .clone_htod(&host_input)
+            .map_err(|e| BenchError::driver("upload of the input (1 GiB)", e))?;
+        // SAFETY: every use poisons or writes the output before reading it.
+        let output = unsafe { stream.alloc::<T>(reals) }
+            .map_err(|e| BenchError::driver("cuMemAlloc (1 GiB)", e))?;
+        stream
+            .synchronize()
+            .map_err(|e| BenchError::driver("cuStreamSynchronize", e))?;
+        let (opencl, opencl_status) = if !opencl {
+            (None, "not run (--no-opencl)".to_string())
+        } else {
+            match OpenClBench::new(&host_input) {
+                Ok(bench) => {
+                    let status = bench.name().to_string();
+                    (Some(bench), status)
+                }
+                Err(why) => (None, format!("not available: {why}")),
+            }
+        };
+        let session = Session {
+            device,
+            stream,
+            input,
+            output,
+            host_input,
+            host_scratch: vec![T::default(); reals],
+            opencl,
+            schedule,
+        };
+        Ok((session, opencl_status))
+    }
+}
+
+/// The f64 references of the checked transforms, both directions.
+struct References {
+    forward: Vec<Complex<f64>>,
+    inverse: Vec<Complex<f64>>,
+}
+
+/// What one size's timing compares, on the same buffers.
+#[derive(Clone, Copy)]
+enum Contender<'a> {
+    Ours(&'a CudaFft, Direction),
+    Cufft(&'a CufftPlan),
+    Copy,
+}
+
+impl Contender<'_> {
+    fn name(&self) -> &'static str {
+        match self {
+            Contender::Ours(_, Direction::Forward) => "ours (forward)",
+            Contender::Ours(_, Direction::Inverse) => "ours (inverse)",
+            Contender::Cufft(_) => "cuFFT",
+            Contender::Copy => "copy",
+        }
+    }
+}
+
+impl<T: Sample> Session<T> {
+    fn bench_size(&mut self, n: usize, shape: Option<&ShapeChoices>) -> BenchRow {
+        let batch = batch_for(n, T::PRECISION);
+        let mut row = BenchRow::new(n, batch, T::PRECISION);
+        let mut spec = FftSpec::new(n).precision(T::PRECISION);
+        if let Some(shape) = shape {
+            spec = spec.choices(shape.clone());
+        }
+        // Each backend runs the shape it would be planned with at run time,
+        // on this GPU.
+        let spec = for_target(&spec, self.device.target());
+        let generated = match fftgen::generate(&spec, &spec.emit_command()) {
+            Ok(generated) => generated,
+            Err(e) => {
+                row.notes.push(format!("generator: {e}"));
+                return row;
+            }
+        };
+        row.radices = generated
+            .plan
+            .passes
+            .iter()
+            .flat_map(|p| p.radices())
+            .collect();
+        if let Some(pass) = generated.plan.passes.first() {
+            row.threads_per_fft = pass.threads_per_fft;
+            row.ffts_per_block = pass.ffts_per_block;
+            row.min_blocks_per_sm = pass.min_blocks_per_sm;
+            row.input_caching = pass.input_caching;
+            row.exchange_buffers = pass.exchange_buffers;
+            row.exchange_width = pass.exchange_width;
+            row.first_write = pass.first_write;
+            row.padding_search = pass.padding_search;
+        }
+        row.checked_transforms = checked_transforms(n, batch);
+        let references = match self.references(n, row.checked_transforms) {
+            Ok(references) => references,
+            Err(e) => {
+                row.notes.push(format!("reading the input back: {e}"));
+                return row;
+            }
+        };
+        match self.plan_creation(&spec) {
+            Ok(times) => row.plan_creation = Some(times),
+            Err(e) => row.notes.push(format!("plan creation: {e}")),
+        }
+        let ours = self
+            .ours_checked(&mut row, &generated, &references)
+            .map_err(|e| row.notes.push(format!("ours: {e}")))
+            .ok();
+        let cufft = self
+            .cufft_checked(&mut row, &references)
+            .map_err(|e| row.notes.push(format!("cuFFT: {e}")))
+            .ok();
+        if let Err(e) = self.time_contenders(&mut row, ours.as_ref(), cufft.as_ref()) {
+            row.notes.push(format!("timing: {e}"));
+        }
+        drop((ours, cufft));
+        if !self.restore_input(&mut row.notes) {
+            return row;
+        }
+        // The same GPU through NVIDIA's OpenCL.
+        let mut opencl_spec = spec.clone();
+        opencl_spec.target = Some(self.device.target().clamped_to(&Target::OPENCL_NVIDIA));
+        match fftgen::generate(&opencl_spec, &opencl_spec.emit_command()) {
+            Ok(opencl) => {
+                let pass = &opencl.plan.passes[0];
+                if pass.threads_per_fft != row.threads_per_fft || pass.radices() != row.radices {
+                    row.notes.push(format!(
+                        "OpenCL runs {:?} on {} threads per transform (the CUDA shape is over its work-group limit)",
+                        pass.radices(),
+                        pass.threads_per_fft
+                    ));
+                }
+                self.opencl(&mut row, &opencl, &references);
+            }
+            Err(e) => row.notes.push(format!("OpenCL generator: {e}")),
+        }
+        row
+    }
+
+    /// The input of the checked transforms as the kernels see it (read back
+    /// from the device) and its f64 reference transforms.
+    fn references(&mut self, n: usize, checked: usize) -> Result<References, BenchError> {
+        let reals = 2 * n * checked;
+        let mut prefix = vec![T::default(); reals];
+        self.stream
+            .memcpy_dtoh(&self.input.slice(..reals), &mut prefix)
+            .map_err(|e| BenchError::driver("cuMemcpyDtoH", e))?;
+        self.stream
+            .synchronize()
+            .map_err(|e| BenchError::driver("cuStreamSynchronize", e))?;
+        let input = widen(&prefix);
+        Ok(References {
+            forward: reference(&input, n, Direction::Forward, Normalization::None),
+            inverse: reference(&input, n, Direction::Inverse, Normalization::None),
+        })
+    }
+
+    /// How long `spec` takes to become a loaded plan: with empty caches, with
+    /// the CUBIN only on disk (what a second process sees), and with it in
+    /// memory. A private disk directory keeps earlier runs out of it.
+    fn plan_creation(&self, spec: &FftSpec) -> Result<PlanCreation, BenchError> {
+        let dir = std::env::temp_dir().join(format!(
+            "fftgen-bench-plans-{}-{}-{}",
+            std::process::id(),
+            spec.n,
+            T::PRECISION
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let timed = |cache: &CubinCache| -> Result<f64, BenchError> {
+            let start = Instant::now();
+            let fft = cuda_fft_with_cache(&self.device, spec, cache)?;
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            drop(fft);
+            Ok(ms)
+        };
+        let first = CubinCache::with_disk_dir(&dir);
+        let cold_ms = timed(&first)?;
+        let second = CubinCache::with_disk_dir(&dir);
+        let disk_ms = timed(&second)?;
+        let memory_ms = timed(&second)?;
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(PlanCreation {
+            cold_ms,
+            disk_ms,
+            memory_ms,
+        })
+    }
+
+    /// Our kernels, loaded and checked: a run in each direction compared
+    /// with the reference, the output poisoned before each.
+    fn ours_checked(
+        &mut self,
+        row: &mut BenchRow,
+        generated: &Generated,
+        references: &References,
+    ) -> Result<CudaFft, BenchError> {
+        let fft = CudaFft::new(&self.device, &generated.cuda_source, &generated.manifest)?;
+        let (n, batch) = (row.n, row.batch);
+        let stream = Arc::clone(&self.stream);
+        let (input, mut output) =
+            prefixes(&stream, &mut self.input, &mut self.output, 2 * n * batch);
+        let mut unwritten = 0;
+        for (direction, want) in [
+            (Direction::Forward, &references.forward),
+            (Direction::Inverse, &references.inverse),
+        ] {
+            poison(&stream, &mut output)?;
+            fft.launch(&stream, direction, &input, &mut output, batch)?;
+            let (error, bad) = scan(&stream, &output, &mut self.host_scratch, want)?;
+            unwritten += bad;
+            match direction {
+                Direction::Forward => row.ours_error = Some(error),
+                Direction::Inverse => row.ours_inverse_error = Some(error),
+            }
+        }
+        row.ours_unwritten = Some(unwritten);
+        Ok(fft)
+    }
+
+    /// cuFFT forward on the same buffers, planned and checked. cuFFT does not
+    /// promise to leave its input alone, so the caller compares the input
+    /// with what was uploaded once cuFFT is done with it.
+    fn cufft_checked(
+        &mut self,
+        row: &mut BenchRow,
+        references: &References,
+    ) -> Result<CufftPlan, BenchError> {
+        let (n, batch) = (row.n, row.batch);
+        let stream = Arc::clone(&self.stream);
+        let plan = CufftPlan::new(&stream, n, batch, T::PRECISION)?;
+        let (mut input, mut output) =
+            prefixes(&stream, &mut self.input, &mut self.output, 2 * n * batch);
+        poison(&stream, &mut output)?;
+        plan.forward(&mut input, &mut output)?;
+        let (error, bad) = scan(
+            &stream,
+            &output,
+            &mut self.host_scratch,
+            &references.forward,
+        )?;
+        row.cufft_error = Some(error);
+        row.cufft_unwritten = Some(bad);
+        Ok(plan)
+    }
+
+    /// Times our kernels in both directions, cuFFT and a device-to-device
+    /// copy of the same `n * batch` values, group by group in turn, on the
+    /// same buffers. A contender that fails leaves a note and the others are
+    /// still timed.
+    fn time_contenders(
+        &mut self,
+        row: &mut BenchRow,
+        ours: Option<&CudaFft>,
+        cufft: Option<&CufftPlan>,
+    ) -> Result<(), BenchError> {
+        let mut contenders = Vec::new();
+        if let Some(fft) = ours {
+            contenders.push(Contender::Ours(fft, Direction::Forward));
+            contenders.push(Contender::Ours(fft, Direction::Inverse));
+        }
+        if let Some(plan) = cufft {
+            contenders.push(Contender::Cufft(plan));
+        }
+        contenders.push(Contender::Copy);
+        let timings = self.time_all(row.n, row.batch, &contenders)?;
+        for (contender, timing) in contenders.iter().zip(timings) {
+            let timing = match timing {
+                Ok(timing) => timing,
+                Err(e) => {
+                    row.notes.push(format!("{}: {e}", contender.name()));
+                    continue;
+                }
+            };
+            match contender {
+                Contender::Ours(_, Direction::Forward) => row.ours = Some(timing),
+                Contender::Ours(_, Direction::Inverse) => row.ours_inverse = Some(timing),
+                Contender::Cufft(_) => row.cufft = Some(timing),
+                Contender::Copy => row.copy = Some(timing),
+            }
+        }
+        Ok(())
+    }
+
+    /// Times `contenders` at size `n` and `batch` against each other
+    /// ([`time_interleaved`]) on the session's buffers: one result each, in
+    /// order.
+    fn time_all(
+        &mut self,
+        n: usize,
+        batch: usize,
+        contenders: &[Contender],
+    ) -> Result<Vec<Result<Timing, BenchError>>, BenchError> {
+        let stream = Arc::clone(&self.stream);
+        let (mut input, mut output) =
+            prefixes(&stream, &mut self.input, &mut self.output, 2 * n * batch);
+        let mut clock = EventClock::new(&stream)?;
+        time_interleaved(
+            &mut clock,
+            self.schedule,
+            contenders.len(),
+            |c| match contenders[c] {
+                Contender::Ours(fft, direction) => {
+                    Ok(fft.launch(&stream, direction, &input, &mut output, batch)?)
+                }
+                Contender::Cufft(plan) => Ok(plan.forward(&mut input, &mut output)?),
+                Contender::Copy => stream
+                    .memcpy_dtod(&*input, &mut *output)
+                    .map_err(|e| BenchError::driver("cuMemcpyDtoDAsync", e)),
+            },
+        )
+    }
+
+    /// The shape search at one size: the planned shape and its neighbours
+    /// along `dimensions`, each generated once (combinations that do not
+    /// plan, or give code another has, are skipped), checked in both
+    /// directions, and the accurate ones timed forward in turn with cuFFT
+    /// and the copy.
+    fn tune_size(&mut self, n: usize, dimensions: &[Dimension]) -> TuneRow {
+        let batch = batch_for(n, T::PRECISION);
+        let mut row = TuneRow {
+            n,
+            batch,
+            precision: T::PRECISION,
+            bytes: 2 * (n * batch * T::PRECISION.complex_bytes()) as u64,
+            variants: Vec::new(),
+            skipped: 0,
+            cufft: None,
+            copy: None,
+            notes: Vec::new(),
+        };
+        let spec = FftSpec::new(n).precision(T::PRECISION);
+        let spec = for_target(&spec, self.device.target());
+        let planned = match fftgen::plan::plan(&spec) {
+            Ok(plan) => plan.passes[0].clone(),
+            Err(e) => {
+                row.notes.push(format!("planner: {e}"));
+                return row;
+            }
+        };
+        let references = match self.references(n, checked_transforms(n, batch)) {
+            Ok(references) => references,
+            Err(e) => {
+                row.notes.push(format!("reading the input back: {e}"));
+                return row;
+            }
+        };
+        let mut sources = std::collections::HashSet::new();
+        let mut ffts = Vec::new();
+        for (index, shape) in candidates(&planned, dimensions, spec.planned_target())
+            .into_iter()
+            .enumerate()
+        {
+            let mut variant = Variant {
+                shape: bench_args(n, &shape),
+                choices: shape.clone(),
+                error: None,
+                inverse_error: None,
+                passed: false,
+                timing: None,
+                note: None,
+            };
+            let spec = spec.clone().choices(shape);
+            let generated = match fftgen::generate(&spec, &spec.emit_command()) {
+                Ok(generated) if sources.insert(code_of(&generated.cuda_source)) => generated,
+                // The planned shape is always reported; other combinations
+                // that do not plan, or repeat code, are only counted.
+                Err(e) if index == 0 => {
+                    variant.note = Some(format!("generator: {e}"));
+                    row.variants.push(variant);
+                    continue;
+                }
+                _ => {
+                    row.skipped += 1;
+                    continue;
+                }
+            };
+            // Every choice the planner made is named, so the line can be
+            // run again as it is.
+            variant.choices = ShapeChoices::pinned(&generated.plan.passes[0]);
+            variant.shape = bench_args(n, &variant.choices);
+            let mut check = BenchRow::new(n, batch, T::PRECISION);
+            match self.ours_checked(&mut check, &generated, &references) {
+                Ok(fft) => {
+                    variant.error = check.ours_error;
+                    variant.inverse_error = check.ours_inverse_error;
+                    variant.passed = check.ours_accurate();
+                    if variant.passed {
+                        ffts.push((row.variants.len(), fft));
+                    } else {
+                        variant.note = Some(format!(
+                            "errors {:?} and {:?} against a tolerance of {:.2e}, {:?} outputs unwritten",
+                            check.ours_error,
+                            check.ours_inverse_error,
+                            check.tolerance,
+                            check.ours_unwritten
+                        ));
+                    }
+                }
+                Err(e) => variant.note = Some(e.to_string()),
+            }
+            row.variants.push(variant);
+        }
+        let mut cufft_check = BenchRow::new(n, batch, T::PRECISION);
+        let cufft = self
+            .cufft_checked(&mut cufft_check, &references)
+            .map_err(|e| row.notes.push(format!("cuFFT: {e}")))
+            .ok();
+        let mut contenders: Vec<Contender> = ffts
+            .iter()
+            .map(|(_, fft)| Contender::Ours(fft, Direction::Forward))
+            .collect();
+        contenders.extend(cufft.as_ref().map(Contender::Cufft));
+        contenders.push(Contender::Copy);
+        match self.time_all(n, batch, &contenders) {
+            Ok(timings) => {
+                for ((c, contender), timing) in contenders.iter().enumerate().zip(timings) {
+                    match (contender, timing) {
+                        (Contender::Ours(..), timing) => {
+                            let variant = &mut row.variants[ffts[c].0];
+                            match timing {
+                                Ok(timing) => variant.timing = Some(timing),
+                                Err(e) => variant.note = Some(format!("timing: {e}")),
+                            }
+                        }
+                        (Contender::Cufft(_), Ok(timing)) => row.cufft = Some(timing),
+                        (Contender::Copy, Ok(timing)) => row.copy = Some(timing),
+                        (_, Err(e)) => row.notes.push(format!("{}: {e}", contender.name())),
+                    }
+                }
+            }
+            Err(e) => row.notes.push(format!("timing: {e}")),
+        }
+        drop((ffts, cufft));
+        self.restore_input(&mut row.notes);
+        row
+    }
+
+    /// Whether the device input still equals what was uploaded.
+    fn input_intact(&mut self) -> Result<bool, BenchError> {
+        self.stream
+            .memcpy_dtoh(&self.input, &mut self.host_scratch)
+            .map_err(|e| BenchError::driver("cuMemcpyDtoH", e))?;
+        self.stream
+            .synchronize()
+            .map_err(|e| BenchError::driver("cuStreamSynchronize", e))?;
+        let same = |a: &T, b: &T| (*a).into().to_bits() == (*b).into().to_bits();
+        Ok(self
+            .host_scratch
+            .iter()
+            .zip(&self.host_input)
+            .all(|(a, b)| same(a, b)))
+    }
+
+    /// Puts the uploaded input back if cuFFT, which does not promise to leave
+    /// its input alone, changed it, with a note; false when the input could
+    /// not be checked or restored (the note says why).
+    fn restore_input(&mut self, notes: &mut Vec<String>) -> bool {
+        match self.input_intact() {
+            Ok(true) => true,
+            Ok(false) => {
+                notes.push("cuFFT wrote into its input; the input was uploaded again".into());
+                let uploaded = self
+                    .stream
+                    .memcpy_htod(&self.host_input, &mut self.input)
+                    .map_err(|e| BenchError::driver("cuMemcpyHtoD", e));
+                if let Err(e) = &uploaded {
+                    notes.push(format!("uploading the input again: {e}"));
+                }
+                uploaded.is_ok()
+            }
+            Err(e) => {
+                notes.push(format!("checking the input: {e}"));
+                false
+            }
+        }
+    }
+
+    /// Our OpenCL kernels on the same GPU, when the platform is there.
+    fn opencl(&mut self, row: &mut BenchRow, generated: &Generated, references: &References) {
+        let Some(opencl) = self.opencl.as_mut() else {
+            return;
+        };
+        match opencl.bench(generated, row.batch, self.schedule, row.checked_transforms) {
+            Ok((timing, prefix)) => {
+                row.opencl = Some(timing);
+                row.opencl_error = Some(relative_l2(&widen(&prefix), &references.forward));
+            }
+            Err(e) => row.notes.push(format!("OpenCL: {e}")),
+        }
+    }
+}
+
+/// Fills `buffer` with 0xFF bytes (NaN in f32 and f64), so that outputs a
+/// kernel never writes are seen.
+fn poison<T>(stream: &Arc<CudaStream>, buffer: &mut CudaSlice<T>) -> Result<(), BenchError> {
+    let bytes = buffer.num_bytes();
+    let (ptr, _write) = buffer.device_ptr_mut(stream);
+    // SAFETY: the pointer and byte count describe a live allocation of this
+    // stream's context; any bit pattern is a valid f32 or f64.
+    unsafe {
+        fftgen_runtime::cudarc::driver::result::memset_d8_async(
+            ptr,
+            0xFF,
+            bytes,
+            stream.cu_stream(),
+        )
+    }
+    .map_err(|e| BenchError::driver("cuMemsetD8Async", e))
+}
+
+/// Waits for `stream`, downloads all of `output` and returns the relative L2
+/// error of its first `want.len()` complex values against `want`, and how
+/// many reals of the whole output are not finite (left unwritten, or NaN).
+fn scan<T: Sample>(
+    stream: &Arc<CudaStream>,
+    output: &CudaSlice<T>,
+    host: &mut [T],
+    want: &[Complex<f64>],
+) -> Result<(f64, u64), BenchError> {
+    let host = &mut host[..output.len()];
+    stream
+        .memcpy_dtoh(output, host)
+        .map_err(|e| BenchError::driver("cuMemcpyDtoH", e))?;
+    // Kernel faults surface here.
+    stream
+        .synchronize()
+        .map_err(|e| BenchError::driver("cuStreamSynchronize (after the checked run)", e))?;
+    stream
+        .context()
+        .check_err()
+        .map_err(|e| BenchError::driver("an earlier asynchronous call", e))?;
+    let not_finite = host.iter().filter(|&&x| !x.into().is_finite()).count() as u64;
+    let got = widen(&host[..2 * want.len()]);
+    Ok((relative_l2(&got, want), not_finite))
+}
+
+/// Interleaved reals as f64 complex values.
+fn widen<T: Sample>(reals: &[T]) -> Vec<Complex<f64>> {
+    reals
+        .chunks_exact(2)
+        .map(|c| Complex::new(c[0].into(), c[1].into()))
+        .collect()
+}
+
+/// The first `len` elements of both buffers as whole `CudaSlice`s, which is
+/// what `CudaFft::launch` takes (it wants exactly `2 * n * batch` reals,
+/// while the buffers are sized for the largest batch).
+fn prefixes<'a, T>(
+    stream: &Arc<CudaStream>,
+    input: &'a mut CudaSlice<T>,
+    output: &'a mut CudaSlice<T>,
+    len: usize,
+) -> (Prefix<'a, T>, Prefix<'a, T>) {
+    (
+        Prefix::new(stream, input, len),
+        Prefix::new(stream, output, len),
+    )
+}
+
+/// A `CudaSlice` over the first `len` elements of another one's allocation.
+/// It borrows the owner exclusively for its life and never frees the memory.
+struct Prefix<'a, T> {
+    slice: ManuallyDrop<CudaSlice<T>>,
+    _owner: PhantomData<&'a mut CudaSlice<T>>,
+}
+
+impl<'a, T> Prefix<'a, T> {
+    fn new(stream: &Arc<CudaStream>, owner: &'a mut CudaSlice<T>, len: usize) -> Self {
+        assert!(
+            len <= owner.len(),
+            "a prefix of {len} elements of a buffer of {}",
+            owner.len()
+        );
+        let (ptr, _record) = owner.device_ptr(stream);
+        // SAFETY: `ptr` is a live allocation of at least `len` elements of T,
+        // which the exclusive borrow keeps alive and unused elsewhere while
+        // the prefix exists; the prefix is leaked, never freed, on drop.
+        let slice = unsafe { stream.upgrade_device_ptr::<T>(ptr, len) };
+        Prefix {
+            slice: ManuallyDrop::new(slice),
+            _owner: PhantomData,
+        }
+    }
+}
+
+impl<T> Deref for Prefix<'_, T> {
+    type Target = CudaSlice<T>;
+    fn deref(&self) -> &CudaSlice<T> {
+        &self.slice
+    }
+}
+
+impl<T> DerefMut for Prefix<'_, T> {
+    fn deref_mut(&mut self) -> &mut CudaSlice<T> {
+        &mut self.slice
+    }
+}
+
+impl<T> Drop for Prefix<'_, T> {
+    fn drop(&mut self) {
+        // SAFETY: taken once, here; the field is not used again.
+        let slice = unsafe { ManuallyDrop::take(&mut self.slice) };
+        // Gives the handle back without freeing the owner's memory.
+        let _ = slice.leak();
+    }
+}
+
+/// `source` without its comment lines: two shapes whose kernels differ only
+/// in the comments (the regenerate command names every flag given) are the
+/// same kernel, timed once.
+fn code_of(source: &str) -> String {
+    source
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checked_transforms_cover_enough_points() {
+        assert_eq!(checked_transforms(2, 1 << 26), 32_768);
+        assert_eq!(checked_transforms(4096, 1 << 15), 64);
+        assert_eq!(checked_transforms(1000, 134_217), 65);
+        assert_eq!(checked_transforms(8, 10), 10);
+    }
+
+    #[test]
+    fn a_shape_named_two_ways_is_one_kernel() {
+        let planned = FftSpec::new(4)
+            .precision(fftgen::Precision::F64)
+            .radices(&[4]);
+        let pinned = planned.clone().choices(ShapeChoices {
+            threads_per_fft: Some(1),
+            ..ShapeChoices::default()
+        });
+        let source = |spec: &FftSpec| {
+            fftgen::generate(spec, &spec.emit_command())
+                .unwrap()
+                .cuda_source
+        };
+        assert_ne!(source(&planned), source(&pinned));
+        assert_eq!(code_of(&source(&planned)), code_of(&source(&pinned)));
+        let other = planned.clone().min_blocks_per_sm(2);
+        assert_ne!(code_of(&source(&planned)), code_of(&source(&other)));
+    }
+
+    #[test]
+    fn random_reals_are_never_zero_and_repeat_with_the_seed() {
+        let a = random_reals::<f32>(1000, 7);
+        assert_eq!(a, random_reals::<f32>(1000, 7));
+        assert_ne!(a, random_reals::<f32>(1000, 8));
+        assert!(a.iter().all(|&x| x != 0.0 && (-1.0..1.0).contains(&x)));
+    }
+}

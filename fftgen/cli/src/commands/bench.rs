@@ -1,0 +1,182 @@
+//! `fftgen bench`: times our CUDA kernels against cuFFT and a device-to-device
+//! copy on one GPU (and our OpenCL kernels where NVIDIA's OpenCL platform is
+//! present), checks every contender's accuracy, prints a table and writes
+//! JSON, an SVG plot and optionally Markdown. Exit code 2 when it cannot run
+//! (no driver, no device), 1 when one of our kernels failed or was inaccurate.
+
+use super::args::PrecisionArg;
+use crate::Failure;
+use clap::{Args, FromArgMatches};
+use fftgen::{Precision, ShapeChoices};
+use fftgen_cli::bench::{self, BenchConfig, BenchRow, Outputs, Schedule};
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct BenchArgs {
+    #[arg(long, value_enum, default_value_t = PrecisionArg::F32)]
+    precision: PrecisionArg,
+    /// Transform lengths (default: powers of two from 2 to 4096 and 1000,
+    /// 1331, 2187, 2197, 2401, 3125, 4000 for f32; powers of two to 2048 for f64).
+    #[arg(long, value_delimiter = ',')]
+    sizes: Option<Vec<usize>>,
+    /// Launches per timed group (events bracket each group).
+    #[arg(long, default_value_t = Schedule::default().repeats)]
+    repeats: usize,
+    /// Timed groups per contender and size; the median is reported.
+    #[arg(long, default_value_t = Schedule::default().groups)]
+    groups: usize,
+    /// Untimed launches before the groups.
+    #[arg(long, default_value_t = Schedule::default().warmup)]
+    warmup: usize,
+    /// CUDA device ordinal.
+    #[arg(long, default_value_t = 0)]
+    device: usize,
+    /// Seed of the random input.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Shape choices for one size instead of the planner's, as the size and
+    /// `fftgen emit`'s flags in one argument, e.g. '2401 --radix 7,7,7,7
+    /// --threads-per-fft 343' (the form `fftgen tune` prints); repeat for
+    /// several sizes.
+    #[arg(long = "shape", value_parser = parse_shape)]
+    shapes: Vec<(usize, ShapeChoices)>,
+    /// Skip the OpenCL column.
+    #[arg(long)]
+    no_opencl: bool,
+    /// Where to write the JSON report.
+    #[arg(long, default_value = "bench.json")]
+    json: PathBuf,
+    /// Where to write the SVG plot (% of copy bandwidth against N).
+    #[arg(long, default_value = "bench.svg")]
+    svg: PathBuf,
+    /// Also write the table as Markdown here (for docs/perf.md).
+    #[arg(long)]
+    markdown: Option<PathBuf>,
+}
+
+pub fn run(args: BenchArgs) -> Result<(), Failure> {
+    if args.repeats == 0 || args.groups == 0 {
+        return Err(Failure::Usage(
+            "--repeats and --groups must be at least 1".into(),
+        ));
+    }
+    let precision = match args.precision {
+        PrecisionArg::F32 => Precision::F32,
+        PrecisionArg::F64 => Precision::F64,
+    };
+    let mut config = BenchConfig::new(precision);
+    if let Some(sizes) = args.sizes {
+        config.sizes = sizes;
+    }
+    config.schedule = Schedule {
+        warmup: args.warmup,
+        repeats: args.repeats,
+        groups: args.groups,
+    };
+    config.device = args.device;
+    config.opencl = !args.no_opencl;
+    config.seed = args.seed;
+    let mut overrides = std::collections::BTreeMap::<usize, ShapeChoices>::new();
+    for (n, choices) in args.shapes {
+        let earlier = overrides.remove(&n).unwrap_or_default();
+        overrides.insert(n, choices.or(&earlier));
+    }
+    config.overrides = overrides;
+    config.command = command_line();
+
+    eprintln!(
+        "fftgen bench: {precision}, {} sizes, {} warm-ups + {} groups of {} launches each",
+        config.sizes.len(),
+        config.schedule.warmup,
+        config.schedule.groups,
+        config.schedule.repeats
+    );
+    let report = bench::run(&config, progress)?;
+    print!("{}", report.to_text());
+    let outputs = Outputs {
+        json: Some(args.json),
+        svg: Some(args.svg),
+        markdown: args.markdown,
+    };
+    for path in outputs.write(&report)? {
+        println!("wrote {}", path.display());
+    }
+    let failed: Vec<&BenchRow> = report.rows.iter().filter(|r| !r.ours_passed()).collect();
+    if failed.is_empty() {
+        return Ok(());
+    }
+    for row in failed {
+        eprintln!(
+            "N = {}: our kernel did not pass (error {:?} / inverse {:?}, tolerance {:.3e}, unwritten {:?}){}",
+            row.n,
+            row.ours_error,
+            row.ours_inverse_error,
+            row.tolerance,
+            row.ours_unwritten,
+            row.notes.iter().map(|n| format!("; {n}")).collect::<String>()
+        );
+    }
+    Err(Failure::Inaccurate)
+}
+
+/// One line on stderr as each size finishes.
+fn progress(row: &BenchRow) {
+    let ms = |t: &Option<bench::Timing>| {
+        t.as_ref()
+            .map_or("-".to_string(), |t| format!("{:.4}", t.median_ms))
+    };
+    eprintln!(
+        "  N = {:>4} {:?} x {} threads, {} per block, bound {}, input {}, exchange {} {}, first write {}, padding search {}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}{}",
+        row.n,
+        row.radices,
+        row.threads_per_fft,
+        row.ffts_per_block,
+        row.min_blocks_per_sm,
+        row.input_caching,
+        row.exchange_width,
+        row.exchange_buffers,
+        row.first_write,
+        row.padding_search,
+        ms(&row.ours),
+        ms(&row.cufft),
+        ms(&row.copy),
+        ms(&row.opencl),
+        row.ours_error
+            .map_or("-".to_string(), |e| format!("{e:.2e}")),
+        if row.notes.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} note(s))", row.notes.len())
+        }
+    );
+}
+
+/// The command line as typed, arguments with spaces quoted.
+pub fn command_line() -> String {
+    std::env::args()
+        .map(|arg| {
+            if arg.contains(char::is_whitespace) {
+                format!("'{arg}'")
+            } else {
+                arg
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Parses `N FLAGS...`: a size, then the shape choices as `fftgen emit`
+/// takes them.
+fn parse_shape(text: &str) -> Result<(usize, ShapeChoices), String> {
+    let mut words = text.split_whitespace();
+    let size = words.next().unwrap_or_default();
+    let n = size.trim_end_matches(':').parse().map_err(|_| {
+        format!("`{text}` does not start with a size; give e.g. '2401 --radix 7,7,7,7'")
+    })?;
+    let command = ShapeChoices::augment_args(clap::Command::new("--shape").no_binary_name(true));
+    let matches = command
+        .try_get_matches_from(words)
+        .map_err(|e| format!("in `{text}`: {}", e.render()))?;
+    let choices = ShapeChoices::from_arg_matches(&matches).map_err(|e| e.to_string())?;
+    Ok((n, choices))
+}

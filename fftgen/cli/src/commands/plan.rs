@@ -1,0 +1,103 @@
+//! `fftgen plan`: the plan of one size as a readable table.
+
+use super::args::TransformArgs;
+use crate::Failure;
+use clap::Args;
+use fftgen::emit::pass_ops;
+use fftgen::plan::Twiddles;
+
+#[derive(Args)]
+pub struct PlanArgs {
+    #[command(flatten)]
+    transform: TransformArgs,
+    /// Print the plan as JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: PlanArgs) -> Result<(), Failure> {
+    let plan = fftgen::plan::plan(&args.transform.spec())?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&plan)?);
+        return Ok(());
+    }
+    println!(
+        "n = {}, {}, {} pass(es), {}, normalisation {}",
+        plan.n,
+        plan.precision,
+        plan.passes.len(),
+        plan.placement,
+        plan.normalization
+    );
+    for (index, pass) in plan.passes.iter().enumerate() {
+        let Twiddles::RoundedF64Table { len } = pass.twiddles;
+        let direction = plan.directions[0];
+        let rows = [
+            ("radices", format!("{:?}", pass.radices())),
+            ("threads per FFT", pass.threads_per_fft.to_string()),
+            ("values per thread", pass.values_per_thread.to_string()),
+            ("FFTs per block", pass.ffts_per_block.to_string()),
+            ("threads per block", pass.threads_per_block.to_string()),
+            (
+                "grid",
+                format!("ceil(batch / {}) blocks", pass.ffts_per_block),
+            ),
+            ("lane layout", format!("{:?}", pass.lanes)),
+            ("global I/O", format!("{:?}", pass.io)),
+            ("input caching", pass.input_caching.to_string()),
+            (
+                "launch bound",
+                format!("{} block(s) per SM", pass.min_blocks_per_sm),
+            ),
+            ("exchange width", pass.exchange_width.to_string()),
+            ("exchange buffers", pass.exchange_buffers.to_string()),
+            ("first write", pass.first_write.to_string()),
+            ("padding search", pass.padding_search.to_string()),
+            (
+                "shared memory",
+                format!(
+                    "{} bytes ({} words per FFT)",
+                    pass.shared_bytes, pass.fft_stride
+                ),
+            ),
+            ("twiddles", format!("table of {len}, f64 rounded once")),
+            ("operations", pass_ops(pass, direction).to_string()),
+        ];
+        println!("\npass {index}:");
+        for (name, value) in rows {
+            println!("  {name:<18} {value}");
+        }
+        println!(
+            "\n  {:<6} {:>6} {:>7} {:>12} {:>9}  {}",
+            "stage", "radix", "stride", "bfly/thread", "twiddles", "exchange padding"
+        );
+        for (s, stage) in pass.stages.iter().enumerate() {
+            let padding = match stage.exchange {
+                None => "- (writes global memory)".to_string(),
+                Some(p) if p.is_none() => "none".to_string(),
+                Some(p) => format!("{} words every {}", p.gap, p.period),
+            };
+            println!(
+                "  {:<6} {:>6} {:>7} {:>12} {:>9}  {}",
+                s,
+                stage.radix,
+                stage.stride,
+                format!(
+                    "{}{}",
+                    stage.butterflies_per_thread,
+                    if stage.guarded { "*" } else { "" }
+                ),
+                if stage.twiddle_offset.is_some() {
+                    "table"
+                } else {
+                    "none"
+                },
+                padding
+            );
+        }
+        if pass.stages.iter().any(|s| s.guarded) {
+            println!("  (* some threads skip their last butterfly)");
+        }
+    }
+    Ok(())
+}

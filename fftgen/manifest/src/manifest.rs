@@ -1,0 +1,152 @@
+//! The launch manifest: everything a host program needs to run generated
+//! kernels (entry points, launch shapes, shared memory, arguments), as plain
+//! data that serialises to JSON so that users of any language can launch the
+//! kernels. The generator writes it; the runtime reads it. It is the only
+//! contract between the two (cuFFTDx keeps description and execution apart the
+//! same way).
+
+use crate::{Backend, Direction, Normalization, Placement, Precision};
+use serde::{Deserialize, Serialize};
+
+/// The launch description of every kernel generated for one FFT size.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Version of the generator that wrote the kernels.
+    pub generator_version: String,
+    /// Transform length.
+    pub n: usize,
+    pub precision: Precision,
+    pub normalization: Normalization,
+    pub placement: Placement,
+    /// Layout of one batch in memory: `batch` transforms of `n` interleaved
+    /// complex values, transform `b` starting at element `b * n`.
+    pub layout: String,
+    /// One entry per direction that was generated.
+    pub transforms: Vec<TransformLaunch>,
+    /// Twiddle tables the kernels read through a [`KernelArg::Twiddles`]
+    /// argument, as (re, im) pairs computed in f64. The runtime rounds each
+    /// to the manifest's precision once and uploads it once per plan; both
+    /// directions share a table (the inverse kernels conjugate).
+    #[serde(default)]
+    pub twiddle_tables: Vec<Vec<[f64; 2]>>,
+}
+
+/// The passes that together compute one transform in one direction, run in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TransformLaunch {
+    pub direction: Direction,
+    pub passes: Vec<PassLaunch>,
+}
+
+/// How to launch one kernel.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PassLaunch {
+    /// Entry point in both the CUDA and the OpenCL source.
+    pub kernel: String,
+    /// Threads per block (CUDA) or work-group size (OpenCL).
+    pub block: [u32; 3],
+    /// How many blocks to launch for a given batch.
+    pub grid: GridRule,
+    /// Statically declared shared (local) memory, bytes.
+    pub shared_bytes: u32,
+    /// Kernel arguments, in order.
+    pub args: Vec<KernelArg>,
+}
+
+/// The rule that turns a batch count into a grid size.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum GridRule {
+    /// `grid.x = ceil(batch / ffts_per_block)`, `grid.y = grid.z = 1`.
+    FftsPerBlock { ffts_per_block: u32 },
+}
+
+impl GridRule {
+    /// Blocks in x, y, z for `batch` transforms.
+    pub fn grid(&self, batch: usize) -> [usize; 3] {
+        match *self {
+            GridRule::FftsPerBlock { ffts_per_block } => {
+                [batch.div_ceil(ffts_per_block as usize), 1, 1]
+            }
+        }
+    }
+}
+
+/// One kernel argument, by role.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum KernelArg {
+    /// Pointer to the input buffer (read only).
+    Input { name: String },
+    /// Pointer to the output buffer (write only).
+    Output { name: String },
+    /// Pointer to the buffer that is read and overwritten (in place).
+    InOut { name: String },
+    /// Number of transforms in the batch, as an unsigned 32-bit integer.
+    BatchCount { name: String },
+    /// Pointer to twiddle table `table` of [`Manifest::twiddle_tables`] in
+    /// the manifest's precision (read only). A kernel argument rather than
+    /// a table in the source: NVIDIA's OpenCL serves program-scope
+    /// `__constant` arrays through the constant cache, which serialises a
+    /// warp's reads of different twiddles (up to 5.5x slower kernels).
+    Twiddles { name: String, table: usize },
+}
+
+impl Manifest {
+    /// The launch description of `direction`, if it was generated.
+    pub fn transform(&self, direction: Direction) -> Option<&TransformLaunch> {
+        self.transforms.iter().find(|t| t.direction == direction)
+    }
+
+    /// Reads a manifest written by the generator.
+    pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// The twiddle tables as the kernels read them: interleaved (re, im),
+    /// rounded once from f64 to the manifest's precision, in the host's byte
+    /// order (which the GPU shares: both are little-endian). Upload each once
+    /// per plan and pass it where a [`KernelArg::Twiddles`] names it.
+    pub fn twiddle_bytes(&self) -> Vec<Vec<u8>> {
+        self.twiddle_tables
+            .iter()
+            .map(|table| {
+                let values = table.iter().flatten();
+                match self.precision {
+                    Precision::F32 => values.flat_map(|&v| (v as f32).to_ne_bytes()).collect(),
+                    Precision::F64 => values.flat_map(|&v| v.to_ne_bytes()).collect(),
+                }
+            })
+            .collect()
+    }
+
+    /// The manifest as pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a manifest always serialises")
+    }
+}
+
+/// Kernels generated at build time by `fft_kernel!`: the type the macro
+/// defines implements this trait, so the runtime can load it like a plan made
+/// at run time.
+pub trait StaticKernels {
+    /// The CUDA C++ source of every kernel.
+    const CUDA_SOURCE: &'static str;
+    /// The OpenCL C source of every kernel.
+    const OPENCL_SOURCE: &'static str;
+    /// The manifest, as JSON.
+    const MANIFEST_JSON: &'static str;
+
+    /// The manifest, parsed.
+    fn manifest() -> Manifest {
+        Manifest::from_json(Self::MANIFEST_JSON).expect("fft_kernel! writes a valid manifest")
+    }
+
+    /// The source for `backend`.
+    fn source(backend: Backend) -> &'static str {
+        match backend {
+            Backend::Cuda => Self::CUDA_SOURCE,
+            Backend::OpenCl => Self::OPENCL_SOURCE,
+        }
+    }
+}

@@ -1,0 +1,294 @@
+//! Measured shapes as data (FFTW calls such knowledge wisdom): per GPU model,
+//! the shape choices that `fftgen tune` or the bench measured to beat the
+//! planner's heuristic at a size, each naming the logs that hold its timings.
+//! The planner reads them; this crate embeds the files of `fftgen/wisdom/`;
+//! a user adds a file of their own (`fftgen tune --write-wisdom FILE`) through
+//! [`crate::FftSpec::wisdom`] or the environment variable [`WISDOM_ENV`].
+//!
+//! Seed 004 chooses radix schedules by measurement on the device; these files
+//! are where such measurements land.
+
+use super::choices::ShapeChoices;
+use crate::{Error, Precision, Target};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The environment variable naming a wisdom file that the planner consults
+/// before the built-in ones, when a spec names none.
+pub const WISDOM_ENV: &str = "FFTGEN_WISDOM";
+
+/// The built-in files, fallback last.
+const BUILT_IN: [(&str, &str); 2] = [
+    (
+        "fftgen/wisdom/h200.json",
+        include_str!("../../wisdom/h200.json"),
+    ),
+    (
+        "fftgen/wisdom/h100.json",
+        include_str!("../../wisdom/h100.json"),
+    ),
+];
+
+/// The shapes measured on one GPU model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WisdomFile {
+    /// The GPU model the shapes were measured on (`H200`): a target whose
+    /// model contains it (ignoring case) plans with them.
+    pub gpu: String,
+    /// Whether GPUs with no file of their own plan with these shapes too.
+    #[serde(default)]
+    pub fallback: bool,
+    /// What the shapes are and how they were measured.
+    #[serde(default)]
+    pub about: String,
+    pub entries: Vec<WisdomEntry>,
+}
+
+/// One measured winner.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WisdomEntry {
+    pub precision: Precision,
+    pub n: usize,
+    /// The choices that won; those left out stay the planner's.
+    pub choices: ShapeChoices,
+    /// The logs holding the timings that justify the entry.
+    #[serde(default)]
+    pub evidence: Vec<String>,
+}
+
+impl WisdomFile {
+    /// Parses a wisdom file; `origin` names it in errors.
+    pub fn from_json(text: &str, origin: &str) -> Result<WisdomFile, Error> {
+        let bad = |reason: String| Error::BadWisdom {
+            origin: origin.to_string(),
+            reason,
+        };
+        let file: WisdomFile = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+        for entry in &file.entries {
+            let radices = entry.choices.radices.as_deref().unwrap_or_default();
+            if radices.iter().product::<usize>() != entry.n {
+                return Err(bad(format!(
+                    "the {} entry for n = {} has radices {radices:?}, whose product is not n",
+                    entry.precision, entry.n
+                )));
+            }
+        }
+        Ok(file)
+    }
+
+    /// Reads and parses the wisdom file at `path`.
+    pub fn load(path: &Path) -> Result<WisdomFile, Error> {
+        let origin = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| Error::BadWisdom {
+            origin: origin.clone(),
+            reason: format!("cannot read it: {e}"),
+        })?;
+        WisdomFile::from_json(&text, &origin)
+    }
+
+    /// The file as pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("wisdom always serialises") + "\n"
+    }
+
+    /// This file with `entry` in place of any of the same size and precision.
+    pub fn with_entry(mut self, entry: WisdomEntry) -> WisdomFile {
+        self.entries
+            .retain(|e| (e.precision, e.n) != (entry.precision, entry.n));
+        self.entries.push(entry);
+        self.entries.sort_by_key(|e| (e.precision, e.n));
+        self
+    }
+
+    /// Whether `target`'s model is this file's GPU.
+    fn measured_on(&self, target: &Target) -> bool {
+        !self.gpu.is_empty()
+            && target
+                .model
+                .to_lowercase()
+                .contains(&self.gpu.to_lowercase())
+    }
+}
+
+/// The wisdom the planner consults, in order of precedence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wisdom {
+    files: Vec<WisdomFile>,
+}
+
+impl Wisdom {
+    /// The files built into the generator.
+    pub fn built_in() -> &'static Wisdom {
+        static BUILT_IN_WISDOM: OnceLock<Wisdom> = OnceLock::new();
+        BUILT_IN_WISDOM.get_or_init(|| Wisdom {
+            files: BUILT_IN
+                .iter()
+                .map(|(origin, text)| {
+                    WisdomFile::from_json(text, origin)
+                        .unwrap_or_else(|e| panic!("built-in wisdom is checked by its tests: {e}"))
+                })
+                .collect(),
+        })
+    }
+
+    /// The wisdom a spec plans with: the file it names, else the one
+    /// [`WISDOM_ENV`] names, before the built-in files.
+    pub fn for_spec(file: Option<&Path>) -> Result<Wisdom, Error> {
+        let from_env = std::env::var_os(WISDOM_ENV)
+            .filter(|path| !path.is_empty())
+            .map(PathBuf::from);
+        let mut wisdom = Wisdom::built_in().clone();
+        if let Some(path) = file.map(Path::to_path_buf).or(from_env) {
+            wisdom.files.insert(0, WisdomFile::load(&path)?);
+        }
+        Ok(wisdom)
+    }
+
+    /// Every file, in order of precedence.
+    pub fn files(&self) -> &[WisdomFile] {
+        &self.files
+    }
+
+    /// The entries for `n` in `precision` that may apply on `target`, first
+    /// to last: those of files measured on its model, then those of
+    /// fallback files.
+    pub fn candidates<'a>(
+        &'a self,
+        n: usize,
+        precision: Precision,
+        target: &'a Target,
+    ) -> impl Iterator<Item = &'a WisdomEntry> {
+        let own = self.files.iter().filter(|f| f.measured_on(target));
+        let fallback = self
+            .files
+            .iter()
+            .filter(|f| f.fallback && !f.measured_on(target));
+        own.chain(fallback)
+            .flat_map(|f| &f.entries)
+            .filter(move |e| e.n == n && e.precision == precision)
+    }
+
+    /// The sizes and precisions that files measured on `target`'s own model
+    /// have shapes for.
+    pub fn tuned_sizes(&self, target: &Target) -> Vec<(Precision, usize)> {
+        self.files
+            .iter()
+            .filter(|f| f.measured_on(target))
+            .flat_map(|f| &f.entries)
+            .map(|e| (e.precision, e.n))
+            .collect()
+    }
+
+    /// The built-in presets with a wisdom file of their own.
+    pub fn tuned_targets() -> Vec<Target> {
+        Target::PRESETS
+            .iter()
+            .filter(|t| Wisdom::built_in().files.iter().any(|f| f.measured_on(t)))
+            .cloned()
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_files_parse_and_one_is_the_fallback() {
+        let wisdom = Wisdom::built_in();
+        assert_eq!(wisdom.files().len(), 2);
+        assert_eq!(wisdom.files().iter().filter(|f| f.fallback).count(), 1);
+        for file in wisdom.files() {
+            assert!(!file.entries.is_empty(), "{}", file.gpu);
+            for entry in &file.entries {
+                assert!(!entry.evidence.is_empty(), "{} {}", file.gpu, entry.n);
+            }
+        }
+        let tuned: Vec<_> = Wisdom::tuned_targets()
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
+        assert_eq!(tuned, vec!["h100", "h200"]);
+    }
+
+    #[test]
+    fn a_model_prefers_its_own_shapes_then_the_fallback() {
+        let first = |n, precision, target: &Target| {
+            Wisdom::built_in()
+                .candidates(n, precision, target)
+                .next()
+                .map(|e| e.choices.clone())
+        };
+        let h200 = Target::H200;
+        assert_eq!(
+            first(2187, Precision::F32, &h200)
+                .unwrap()
+                .min_blocks_per_sm,
+            Some(6)
+        );
+        let portable = Target::PORTABLE;
+        assert_eq!(
+            first(2187, Precision::F32, &portable)
+                .unwrap()
+                .min_blocks_per_sm,
+            Some(4)
+        );
+        // A size the H200 has no shape of its own for uses the fallback's.
+        assert_eq!(
+            first(8, Precision::F32, &h200).unwrap().radices,
+            Some(vec![2, 4])
+        );
+        assert_eq!(first(4096, Precision::F32, &portable), None);
+        // The device's own name matches as well as the preset.
+        let device = Target {
+            model: "H200 NVL".into(),
+            ..Target::CUDA
+        };
+        assert_eq!(
+            first(2187, Precision::F32, &device)
+                .unwrap()
+                .min_blocks_per_sm,
+            Some(6)
+        );
+    }
+
+    #[test]
+    fn bad_files_are_errors_that_name_them() {
+        let err = WisdomFile::from_json(r#"{"gpu": "X", "entries": [{"n": 8}]}"#, "mine.json")
+            .unwrap_err();
+        assert!(err.to_string().contains("mine.json"), "{err}");
+        let product = r#"{"gpu": "X", "entries": [
+            {"precision": "f32", "n": 8, "choices": {"radix": [2, 2]}}]}"#;
+        let err = WisdomFile::from_json(product, "mine.json").unwrap_err();
+        assert!(err.to_string().contains("product"), "{err}");
+        let err = WisdomFile::load(Path::new("/nonexistent/wisdom.json")).unwrap_err();
+        assert!(err.to_string().contains("cannot read"), "{err}");
+    }
+
+    #[test]
+    fn a_new_entry_replaces_the_old_one_of_its_size() {
+        let entry = |n, radix: Vec<usize>| WisdomEntry {
+            precision: Precision::F32,
+            n,
+            choices: ShapeChoices {
+                radices: Some(radix),
+                ..ShapeChoices::default()
+            },
+            evidence: vec![],
+        };
+        let file = WisdomFile {
+            gpu: "X".into(),
+            fallback: false,
+            about: String::new(),
+            entries: vec![entry(64, vec![8, 8]), entry(16, vec![16])],
+        };
+        let file = file.with_entry(entry(64, vec![4, 16]));
+        assert_eq!(file.entries.len(), 2);
+        assert_eq!(file.entries[1].choices.radices, Some(vec![4, 16]));
+        let again = WisdomFile::from_json(&file.to_json(), "round trip").unwrap();
+        assert_eq!(again, file);
+    }
+}
