@@ -36,11 +36,41 @@ SHORT = {
 }
 
 
+# Reports written before the bench's rows held one `shape` (the command
+# line's spellings) named each choice as a field of its own.
+OLD_FIELDS = {
+    "radix": "radices",
+    "threads-per-fft": "threads_per_fft",
+    "ffts-per-block": "ffts_per_block",
+    "min-blocks-per-sm": "min_blocks_per_sm",
+    "input-caching": "input_caching",
+    "exchange-buffers": "exchange_buffers",
+    "exchange-width": "exchange_width",
+    "first-write": "first_write",
+    "padding-search": "padding_search",
+}
+SPELLED = {
+    "both-parts": "BothParts", "one-part-at-a-time": "OnePartAtATime", "interleaved": "Interleaved",
+    "reused": "Reused", "alternating": "Alternating", "after-barrier": "AfterBarrier",
+    "immediate": "Immediate", "even-radices": "EvenRadices", "all-radices": "AllRadices",
+    "l1-and-l2": "L1AndL2", "l2-only": "L2Only",
+}
+
+
+def choices(row):
+    """The row's shape with the old field names and spellings, either way."""
+    if "shape" not in row:
+        return row
+    shape = row["shape"]
+    return {old: SPELLED.get(shape.get(new), shape.get(new)) for new, old in OLD_FIELDS.items()}
+
+
 def fmt_err(x):
     return "0" if x == 0 else f"{x:.2e}".replace("e-0", "e-")
 
 
 def shape(row):
+    row = choices(row)
     parts = [
         str(row["threads_per_fft"]),
         str(row["ffts_per_block"]),
@@ -101,7 +131,7 @@ def main(path, plan_columns, peers):
         plan = f" {plan_ms(row)} |" if plan_columns else ""
         vk = f" {vkfft.get(row['n'], '-')} |" if vkfft is not None else ""
         print(
-            f"| {row['n']} |{batch} {'x'.join(map(str, row['radices']))} | {shape(row)} "
+            f"| {row['n']} |{batch} {'x'.join(map(str, choices(row)['radices'] or []))} | {shape(row)} "
             f"| {ms(row['ours'])} | {ms(row['ours_inverse'])} | {ms(row['cufft'])} | {ms(row['copy'])} "
             f"| {ratio_text} | {row['ours_pct_copy']:.1f} | {row['cufft_pct_copy']:.1f} |{vk}"
             f" {fmt_err(row['ours_error'])} | {fmt_err(row['cufft_error'])} | {ms(row.get('opencl'))} |"

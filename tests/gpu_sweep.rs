@@ -9,14 +9,13 @@
 
 mod common;
 
-use common::skip;
+use common::{assert_accurate, skip};
 use fftgen::plan::factor::supported_sizes;
 use fftgen::plan::planner::max_size;
-use fftgen::{Backend, FftSpec, Placement, Precision, Target};
+use fftgen::{FftSpec, Generated, Placement, Precision, Target};
 use fftgen_cli::check::{check_cuda, check_opencl, CheckReport};
 use fftgen_runtime::cuda::CudaDevice;
 use fftgen_runtime::opencl::OpenClDevice;
-use fftgen_runtime::planner::for_target;
 
 fn cuda() -> Option<CudaDevice> {
     match CudaDevice::new(0) {
@@ -38,42 +37,33 @@ fn nvidia_opencl() -> Option<OpenClDevice> {
     }
 }
 
-/// Asserts every direction of `report` is within tolerance and returns the worst error.
-fn assert_accurate(report: &CheckReport, label: &str) -> f64 {
-    let mut worst: f64 = 0.0;
-    for check in &report.directions {
-        assert!(
-            check.passed(),
-            "{label} {}: error {:.3e} > {:.3e}",
-            check.direction,
-            check.error,
-            check.tolerance
-        );
-        worst = worst.max(check.error / check.tolerance);
-    }
-    worst
-}
-
 fn batch_for(spec: &FftSpec) -> usize {
     let per_block = fftgen::plan::plan(spec).map_or(1, |p| p.passes[0].ffts_per_block);
     2 * per_block + 1
 }
 
-/// Checks every supported size of `precision`, on 8 threads so that the
-/// run-time compilations overlap.
-fn sweep(precision: Precision, check: impl Fn(&FftSpec) -> CheckReport + Sync, backend: &str) {
+/// Checks every supported size of `precision` as planned for `target` (a
+/// ragged batch, seeded by the size), on 8 threads so that the run-time
+/// compilations overlap.
+fn sweep(
+    precision: Precision,
+    target: Target,
+    check: impl Fn(&Generated, usize, u64) -> CheckReport + Sync,
+    backend: &str,
+) {
     const THREADS: usize = 8;
     let sizes = supported_sizes(max_size(precision));
     let worst = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..THREADS)
             .map(|part| {
-                let (sizes, check) = (&sizes, &check);
+                let (sizes, check, target) = (&sizes, &check, &target);
                 scope.spawn(move || {
                     let mut worst: f64 = 0.0;
                     for &n in sizes.iter().skip(part).step_by(THREADS) {
-                        let spec = FftSpec::new(n).precision(precision);
+                        let spec = FftSpec::new(n).precision(precision).target(target.clone());
+                        let generated = fftgen::generate(&spec, &spec.emit_command()).unwrap();
                         worst = worst.max(assert_accurate(
-                            &check(&spec),
+                            &check(&generated, batch_for(&spec), n as u64),
                             &format!("{backend} n = {n} {precision}"),
                         ));
                     }
@@ -92,21 +82,24 @@ fn sweep(precision: Precision, check: impl Fn(&FftSpec) -> CheckReport + Sync, b
     );
 }
 
+/// The result of one backend's check of generated kernels on `device`.
+type Check<D> = fn(&Generated, &D, usize, u64) -> Result<CheckReport, fftgen_runtime::Error>;
+
+/// Every size in both precisions on `device`, planned for its target.
+fn every_size<D: Sync>(device: &D, target: Target, check: Check<D>, backend: &str) {
+    for precision in [Precision::F32, Precision::F64] {
+        let run = |generated: &Generated, batch, seed| {
+            check(generated, device, batch, seed)
+                .unwrap_or_else(|e| panic!("n = {}: {e}", generated.plan.n))
+        };
+        sweep(precision, target.clone(), run, backend);
+    }
+}
+
 #[test]
 fn cuda_every_size() {
     let Some(device) = cuda() else { return };
-    for precision in [Precision::F32, Precision::F64] {
-        sweep(
-            precision,
-            |spec| {
-                let spec = &for_target(spec, device.target());
-                let generated = fftgen::generate(spec, &spec.emit_command()).unwrap();
-                check_cuda(&generated, &device, batch_for(spec), spec.n as u64)
-                    .unwrap_or_else(|e| panic!("n = {}: {e}", spec.n))
-            },
-            "CUDA",
-        );
-    }
+    every_size(&device, device.target(), check_cuda, "CUDA");
 }
 
 #[test]
@@ -114,18 +107,7 @@ fn nvidia_opencl_every_size() {
     let Some(device) = nvidia_opencl() else {
         return;
     };
-    for precision in [Precision::F32, Precision::F64] {
-        sweep(
-            precision,
-            |spec| {
-                let spec = &for_target(spec, device.target());
-                let generated = fftgen::generate(spec, &spec.emit_command()).unwrap();
-                check_opencl(&generated, &device, batch_for(spec), spec.n as u64)
-                    .unwrap_or_else(|e| panic!("n = {}: {e}", spec.n))
-            },
-            "NVIDIA OpenCL",
-        );
-    }
+    every_size(&device, device.target(), check_opencl, "NVIDIA OpenCL");
 }
 
 /// Each radix, the smallest and largest sizes, in-place, f64: small batches,
@@ -154,7 +136,10 @@ fn sanitizer_set() {
     // the odd-radix padding, no barrier before the first write, and the
     // staged sizes in blocks of 64 threads.
     for (n, precision) in [
+        (2, Precision::F64),
         (4, Precision::F64),
+        (8, Precision::F64),
+        (4, Precision::F32),
         (32, Precision::F32),
         (1000, Precision::F32),
         (1331, Precision::F32),
@@ -174,7 +159,7 @@ fn sanitizer_set() {
             .unwrap_or_else(|e| panic!("n = {}: {e}", spec.n));
         assert_accurate(
             &report,
-            &format!("sanitizer set n = {} {:?}", spec.n, spec.radices),
+            &format!("sanitizer set n = {} {:?}", spec.n, spec.choices.radices),
         );
     }
 }

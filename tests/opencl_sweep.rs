@@ -10,9 +10,7 @@ use fftgen::plan::factor::supported_sizes;
 use fftgen::plan::planner::max_size;
 use fftgen::plan::Wisdom;
 use fftgen::plan::{ExchangeBuffers, ExchangeWidth, PaddingSearch};
-use fftgen::{
-    Backend, Direction, FftSpec, Normalization, Placement, Precision, ShapeChoices, Target,
-};
+use fftgen::{Direction, FftSpec, Normalization, Placement, Precision, ShapeChoices};
 use fftgen_cli::check::check_opencl;
 use fftgen_runtime::opencl::OpenClFft;
 use num_complex::Complex;
@@ -26,18 +24,13 @@ fn check_spec(spec: &FftSpec, batch: usize) {
         fftgen::generate(spec, "tests/opencl_sweep.rs").unwrap_or_else(|e| panic!("n = {n}: {e}"));
     let report = check_opencl(&generated, device, batch, n as u64)
         .unwrap_or_else(|e| panic!("n = {n}: {e}"));
-    for check in &report.directions {
-        assert!(
-            check.passed(),
-            "n = {n} {} {} {:?} {:?}: relative L2 error {:.3e} > {:.3e}",
-            spec.precision,
-            check.direction,
-            spec.placement,
-            generated.plan.passes[0].radices(),
-            check.error,
-            check.tolerance
-        );
-    }
+    let label = format!(
+        "n = {n} {} {:?} {:?}",
+        spec.precision,
+        spec.placement,
+        generated.plan.passes[0].radices()
+    );
+    assert_accurate(&report, &label);
 }
 
 /// Every supported size in `range` (an index range into the size list, so the

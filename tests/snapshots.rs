@@ -7,11 +7,10 @@ use fftgen::codelet::is_supported_radix;
 use fftgen::emit::butterfly_source;
 use fftgen::{Backend, Direction, FftSpec, Precision, Target};
 
-fn source(spec: &FftSpec, backend: Backend) -> String {
-    fftgen::generate(spec, &spec.emit_command())
-        .expect("the pinned specs plan")
-        .source(backend)
-        .to_string()
+/// Pins the `backend` source of `spec` as snapshot `name`.
+fn pin(name: &str, spec: &FftSpec, backend: Backend) {
+    let generated = fftgen::generate(spec, &spec.emit_command()).expect("the pinned specs plan");
+    insta::assert_snapshot!(name, generated.source(backend));
 }
 
 #[test]
@@ -33,38 +32,26 @@ fn butterflies_opencl_f64_inverse() {
 #[test]
 fn n4096_radix_8x8x8x8_f32_both_dialects() {
     let spec = FftSpec::new(4096).radices(&[8, 8, 8, 8]);
-    insta::assert_snapshot!(
-        "kernel_cuda_f32_n4096_r8x8x8x8",
-        source(&spec, Backend::Cuda)
-    );
-    insta::assert_snapshot!(
-        "kernel_opencl_f32_n4096_r8x8x8x8",
-        source(&spec, Backend::OpenCl)
-    );
+    pin("kernel_cuda_f32_n4096_r8x8x8x8", &spec, Backend::Cuda);
+    pin("kernel_opencl_f32_n4096_r8x8x8x8", &spec, Backend::OpenCl);
 }
 
 #[test]
 fn n1000_mixed_radix_f32_cuda() {
     let spec = FftSpec::new(1000);
-    insta::assert_snapshot!(
-        "kernel_cuda_f32_n1000_r10x10x10",
-        source(&spec, Backend::Cuda)
-    );
+    pin("kernel_cuda_f32_n1000_r10x10x10", &spec, Backend::Cuda);
 }
 
 #[test]
 fn n24_small_size_f32_opencl_staged_io() {
     let spec = FftSpec::new(24);
-    insta::assert_snapshot!(
-        "kernel_opencl_f32_n24_planned",
-        source(&spec, Backend::OpenCl)
-    );
+    pin("kernel_opencl_f32_n24_planned", &spec, Backend::OpenCl);
 }
 
 #[test]
 fn n512_f64_cuda() {
     let spec = FftSpec::new(512).precision(Precision::F64);
-    insta::assert_snapshot!("kernel_cuda_f64_n512_planned", source(&spec, Backend::Cuda));
+    pin("kernel_cuda_f64_n512_planned", &spec, Backend::Cuda);
 }
 
 /// f64 N = 4096 does not fit two parts in shared memory: one array carries the
@@ -74,9 +61,10 @@ fn n4096_f64_opencl_one_part_exchange() {
     let spec = FftSpec::new(4096)
         .precision(Precision::F64)
         .directions(&[fftgen::Direction::Forward]);
-    insta::assert_snapshot!(
+    pin(
         "kernel_opencl_f64_n4096_one_part_exchange",
-        source(&spec, Backend::OpenCl)
+        &spec,
+        Backend::OpenCl,
     );
 }
 
@@ -87,8 +75,9 @@ fn n1331_f32_cuda_input_through_l2_only() {
     let spec = FftSpec::new(1331)
         .target(Target::CUDA)
         .directions(&[Direction::Forward]);
-    insta::assert_snapshot!(
+    pin(
         "kernel_cuda_f32_n1331_r11x11x11_l2_only",
-        source(&spec, Backend::Cuda)
+        &spec,
+        Backend::Cuda,
     );
 }

@@ -2,7 +2,7 @@
 //! message names what went wrong and what to do about it, because the reader
 //! is usually someone whose test just failed on a machine without a GPU.
 
-use crate::manifest::{Direction, Placement, Precision};
+use fftgen_manifest::{Direction, Placement, Precision};
 
 /// An error from the runtime.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -1,20 +1,33 @@
 //! Backend-neutral launch logic: checking a manifest once when kernels are
-//! loaded, checking each call's buffers before any data moves, and routing
-//! data between device buffers across the passes of a transform. OpenCL and
-//! (later) CUDA execution share it, so both reject the same mistakes with the
-//! same errors.
+//! loaded, checking what the compiled kernels report, checking each call's
+//! buffers before any data moves, and routing data between device buffers
+//! across the passes of a transform. OpenCL and CUDA execution share it, so
+//! both reject the same mistakes with the same errors.
+//!
+//! Every launch shape is checked twice: against [`Target::PORTABLE`], what
+//! every GPU accepts, and against the device's own [`Target`]. A CPU OpenCL
+//! implementation such as PoCL accepts work-groups of 4096 items and
+//! megabytes of local memory, which no GPU does; the first check keeps a plan
+//! that passes the tests on PoCL from failing on a real GPU.
 
 use crate::error::{Error, Result};
-use crate::limits::{DeviceLimits, GPU_LIMITS};
-use crate::manifest::{
-    Direction, GridRule, KernelArg, Manifest, PassLaunch, Placement, TransformLaunch,
-};
 use crate::real::Real;
+use fftgen_manifest::{
+    Direction, GridRule, KernelArg, LimitExceeded, Manifest, PassLaunch, Placement, Target,
+    TransformLaunch,
+};
+use num_complex::Complex;
+
+/// How errors name the host conveniences of both backends (out of place, in place).
+const HOST_METHODS: [&str; 2] = [
+    "run(direction, input, output, batch)",
+    "run_in_place(direction, data, batch)",
+];
 
 /// Checks that `manifest` describes launchable kernels: a length, at least
 /// one pass per transform, buffer roles that make sense, and block shapes
-/// within both `device` limits and [`GPU_LIMITS`].
-pub(crate) fn check_manifest(manifest: &Manifest, device: &DeviceLimits) -> Result<()> {
+/// within both the `device` target and [`Target::PORTABLE`].
+pub(crate) fn check_manifest(manifest: &Manifest, device: &Target) -> Result<()> {
     let invalid = |reason: String| Err(Error::InvalidManifest(reason));
     if manifest.n == 0 {
         return invalid("n is 0; a transform has at least one point".into());
@@ -38,11 +51,81 @@ pub(crate) fn check_manifest(manifest: &Manifest, device: &DeviceLimits) -> Resu
         for pass in &transform.passes {
             check_pass(pass)?;
             check_twiddle_args(manifest, pass)?;
-            GPU_LIMITS.check_block(pass)?;
-            device.check_block(pass)?;
+            check_block(pass, device)?;
         }
     }
     Ok(())
+}
+
+/// The block shape and shared memory of `pass`, within both targets.
+fn check_block(pass: &PassLaunch, device: &Target) -> Result<()> {
+    if pass.block.contains(&0) {
+        return Err(Error::InvalidManifest(format!(
+            "kernel `{}` has a block of {:?}; every dimension must be at least 1",
+            pass.kernel, pass.block
+        )));
+    }
+    within_limits(pass, device, |target| {
+        target.check_block(pass.block, pass.shared_bytes)
+    })
+}
+
+/// Runs `check` against [`Target::PORTABLE`] and then against `device`.
+fn within_limits(
+    pass: &PassLaunch,
+    device: &Target,
+    check: impl Fn(&Target) -> std::result::Result<(), LimitExceeded>,
+) -> Result<()> {
+    for target in [&Target::PORTABLE, device] {
+        check(target).map_err(|over| launch_limit(pass, over))?;
+    }
+    Ok(())
+}
+
+/// The error of `pass` going over a limit.
+fn launch_limit(pass: &PassLaunch, over: LimitExceeded) -> Error {
+    Error::LaunchLimit {
+        kernel: pass.kernel.clone(),
+        what: over.what,
+        value: over.value,
+        max: over.max,
+        limits: over.limits,
+    }
+}
+
+/// What the backend reports about one compiled kernel, which its compiler
+/// decided and the manifest could only promise.
+pub(crate) struct CompiledKernel {
+    /// How the backend calls the kernel's static shared memory in errors.
+    pub shared_words: &'static str,
+    /// Static shared (local) memory the compiled kernel uses, bytes.
+    pub shared_bytes: u64,
+    /// The largest block the kernel runs with (launch bounds and registers
+    /// lower it below the device's limit).
+    pub max_threads_per_block: u64,
+}
+
+/// Checks what the compiled kernel of `pass` reports: its shared memory
+/// within both targets, and the manifest's block within what it runs with.
+pub(crate) fn check_compiled(
+    pass: &PassLaunch,
+    device: &Target,
+    compiled: &CompiledKernel,
+) -> Result<()> {
+    within_limits(pass, device, |target| {
+        target.check(
+            compiled.shared_words,
+            compiled.shared_bytes,
+            target.max_static_shared_bytes as u64,
+        )
+    })?;
+    let threads: u64 = pass.block.iter().map(|&b| u64::from(b)).product();
+    device
+        .check("threads per block", threads, compiled.max_threads_per_block)
+        .map_err(|over| {
+            let limits = format!("the compiled kernel on `{}`", device.name);
+            launch_limit(pass, LimitExceeded { limits, ..over })
+        })
 }
 
 /// A pass's twiddle arguments name tables the manifest holds.
@@ -105,23 +188,35 @@ fn check_pass(pass: &PassLaunch) -> Result<()> {
     Ok(())
 }
 
-/// Checks one call before any data moves and returns the transform to run.
-/// `called` is the placement of the method the caller used.
+/// The buffers of one call, by role, and what their lengths count.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Buffers<'a> {
+    /// Host slices, in complex values (`n * batch` each).
+    Host(&'a [(&'static str, usize)]),
+    /// Device buffers, in reals (`2 * n * batch` each).
+    Device(&'a [(&'static str, usize)]),
+}
+
+/// Checks one call before any data moves and returns the transform to run,
+/// in the order a caller fixes them: the method matches the manifest's
+/// placement (`called`; `methods` spells the caller's out-of-place and
+/// in-place methods), then the element type and the batch, then the lengths
+/// of host slices, the direction, and the lengths of device buffers.
 pub(crate) fn check_call<'m, T: Real>(
     manifest: &'m Manifest,
     direction: Direction,
     called: Placement,
-    buffers: &[(&'static str, usize)],
+    methods: [&'static str; 2],
+    buffers: Buffers<'_>,
     batch: usize,
 ) -> Result<&'m TransformLaunch> {
     if manifest.placement != called {
-        let use_instead = match manifest.placement {
-            Placement::OutOfPlace => "run(direction, input, output, batch)",
-            Placement::InPlace => "run_in_place(direction, data, batch)",
-        };
         return Err(Error::PlacementMismatch {
             manifest: manifest.placement,
-            use_instead,
+            use_instead: match manifest.placement {
+                Placement::OutOfPlace => methods[0],
+                Placement::InPlace => methods[1],
+            },
         });
     }
     if T::PRECISION != manifest.precision {
@@ -143,17 +238,20 @@ pub(crate) fn check_call<'m, T: Real>(
             max,
         });
     }
+    // Bounded above: batch * n * 2 reals fit in isize::MAX bytes.
     let expected = batch * manifest.n;
-    for &(buffer, got) in buffers {
-        if got != expected {
-            return Err(Error::WrongLength {
-                buffer,
-                expected,
-                got,
-            });
+    if let Buffers::Host(buffers) = buffers {
+        for &(buffer, got) in buffers {
+            if got != expected {
+                return Err(Error::WrongLength {
+                    buffer,
+                    expected,
+                    got,
+                });
+            }
         }
     }
-    manifest
+    let transform = manifest
         .transform(direction)
         .ok_or_else(|| Error::MissingDirection {
             direction,
@@ -163,7 +261,39 @@ pub(crate) fn check_call<'m, T: Real>(
                 .map(|t| t.direction.to_string())
                 .collect::<Vec<_>>()
                 .join(", "),
-        })
+        })?;
+    if let Buffers::Device(buffers) = buffers {
+        for &(buffer, got) in buffers {
+            if got != 2 * expected {
+                return Err(Error::WrongDeviceLength {
+                    buffer,
+                    expected: 2 * expected,
+                    got,
+                });
+            }
+        }
+    }
+    Ok(transform)
+}
+
+/// Checks a call of the host conveniences, `run` (with an `output`) or
+/// `run_in_place` (`input` is the data), and returns the transform to run.
+pub(crate) fn check_host_call<'m, T: Real>(
+    manifest: &'m Manifest,
+    direction: Direction,
+    input: &[Complex<T>],
+    output: Option<&[Complex<T>]>,
+    batch: usize,
+) -> Result<&'m TransformLaunch> {
+    let (called, buffers) = match output {
+        Some(output) => (
+            Placement::OutOfPlace,
+            vec![("input", input.len()), ("output", output.len())],
+        ),
+        None => (Placement::InPlace, vec![("data", input.len())]),
+    };
+    let buffers = Buffers::Host(&buffers);
+    check_call::<T>(manifest, direction, called, HOST_METHODS, buffers, batch)
 }
 
 /// Which of the two device buffers a pass reads and writes.
@@ -200,42 +330,6 @@ pub(crate) fn route(passes: &[PassLaunch]) -> (Vec<Route>, usize) {
     (routes, current)
 }
 
-/// The checks every device-buffer call shares, in the order a caller fixes
-/// them: the method matches the manifest's placement (`methods` spells the
-/// out-of-place and in-place calls of the backend), then the element type and
-/// the batch, then each buffer's length in reals (`2 * n * batch`).
-pub(crate) fn check_device_call<'m, T: Real>(
-    manifest: &'m Manifest,
-    direction: Direction,
-    called: Placement,
-    methods: [&'static str; 2],
-    lengths: &[(&'static str, usize)],
-    batch: usize,
-) -> Result<&'m TransformLaunch> {
-    if manifest.placement != called {
-        return Err(Error::PlacementMismatch {
-            manifest: manifest.placement,
-            use_instead: match manifest.placement {
-                Placement::OutOfPlace => methods[0],
-                Placement::InPlace => methods[1],
-            },
-        });
-    }
-    let transform = check_call::<T>(manifest, direction, called, &[], batch)?;
-    // check_call bounded batch * n * 2 reals by isize::MAX bytes.
-    let expected = 2 * manifest.n * batch;
-    for &(buffer, got) in lengths {
-        if got != expected {
-            return Err(Error::WrongDeviceLength {
-                buffer,
-                expected,
-                got,
-            });
-        }
-    }
-    Ok(transform)
-}
-
 /// How errors name the device buffer of a role.
 pub(crate) fn device_buffer_words(buffer: &str) -> &'static str {
     match buffer {
@@ -254,14 +348,21 @@ pub(crate) fn buffers_needed(routes: &[Route]) -> usize {
     }
 }
 
-/// Blocks (work-groups) per dimension for `batch` transforms, checked against both the device's grid limits and [`GPU_LIMITS`].
-pub(crate) fn grid_for(
-    pass: &PassLaunch,
+/// Blocks (work-groups) per dimension of every pass for `batch` transforms,
+/// checked against the grid limits of both the `device` target and
+/// [`Target::PORTABLE`]. Grid limits depend on the batch, so every pass is
+/// checked before any is launched.
+pub(crate) fn grids_for(
+    passes: &[PassLaunch],
     batch: usize,
-    device: &DeviceLimits,
-) -> Result<[usize; 3]> {
-    let grid = pass.grid.grid(batch);
-    GPU_LIMITS.check_grid(pass, grid)?;
-    device.check_grid(pass, grid)?;
-    Ok(grid)
+    device: &Target,
+) -> Result<Vec<[usize; 3]>> {
+    passes
+        .iter()
+        .map(|pass| {
+            let grid = pass.grid.grid(batch);
+            within_limits(pass, device, |target| target.check_grid(grid))?;
+            Ok(grid)
+        })
+        .collect()
 }

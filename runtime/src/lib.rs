@@ -10,15 +10,20 @@
 //!   ([`compile_to_cubin_check`]), cache the CUBINs in memory and on disk
 //!   ([`CubinCache`]), find a device ([`CudaDevice`]) and run a manifest's
 //!   passes on device buffers or host slices ([`CudaFft`]).
-//! - [`limits`]: launch limits; every launch is checked against the device's
-//!   and against [`GPU_LIMITS`], so CPU-only test runs reject what GPUs would.
+//!
+//! Both devices describe themselves as a [`Target`] ([`CudaDevice::target`],
+//! [`OpenClDevice::target`]), what the planner plans for. Every manifest and
+//! launch is checked against the device's target and against
+//! [`Target::PORTABLE`], what every GPU accepts, so that test runs on a CPU
+//! (PoCL) reject what GPUs would.
 
 pub mod cuda;
 pub mod error;
 mod launch;
-pub mod limits;
-pub mod manifest;
+mod model;
 pub mod opencl;
+#[cfg(feature = "planner")]
+pub mod planner;
 mod real;
 mod route;
 
@@ -30,10 +35,11 @@ pub use cuda::{
 /// streams and buffers ([`cuda::CudaStream`], [`cuda::CudaSlice`]).
 pub use cudarc;
 pub use error::{Error, Result};
-pub use limits::{DeviceLimits, GPU_LIMITS};
-pub use manifest::{
-    Backend, Direction, GridRule, KernelArg, Manifest, Normalization, PassLaunch, Placement,
-    Precision, StaticKernels, TransformLaunch,
+/// The vocabulary, the manifest and the [`Target`], from the crate every
+/// layer shares.
+pub use fftgen_manifest::{
+    manifest, Backend, Direction, GridRule, KernelArg, LimitExceeded, Manifest, Normalization,
+    PassLaunch, Placement, Precision, StaticKernels, Target, TransformLaunch,
 };
 pub use num_complex::Complex;
 pub use opencl::{DeviceInfo, OpenClDevice, OpenClFft};

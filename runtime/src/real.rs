@@ -2,7 +2,7 @@
 //! type of a host buffer always maps to exactly one manifest [`Precision`],
 //! which the runtime checks before it copies any data.
 
-use crate::manifest::Precision;
+use fftgen_manifest::Precision;
 
 mod sealed {
     pub trait Sealed {}

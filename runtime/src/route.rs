@@ -7,7 +7,7 @@
 //! result fixes every pass's buffers; at most one device-to-device copy puts
 //! the data where the first pass expects it.
 
-use crate::manifest::{KernelArg, PassLaunch, Placement};
+use fftgen_manifest::{KernelArg, PassLaunch, Placement};
 
 /// A device buffer of one launch. For in-place transforms `Output` is the
 /// caller's data buffer and `Input` is not used.
@@ -82,7 +82,7 @@ fn in_out(pass: &PassLaunch) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manifest::GridRule;
+    use fftgen_manifest::GridRule;
 
     fn pass(in_place: bool) -> PassLaunch {
         let arg = |name: &str| name.to_string();

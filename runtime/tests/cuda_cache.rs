@@ -58,6 +58,28 @@ impl Drop for TempDir {
     }
 }
 
+/// For a test that compiles: an empty directory of its own, or None after
+/// reporting that NVRTC is missing.
+fn compiling_in_dir(test: &str) -> Option<TempDir> {
+    common::nvrtc(test).then(|| TempDir::new(test))
+}
+
+/// For a test that compiles: a cache in memory only and a source of its own
+/// (`tag` makes it), or None after reporting that NVRTC is missing.
+fn compiling_in_memory(test: &str, tag: &str) -> Option<(CubinCache, String)> {
+    common::nvrtc(test).then(|| (CubinCache::memory_only(), source(tag)))
+}
+
+/// Compiles `src` through `cache`, checking that NVRTC ran (no cache had
+/// it), and returns the cache's statistics after.
+fn compile_anew(cache: &CubinCache, src: &str) -> CacheStats {
+    let compiled = cache
+        .get_or_compile(src, ARCH)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(compiled.origin, CacheOrigin::Compiled);
+    cache.stats()
+}
+
 fn key(source: &str) -> CacheKey {
     CacheKey::new(source, ARCH, &cubin_options(ARCH))
 }
@@ -102,11 +124,10 @@ fn invalid_requests_fail_before_nvrtc() {
 
 #[test]
 fn a_second_request_comes_from_memory() {
-    if !common::nvrtc("a_second_request_comes_from_memory") {
+    let Some((cache, src)) = compiling_in_memory("a_second_request_comes_from_memory", "memory")
+    else {
         return;
-    }
-    let cache = CubinCache::memory_only();
-    let src = source("memory");
+    };
     let first = cache
         .get_or_compile(&src, ARCH)
         .unwrap_or_else(|e| panic!("{e}"));
@@ -143,10 +164,9 @@ fn a_second_request_comes_from_memory() {
 
 #[test]
 fn a_fresh_cache_on_the_same_directory_reads_the_disk() {
-    if !common::nvrtc("a_fresh_cache_on_the_same_directory_reads_the_disk") {
+    let Some(dir) = compiling_in_dir("a_fresh_cache_on_the_same_directory_reads_the_disk") else {
         return;
-    }
-    let dir = TempDir::new("disk");
+    };
     let src = source("disk");
     let writer = CubinCache::with_disk_dir(&dir.0);
     let compiled = writer
@@ -187,10 +207,9 @@ fn a_fresh_cache_on_the_same_directory_reads_the_disk() {
 
 #[test]
 fn damaged_entries_are_compiled_again_and_rewritten() {
-    if !common::nvrtc("damaged_entries_are_compiled_again_and_rewritten") {
+    let Some(dir) = compiling_in_dir("damaged_entries_are_compiled_again_and_rewritten") else {
         return;
-    }
-    let dir = TempDir::new("damaged");
+    };
     let src = source("damaged");
     let first = CubinCache::with_disk_dir(&dir.0)
         .get_or_compile(&src, ARCH)
@@ -233,38 +252,28 @@ fn damaged_entries_are_compiled_again_and_rewritten() {
     // A directory where the entry should be cannot be read as a file.
     fs::remove_file(&path).unwrap();
     fs::create_dir(&path).unwrap();
-    let cache = CubinCache::with_disk_dir(&dir.0);
-    let compiled = cache.get_or_compile(&src, ARCH).unwrap();
-    assert_eq!(compiled.origin, CacheOrigin::Compiled);
-    let stats = cache.stats();
+    let stats = compile_anew(&CubinCache::with_disk_dir(&dir.0), &src);
     assert_eq!((stats.disk_rejected, stats.disk_write_failures), (1, 1));
 }
 
 #[test]
 fn an_unwritable_directory_still_returns_the_cubin() {
-    if !common::nvrtc("an_unwritable_directory_still_returns_the_cubin") {
+    let Some(dir) = compiling_in_dir("an_unwritable_directory_still_returns_the_cubin") else {
         return;
-    }
-    let dir = TempDir::new("unwritable");
+    };
     fs::create_dir_all(&dir.0).unwrap();
     // A file where the cache directory should be: create_dir_all fails.
     let blocked = dir.0.join("file");
     fs::write(&blocked, b"in the way").unwrap();
-    let cache = CubinCache::with_disk_dir(&blocked);
-    let compiled = cache
-        .get_or_compile(&source("unwritable"), ARCH)
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(compiled.origin, CacheOrigin::Compiled);
-    let stats = cache.stats();
+    let stats = compile_anew(&CubinCache::with_disk_dir(&blocked), &source("unwritable"));
     assert_eq!((stats.disk_writes, stats.disk_write_failures), (0, 1));
 }
 
 #[test]
 fn compile_errors_are_returned_and_not_cached() {
-    if !common::nvrtc("compile_errors_are_returned_and_not_cached") {
+    let Some(dir) = compiling_in_dir("compile_errors_are_returned_and_not_cached") else {
         return;
-    }
-    let dir = TempDir::new("broken");
+    };
     let cache = CubinCache::with_disk_dir(&dir.0);
     let broken = r#"extern "C" __global__ void broken(float* x) { x[0] = ; }"#;
     for _ in 0..2 {
@@ -283,11 +292,12 @@ fn compile_errors_are_returned_and_not_cached() {
 
 #[test]
 fn concurrent_requests_for_one_source_compile_once() {
-    if !common::nvrtc("concurrent_requests_for_one_source_compile_once") {
+    let Some((cache, src)) = compiling_in_memory(
+        "concurrent_requests_for_one_source_compile_once",
+        "concurrent",
+    ) else {
         return;
-    }
-    let cache = CubinCache::memory_only();
-    let src = source("concurrent");
+    };
     let origins: Vec<CacheOrigin> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..6)
             .map(|_| scope.spawn(|| cache.get_or_compile(&src, ARCH).map(|c| c.origin)))

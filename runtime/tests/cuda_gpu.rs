@@ -11,16 +11,20 @@
 
 mod common;
 
+use common::host::{
+    refuses_a_missing_direction, refuses_bad_host_calls, runs_in_place, runs_out_of_place, HostPlan,
+};
+use common::plans::{
+    add_one, c_real, forward_only, halve, in_place, in_place_forward, in_place_inverse, manifest,
+    map, name, out_of_place, signal, single_in_out, widen, N,
+};
 use fftgen_runtime::cuda::{CudaContext, CudaSlice, CudaStream};
 use fftgen_runtime::{
     driver_available, CacheOrigin, Complex, CubinCache, CudaDevice, CudaFft, Direction, Error,
-    GridRule, KernelArg, Manifest, Normalization, PassLaunch, Placement, Precision, Real,
-    TransformLaunch,
+    KernelArg, Manifest, PassLaunch, Placement, Precision, Real, Target,
 };
 use std::io::Write;
 use std::sync::Arc;
-
-const N: usize = 8;
 
 #[test]
 fn without_a_driver_or_device_making_one_is_a_clear_error() {
@@ -102,129 +106,17 @@ extern "C" __global__ void __launch_bounds__(64) bounded(const R2* in, R2* out) 
     )
 }
 
-fn name(text: &str) -> String {
-    text.to_string()
-}
-
-fn twice_plus_batch() -> PassLaunch {
-    PassLaunch {
-        kernel: name("twice_plus_batch"),
-        block: [N as u32, 2, 1],
-        grid: GridRule::FftsPerBlock { ffts_per_block: 2 },
-        shared_bytes: 0,
-        args: vec![
-            KernelArg::BatchCount {
-                name: name("batch"),
-            },
-            KernelArg::Output { name: name("out") },
-            KernelArg::Input { name: name("in") },
-        ],
-    }
-}
-
-fn halve() -> PassLaunch {
-    PassLaunch {
-        kernel: name("halve"),
-        block: [N as u32, 1, 1],
-        grid: GridRule::FftsPerBlock { ffts_per_block: 1 },
-        shared_bytes: 0,
-        args: vec![
-            KernelArg::Input { name: name("in") },
-            KernelArg::Output { name: name("out") },
-        ],
-    }
-}
-
-fn add_one() -> PassLaunch {
-    PassLaunch {
-        kernel: name("add_one"),
-        block: [N as u32, 4, 1],
-        grid: GridRule::FftsPerBlock { ffts_per_block: 4 },
-        shared_bytes: 0,
-        args: vec![
-            KernelArg::InOut { name: name("data") },
-            KernelArg::BatchCount {
-                name: name("batch"),
-            },
-        ],
-    }
-}
-
-fn manifest(
-    precision: Precision,
-    placement: Placement,
-    transforms: Vec<(Direction, Vec<PassLaunch>)>,
-) -> Manifest {
-    Manifest {
-        generator_version: name("hand-written"),
-        n: N,
-        precision,
-        normalization: Normalization::None,
-        placement,
-        layout: name("batch-major interleaved"),
-        transforms: transforms
-            .into_iter()
-            .map(|(direction, passes)| TransformLaunch { direction, passes })
-            .collect(),
-        twiddle_tables: Vec::new(),
-    }
-}
-
-/// Forward: one pass of 2x + i batch. Inverse: three halvings (odd, so the
-/// scratch buffer is used and the last pass writes the output).
-fn out_of_place(precision: Precision) -> Manifest {
-    manifest(
-        precision,
-        Placement::OutOfPlace,
-        vec![
-            (Direction::Forward, vec![twice_plus_batch()]),
-            (Direction::Inverse, vec![halve(), halve(), halve()]),
-        ],
-    )
-}
-
-fn real_name(precision: Precision) -> &'static str {
-    match precision {
-        Precision::F32 => "float",
-        Precision::F64 => "double",
-    }
-}
-
 fn load(device: &CudaDevice, manifest: &Manifest) -> CudaFft {
-    CudaFft::new(device, &source(real_name(manifest.precision)), manifest)
+    CudaFft::new(device, &source(c_real(manifest.precision)), manifest)
         .unwrap_or_else(|e| panic!("loading failed: {e}"))
 }
 
-/// Exact values: quarters and eighths of small numbers.
-fn signal<T: Real + From<f32>>(len: usize) -> Vec<Complex<T>> {
-    (0..len)
-        .map(|i| {
-            Complex::new(
-                T::from(i as f32 * 0.25 - 3.0),
-                T::from(1.5 - i as f32 * 0.125),
-            )
-        })
-        .collect()
-}
-
-fn map<T: Real + From<f32> + Into<f64>>(
-    values: &[Complex<T>],
-    f: impl Fn(f64, f64) -> (f64, f64),
-) -> Vec<Complex<f64>> {
-    values
-        .iter()
-        .map(|c| {
-            let (re, im) = f(c.re.into(), c.im.into());
-            Complex::new(re, im)
-        })
-        .collect()
-}
-
-fn widen<T: Real + Into<f64>>(values: &[Complex<T>]) -> Vec<Complex<f64>> {
-    values
-        .iter()
-        .map(|c| Complex::new(c.re.into(), c.im.into()))
-        .collect()
+/// Device 0 and the f32 plan of `out_of_place` on it, or None after
+/// printing why the test skips.
+fn gpu_plan(test: &str) -> Option<(CudaDevice, CudaFft)> {
+    let device = gpu(test)?;
+    let fft = load(&device, &out_of_place(Precision::F32));
+    Some((device, fft))
 }
 
 /// Interleaved reals of complex values.
@@ -246,35 +138,15 @@ fn download<T: Real>(stream: &Arc<CudaStream>, buffer: &CudaSlice<T>) -> Vec<Com
     complexes(&values)
 }
 
-fn host_runs_out_of_place<T: Real + From<f32> + Into<f64>>(device: &CudaDevice, p: Precision) {
-    let fft = load(device, &out_of_place(p));
+fn host_runs_out_of_place<T: Real + From<f32> + Into<f64>>(device: &CudaDevice) {
+    let fft = load(device, &out_of_place(T::PRECISION));
     assert_eq!(fft.kernels().len(), 2, "{:?}", fft.kernels());
     assert!(
         fft.kernels().iter().all(|k| k.registers > 0),
         "{:?}",
         fft.kernels()
     );
-    for batch in [1, 2, 3, 5] {
-        let input = signal::<T>(batch * N);
-        let kept = input.clone();
-        let mut output = vec![Complex::new(T::from(f32::NAN), T::from(f32::NAN)); batch * N];
-        fft.run(Direction::Forward, &input, &mut output, batch)
-            .unwrap_or_else(|e| panic!("{e}"));
-        let b = batch as f64;
-        assert_eq!(
-            widen(&output),
-            map(&input, |re, im| (2.0 * re, 2.0 * im + b)),
-            "{p} batch {batch}"
-        );
-        fft.run(Direction::Inverse, &input, &mut output, batch)
-            .unwrap();
-        assert_eq!(
-            widen(&output),
-            map(&input, |re, im| (re / 8.0, im / 8.0)),
-            "{p} batch {batch}: three passes through scratch"
-        );
-        assert_eq!(widen(&input), widen(&kept), "the input is never written");
-    }
+    runs_out_of_place::<T>(HostPlan::Cuda(&fft));
 }
 
 #[test]
@@ -283,14 +155,15 @@ fn host_slices_run_single_and_multi_pass_in_both_precisions() {
         return;
     };
     let info = device.info();
+    let target = &info.target;
     let _ = writeln!(
         std::io::stderr(),
         "device: {} ({}, {} SMs, {} threads/block, {} B static shared)",
         info.name,
         info.arch,
-        info.sm_count,
-        info.max_threads_per_block,
-        info.max_static_shared_bytes
+        target.sm_count,
+        target.max_threads_per_block,
+        target.max_static_shared_bytes
     );
     assert!(info.arch.starts_with("sm_"), "{}", info.arch);
     assert_eq!(
@@ -300,18 +173,56 @@ fn host_slices_run_single_and_multi_pass_in_both_precisions() {
             info.compute_capability.0, info.compute_capability.1
         )
     );
-    assert!(info.sm_count > 0 && info.max_threads_per_block >= 64);
-    assert!(info.max_static_shared_bytes >= 16 * 1024);
-    host_runs_out_of_place::<f32>(&device, Precision::F32);
-    host_runs_out_of_place::<f64>(&device, Precision::F64);
+    assert!(target.sm_count > 0 && target.max_threads_per_block >= 64);
+    assert!(target.max_static_shared_bytes >= 16 * 1024);
+    host_runs_out_of_place::<f32>(&device);
+    host_runs_out_of_place::<f64>(&device);
+}
+
+#[test]
+fn the_device_target_comes_from_the_driver() {
+    let Some(device) = gpu("the_device_target_comes_from_the_driver") else {
+        return;
+    };
+    let target = device.target();
+    assert_eq!(target, device.info().target);
+    assert_eq!(target.name, device.name());
+    assert_eq!(
+        format!("NVIDIA {}", target.model),
+        device.name(),
+        "the model is the name without the vendor"
+    );
+    assert_eq!(
+        target.launchable_threads_per_block,
+        target.max_threads_per_block
+    );
+    assert!(target.max_opt_in_shared_bytes >= target.max_static_shared_bytes);
+    assert!(target.shared_bytes_per_sm >= target.max_opt_in_shared_bytes);
+    assert!(target.registers_per_sm >= 32 * 1024 && target.warp_size == 32);
+    assert!(target.max_threads_per_sm >= target.max_threads_per_block);
+    assert!(target.max_blocks_per_sm >= 16);
+    // A Hopper GPU plans exactly like its preset: only the names and the
+    // SM count (an H100 PCIe has 114) may differ.
+    let preset = [Target::H100, Target::H200]
+        .into_iter()
+        .find(|preset| target.model.starts_with(preset.model.as_ref()));
+    if let Some(preset) = preset {
+        let renamed = Target {
+            name: preset.name.clone(),
+            model: preset.model.clone(),
+            sm_count: preset.sm_count,
+            ..target.clone()
+        };
+        assert_eq!(renamed, preset);
+    }
 }
 
 #[test]
 fn device_buffers_run_on_the_default_and_on_a_new_stream() {
-    let Some(device) = gpu("device_buffers_run_on_the_default_and_on_a_new_stream") else {
+    let Some((device, fft)) = gpu_plan("device_buffers_run_on_the_default_and_on_a_new_stream")
+    else {
         return;
     };
-    let fft = load(&device, &out_of_place(Precision::F32));
     let batch = 5;
     let input = signal::<f32>(batch * N);
     let forward = map(&input, |re, im| (2.0 * re, 2.0 * im + 5.0));
@@ -357,38 +268,29 @@ fn in_place_plans_run_from_host_and_device() {
     let Some(device) = gpu("in_place_plans_run_from_host_and_device") else {
         return;
     };
-    // Inverse: an in-out pass then an out-of-place one, so the data is
-    // copied to scratch first and the last pass writes it back.
-    let fft = load(
-        &device,
-        &manifest(
-            Precision::F32,
-            Placement::InPlace,
-            vec![
-                (Direction::Forward, vec![add_one()]),
-                (Direction::Inverse, vec![add_one(), halve()]),
-            ],
-        ),
-    );
+    let fft = load(&device, &in_place());
+    runs_in_place(HostPlan::Cuda(&fft));
     let batch = 6;
     let original = signal::<f32>(batch * N);
-    let plus_one = map(&original, |re, im| (re + 1.0, im));
-    let half = map(&original, |re, im| ((re + 1.0) / 2.0, im / 2.0));
 
+    // A lone in-out pass stays in the caller's buffer: no copy, no scratch.
+    let single = load(&device, &single_in_out());
     let mut data = original.clone();
-    fft.run_in_place(Direction::Forward, &mut data, batch)
+    single
+        .run_in_place(Direction::Forward, &mut data, batch)
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(widen(&data), plus_one);
-    let mut data = original.clone();
-    fft.run_in_place(Direction::Inverse, &mut data, batch)
-        .unwrap();
-    assert_eq!(widen(&data), half);
+    assert_eq!(widen(&data), map(&original, |re, im| (re + 1.0, im)));
 
     let stream = device.stream();
-    let mut d_data = upload(stream, &original);
-    fft.launch_in_place(stream, Direction::Inverse, &mut d_data, batch)
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(widen(&download(stream, &d_data)), half);
+    for (direction, expected) in [
+        (Direction::Forward, in_place_forward(&original, batch)),
+        (Direction::Inverse, in_place_inverse(&original)),
+    ] {
+        let mut d_data = upload(stream, &original);
+        fft.launch_in_place(stream, direction, &mut d_data, batch)
+            .unwrap_or_else(|e| panic!("{direction}: {e}"));
+        assert_eq!(widen(&download(stream, &d_data)), expected, "{direction}");
+    }
 }
 
 #[test]
@@ -420,58 +322,13 @@ fn an_in_out_first_pass_never_writes_the_input() {
 
 #[test]
 fn bad_calls_fail_before_writing_anything() {
-    let Some(device) = gpu("bad_calls_fail_before_writing_anything") else {
+    let Some((device, fft)) = gpu_plan("bad_calls_fail_before_writing_anything") else {
         return;
     };
-    let fft = load(&device, &out_of_place(Precision::F32));
     let sentinel = Complex::new(-7.0f32, 7.0);
     let input = signal::<f32>(2 * N);
 
-    // Host slices.
-    let mut output = vec![sentinel; 2 * N];
-    let err = fft
-        .run(Direction::Forward, &input[..N], &mut output, 2)
-        .unwrap_err();
-    assert_eq!(
-        err,
-        Error::WrongLength {
-            buffer: "input",
-            expected: 2 * N,
-            got: N
-        }
-    );
-    let mut long = vec![sentinel; 3 * N];
-    let err = fft
-        .run(Direction::Forward, &input, &mut long, 2)
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::WrongLength {
-                buffer: "output",
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert!(long.iter().all(|&x| x == sentinel));
-    assert_eq!(
-        fft.run(Direction::Forward, &input[..0], &mut output[..0], 0),
-        Err(Error::ZeroBatch)
-    );
-    let mut data = input.clone();
-    assert!(matches!(
-        fft.run_in_place(Direction::Forward, &mut data, 2),
-        Err(Error::PlacementMismatch { .. })
-    ));
-    let wide: Vec<Complex<f64>> = widen(&input);
-    let mut wide_out = vec![Complex::new(0.0f64, 0.0); 2 * N];
-    assert!(matches!(
-        fft.run(Direction::Forward, &wide, &mut wide_out, 2),
-        Err(Error::PrecisionMismatch { .. })
-    ));
-    assert!(output.iter().all(|&x| x == sentinel));
-    assert_eq!(data, input);
+    refuses_bad_host_calls(HostPlan::Cuda(&fft));
 
     // Device buffers.
     let stream = device.stream();
@@ -528,16 +385,10 @@ fn bad_calls_fail_before_writing_anything() {
     assert_eq!(download(stream, &d_short), vec![sentinel; N]);
 
     // A direction the manifest lacks.
-    let forward_only = load(
-        &device,
-        &manifest(
-            Precision::F32,
-            Placement::OutOfPlace,
-            vec![(Direction::Forward, vec![halve()])],
-        ),
-    );
+    let forward = load(&device, &forward_only(vec![halve()]));
+    refuses_a_missing_direction(HostPlan::Cuda(&forward));
     assert!(matches!(
-        forward_only.launch(stream, Direction::Inverse, &d_input, &mut d_output, 2),
+        forward.launch(stream, Direction::Inverse, &d_input, &mut d_output, 2),
         Err(Error::MissingDirection { .. })
     ));
     assert_eq!(download(stream, &d_output), vec![sentinel; 2 * N]);
@@ -545,10 +396,9 @@ fn bad_calls_fail_before_writing_anything() {
 
 #[test]
 fn a_stream_or_buffer_of_another_context_is_refused() {
-    let Some(device) = gpu("a_stream_or_buffer_of_another_context_is_refused") else {
+    let Some((device, fft)) = gpu_plan("a_stream_or_buffer_of_another_context_is_refused") else {
         return;
     };
-    let fft = load(&device, &out_of_place(Precision::F32));
     let batch = 2;
     let sentinel = Complex::new(-7.0f32, 7.0);
     let input = signal::<f32>(batch * N);
@@ -590,14 +440,7 @@ fn a_stream_or_buffer_of_another_context_is_refused() {
         }
     );
     let mut foreign_data = upload(&other_stream, &input);
-    let in_place = load(
-        &device,
-        &manifest(
-            Precision::F32,
-            Placement::InPlace,
-            vec![(Direction::Forward, vec![add_one()])],
-        ),
-    );
+    let in_place = load(&device, &single_in_out());
     assert_eq!(
         in_place.launch_in_place(stream, Direction::Forward, &mut foreign_data, batch),
         Err(Error::ForeignContext {
@@ -635,16 +478,7 @@ fn loading_checks_the_compiled_kernels() {
         kernel: name("no_such_kernel"),
         ..halve()
     };
-    let err = CudaFft::new(
-        &device,
-        &src,
-        &manifest(
-            Precision::F32,
-            Placement::OutOfPlace,
-            vec![(Direction::Forward, vec![missing])],
-        ),
-    )
-    .unwrap_err();
+    let err = CudaFft::new(&device, &src, &forward_only(vec![missing])).unwrap_err();
     assert_eq!(
         err,
         Error::MissingKernel {
@@ -658,15 +492,7 @@ fn loading_checks_the_compiled_kernels() {
         block: [128, 1, 1],
         ..halve()
     };
-    match CudaFft::new(
-        &device,
-        &src,
-        &manifest(
-            Precision::F32,
-            Placement::OutOfPlace,
-            vec![(Direction::Forward, vec![bounded])],
-        ),
-    ) {
+    match CudaFft::new(&device, &src, &forward_only(vec![bounded])) {
         Err(Error::LaunchLimit {
             what, value, max, ..
         }) => {
@@ -680,15 +506,7 @@ fn loading_checks_the_compiled_kernels() {
     extra.args.push(KernelArg::BatchCount {
         name: name("batch"),
     });
-    match CudaFft::new(
-        &device,
-        &src,
-        &manifest(
-            Precision::F32,
-            Placement::OutOfPlace,
-            vec![(Direction::Forward, vec![extra])],
-        ),
-    ) {
+    match CudaFft::new(&device, &src, &forward_only(vec![extra])) {
         Err(Error::InvalidManifest(message)) => {
             assert!(message.contains("takes 2 parameters"), "{message}")
         }

@@ -6,14 +6,19 @@
 
 mod common;
 
+use common::host::{
+    refuses_a_missing_direction, refuses_bad_host_calls, runs_in_place, runs_out_of_place, HostPlan,
+};
+use common::plans::{
+    c_real, forward_only, halve, in_place, in_place_forward, manifest, name, out_of_place, signal,
+    times_table, twice_plus_batch, widen, N,
+};
 use fftgen_runtime::{
-    Complex, Direction, Error, GridRule, KernelArg, Manifest, Normalization, OpenClDevice,
-    OpenClFft, PassLaunch, Placement, Precision, TransformLaunch,
+    Complex, Direction, Error, GridRule, KernelArg, Manifest, OpenClDevice, OpenClFft, PassLaunch,
+    Placement, Precision, Target,
 };
 use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
 use opencl3::types::CL_BLOCKING;
-
-const N: usize = 8;
 
 /// Kernels over `T2` (float2 or double2) for transforms of N points. Argument
 /// orders differ on purpose, to prove that the runtime binds by role.
@@ -57,141 +62,20 @@ __kernel void add_one(__global R2* data, uint batch) {{
     )
 }
 
-fn name(text: &str) -> String {
-    text.to_string()
-}
-
-fn twice_plus_batch() -> PassLaunch {
-    PassLaunch {
-        kernel: name("twice_plus_batch"),
-        block: [N as u32, 2, 1],
-        grid: GridRule::FftsPerBlock { ffts_per_block: 2 },
-        shared_bytes: 0,
-        args: vec![
-            KernelArg::BatchCount {
-                name: name("batch"),
-            },
-            KernelArg::Output { name: name("out") },
-            KernelArg::Input { name: name("in") },
-        ],
-    }
-}
-
-fn halve() -> PassLaunch {
-    PassLaunch {
-        kernel: name("halve"),
-        block: [N as u32, 1, 1],
-        grid: GridRule::FftsPerBlock { ffts_per_block: 1 },
-        shared_bytes: 0,
-        args: vec![
-            KernelArg::Input { name: name("in") },
-            KernelArg::Output { name: name("out") },
-        ],
-    }
-}
-
-fn times_table(table: usize) -> PassLaunch {
-    PassLaunch {
-        kernel: name("times_table"),
-        block: [N as u32, 1, 1],
-        grid: GridRule::FftsPerBlock { ffts_per_block: 1 },
-        shared_bytes: 0,
-        args: vec![
-            KernelArg::Input { name: name("in") },
-            KernelArg::Output { name: name("out") },
-            KernelArg::Twiddles {
-                name: name("table"),
-                table,
-            },
-        ],
-    }
-}
-
-fn add_one() -> PassLaunch {
-    PassLaunch {
-        kernel: name("add_one"),
-        block: [N as u32, 4, 1],
-        grid: GridRule::FftsPerBlock { ffts_per_block: 4 },
-        shared_bytes: 0,
-        args: vec![
-            KernelArg::InOut { name: name("data") },
-            KernelArg::BatchCount {
-                name: name("batch"),
-            },
-        ],
-    }
-}
-
-fn manifest(
-    precision: Precision,
-    placement: Placement,
-    transforms: Vec<(Direction, Vec<PassLaunch>)>,
-) -> Manifest {
-    Manifest {
-        generator_version: name("hand-written"),
-        n: N,
-        precision,
-        normalization: Normalization::None,
-        placement,
-        layout: name("batch-major interleaved"),
-        transforms: transforms
-            .into_iter()
-            .map(|(direction, passes)| TransformLaunch { direction, passes })
-            .collect(),
-        twiddle_tables: Vec::new(),
-    }
-}
-
-/// Forward: one pass of 2x + i batch. Inverse: three halvings (odd, so the
-/// result ends in the second buffer).
-fn out_of_place(precision: Precision) -> Manifest {
-    manifest(
-        precision,
-        Placement::OutOfPlace,
-        vec![
-            (Direction::Forward, vec![twice_plus_batch()]),
-            (Direction::Inverse, vec![halve(), halve(), halve()]),
-        ],
-    )
-}
-
-fn signal(len: usize) -> Vec<Complex<f32>> {
-    (0..len)
-        .map(|i| Complex::new(i as f32 * 0.25 - 3.0, 1.5 - i as f32 * 0.125))
-        .collect()
-}
-
-fn load(device: &OpenClDevice, real: &str, manifest: &Manifest) -> OpenClFft {
-    OpenClFft::new(device, &source(real), manifest)
+fn load(device: &OpenClDevice, manifest: &Manifest) -> OpenClFft {
+    OpenClFft::new(device, &source(c_real(manifest.precision)), manifest)
         .unwrap_or_else(|e| panic!("loading failed: {e}"))
 }
 
 #[test]
-fn binds_arguments_by_role_and_covers_a_ragged_batch() {
-    let Some(device) = common::pocl("binds_arguments_by_role_and_covers_a_ragged_batch") else {
+fn binds_arguments_by_role_and_runs_passes_in_order() {
+    let Some(device) = common::pocl("binds_arguments_by_role_and_runs_passes_in_order") else {
         return;
     };
-    let fft = load(device, "float", &out_of_place(Precision::F32));
-    for batch in [1, 2, 3, 5] {
-        let input = signal(batch * N);
-        let mut output = vec![Complex::new(f32::NAN, f32::NAN); batch * N];
-        fft.run(Direction::Forward, &input, &mut output, batch)
-            .unwrap();
-        let expected: Vec<_> = input
-            .iter()
-            .map(|x| x * 2.0 + Complex::new(0.0, batch as f32))
-            .collect();
-        assert_eq!(output, expected, "batch {batch}");
-    }
-}
-
-#[test]
-fn passes_run_in_order_through_ping_pong_buffers() {
-    let Some(device) = common::pocl("passes_run_in_order_through_ping_pong_buffers") else {
-        return;
-    };
-    let fft = load(device, "float", &out_of_place(Precision::F32));
-    let input = signal(3 * N);
+    let fft = load(device, &out_of_place(Precision::F32));
+    // Ragged batches, and three passes through ping-pong buffers.
+    runs_out_of_place::<f32>(HostPlan::OpenCl(&fft));
+    let input = signal::<f32>(3 * N);
     let mut output = vec![Complex::default(); 3 * N];
     fft.run(Direction::Inverse, &input, &mut output, 3).unwrap();
     let expected: Vec<_> = input.iter().map(|x| x * 0.125).collect();
@@ -203,7 +87,7 @@ fn passes_run_in_order_through_ping_pong_buffers() {
         Placement::OutOfPlace,
         vec![(Direction::Inverse, vec![halve(), halve()])],
     );
-    let fft = load(device, "float", &two);
+    let fft = load(device, &two);
     fft.run(Direction::Inverse, &input, &mut output, 3).unwrap();
     let expected: Vec<_> = input.iter().map(|x| x * 0.25).collect();
     assert_eq!(output, expected);
@@ -219,14 +103,10 @@ fn twiddle_tables_are_rounded_once_and_uploaded_for_the_kernels() {
     let table: Vec<[f64; 2]> = (0..N)
         .map(|k| [k as f64 + 1.0 / 3.0, -(k as f64)])
         .collect();
-    let mut with_table = manifest(
-        Precision::F32,
-        Placement::OutOfPlace,
-        vec![(Direction::Forward, vec![times_table(0)])],
-    );
+    let mut with_table = forward_only(vec![times_table(0)]);
     with_table.twiddle_tables = vec![table.clone()];
-    let fft = load(device, "float", &with_table);
-    let input = signal(2 * N);
+    let fft = load(device, &with_table);
+    let input = signal::<f32>(2 * N);
     let mut output = vec![Complex::default(); 2 * N];
     fft.run(Direction::Forward, &input, &mut output, 2).unwrap();
     let expected: Vec<_> = input
@@ -260,25 +140,7 @@ fn in_place_mixes_in_out_and_out_of_place_passes() {
     let Some(device) = common::pocl("in_place_mixes_in_out_and_out_of_place_passes") else {
         return;
     };
-    let passes = vec![add_one(), twice_plus_batch(), add_one()];
-    let fft = load(
-        device,
-        "float",
-        &manifest(
-            Precision::F32,
-            Placement::InPlace,
-            vec![(Direction::Forward, passes)],
-        ),
-    );
-    let original = signal(5 * N);
-    let mut data = original.clone();
-    fft.run_in_place(Direction::Forward, &mut data, 5).unwrap();
-    let one = Complex::new(1.0, 0.0);
-    let expected: Vec<_> = original
-        .iter()
-        .map(|x| (x + one) * 2.0 + Complex::new(0.0, 5.0) + one)
-        .collect();
-    assert_eq!(data, expected);
+    runs_in_place(HostPlan::OpenCl(&load(device, &in_place())));
 }
 
 #[test]
@@ -286,7 +148,8 @@ fn runs_double_precision() {
     let Some(device) = common::pocl("runs_double_precision") else {
         return;
     };
-    let fft = load(device, "double", &out_of_place(Precision::F64));
+    let fft = load(device, &out_of_place(Precision::F64));
+    // Values that f32 would round: the kernels really compute in f64.
     let input: Vec<Complex<f64>> = (0..2 * N)
         .map(|i| Complex::new(1.0 / 3.0 + i as f64, -0.1 * i as f64))
         .collect();
@@ -297,6 +160,7 @@ fn runs_double_precision() {
         .map(|x| x * 2.0 + Complex::new(0.0, 2.0))
         .collect();
     assert_eq!(output, expected);
+    runs_out_of_place::<f64>(HostPlan::OpenCl(&fft));
 }
 
 #[test]
@@ -304,91 +168,10 @@ fn bad_calls_fail_before_writing_anything() {
     let Some(device) = common::pocl("bad_calls_fail_before_writing_anything") else {
         return;
     };
-    let fft = load(device, "float", &out_of_place(Precision::F32));
-    let sentinel = Complex::new(-7.0f32, 7.0);
-    let input = signal(2 * N);
-    let mut output = vec![sentinel; 2 * N];
-
-    let err = fft
-        .run(Direction::Forward, &input[..N], &mut output, 2)
-        .unwrap_err();
-    assert_eq!(
-        err,
-        Error::WrongLength {
-            buffer: "input",
-            expected: 2 * N,
-            got: N
-        }
-    );
-    assert!(err.to_string().contains("nothing was written"), "{err}");
-
-    let mut long = vec![sentinel; 3 * N];
-    let err = fft
-        .run(Direction::Forward, &input, &mut long, 2)
-        .unwrap_err();
-    assert_eq!(
-        err,
-        Error::WrongLength {
-            buffer: "output",
-            expected: 2 * N,
-            got: 3 * N
-        }
-    );
-    assert!(long.iter().all(|&x| x == sentinel));
-
-    let err = fft
-        .run(Direction::Forward, &input[..0], &mut output[..0], 0)
-        .unwrap_err();
-    assert_eq!(err, Error::ZeroBatch);
-
-    let input64 = vec![Complex::new(1.0f64, 0.0); 2 * N];
-    let mut output64 = vec![Complex::new(-7.0f64, 7.0); 2 * N];
-    let err = fft
-        .run(Direction::Forward, &input64, &mut output64, 2)
-        .unwrap_err();
-    assert_eq!(
-        err,
-        Error::PrecisionMismatch {
-            manifest: Precision::F32,
-            buffer: Precision::F64
-        }
-    );
-    assert!(output64.iter().all(|&x| x == Complex::new(-7.0, 7.0)));
-
-    let mut data = input.clone();
-    let err = fft
-        .run_in_place(Direction::Forward, &mut data, 2)
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::PlacementMismatch {
-                manifest: Placement::OutOfPlace,
-                ..
-            }
-        ),
-        "{err}"
-    );
-    assert_eq!(data, input);
-
-    let forward_only = manifest(
-        Precision::F32,
-        Placement::OutOfPlace,
-        vec![(Direction::Forward, vec![twice_plus_batch()])],
-    );
-    let fft = load(device, "float", &forward_only);
-    let err = fft
-        .run(Direction::Inverse, &input, &mut output, 2)
-        .unwrap_err();
-    assert_eq!(
-        err,
-        Error::MissingDirection {
-            direction: Direction::Inverse,
-            available: name("forward")
-        }
-    );
-
-    assert!(output.iter().all(|&x| x == sentinel));
+    let fft = load(device, &out_of_place(Precision::F32));
+    refuses_bad_host_calls(HostPlan::OpenCl(&fft));
+    let forward = load(device, &forward_only(vec![twice_plus_batch()]));
+    refuses_a_missing_direction(HostPlan::OpenCl(&forward));
 }
 
 #[test]
@@ -396,13 +179,7 @@ fn launches_beyond_gpu_limits_are_rejected_even_on_pocl() {
     let Some(device) = common::pocl("launches_beyond_gpu_limits_are_rejected_even_on_pocl") else {
         return;
     };
-    let with = |pass: PassLaunch| {
-        manifest(
-            Precision::F32,
-            Placement::OutOfPlace,
-            vec![(Direction::Forward, vec![pass])],
-        )
-    };
+    let with = |pass: PassLaunch| forward_only(vec![pass]);
 
     let wide = PassLaunch {
         block: [N as u32, 256, 1],
@@ -460,13 +237,7 @@ fn source_and_manifest_mismatches_are_reported() {
     let Some(device) = common::pocl("source_and_manifest_mismatches_are_reported") else {
         return;
     };
-    let with = |pass: PassLaunch| {
-        manifest(
-            Precision::F32,
-            Placement::OutOfPlace,
-            vec![(Direction::Forward, vec![pass])],
-        )
-    };
+    let with = |pass: PassLaunch| forward_only(vec![pass]);
 
     let err = OpenClFft::new(
         device,
@@ -529,10 +300,10 @@ fn the_same_source_is_built_once_per_device() {
         Err(e) => return common::skip("the_same_source_is_built_once_per_device", &e.to_string()),
     };
     assert_eq!(device.programs_built(), 0);
-    load(&device, "float", &out_of_place(Precision::F32));
-    load(&device, "float", &out_of_place(Precision::F32));
+    load(&device, &out_of_place(Precision::F32));
+    load(&device, &out_of_place(Precision::F32));
     assert_eq!(device.programs_built(), 1);
-    load(&device, "double", &out_of_place(Precision::F64));
+    load(&device, &out_of_place(Precision::F64));
     assert_eq!(device.programs_built(), 2);
 }
 
@@ -541,14 +312,14 @@ fn one_plan_serves_many_threads() {
     let Some(device) = common::pocl("one_plan_serves_many_threads") else {
         return;
     };
-    let fft = load(device, "float", &out_of_place(Precision::F32));
+    let fft = load(device, &out_of_place(Precision::F32));
     std::thread::scope(|scope| {
         for thread in 0..8 {
             let fft = &fft;
             scope.spawn(move || {
                 for round in 0..20 {
                     let batch = 1 + (thread + round) % 4;
-                    let input: Vec<_> = signal(batch * N)
+                    let input: Vec<_> = signal::<f32>(batch * N)
                         .iter()
                         .map(|x| x + (thread * 100 + round) as f32)
                         .collect();
@@ -580,6 +351,38 @@ fn the_device_reports_its_facts() {
     assert!(!info.name.is_empty());
     assert!(info.max_work_group_size >= 1);
     assert!(info.local_mem_bytes >= 16 * 1024);
+    assert!(info.compute_units >= 1);
+}
+
+#[test]
+fn pocl_is_held_to_the_portable_target() {
+    let Some(device) = common::pocl("pocl_is_held_to_the_portable_target") else {
+        return;
+    };
+    let target = device.target();
+    let info = device.info();
+    assert_eq!(target.name, info.name);
+    assert_eq!(
+        target.model, info.name,
+        "a CPU's name has no vendor to drop"
+    );
+    assert_eq!(target.sm_count, info.compute_units);
+    // PoCL itself takes more: the clamp, not the device, sets these.
+    assert!(info.max_work_group_size > 256, "{info:?}");
+    let portable_but_for_the_device = Target {
+        name: Target::PORTABLE.name,
+        model: Target::PORTABLE.model,
+        sm_count: Target::PORTABLE.sm_count,
+        ..target.clone()
+    };
+    assert_eq!(portable_but_for_the_device, Target::PORTABLE);
+    assert_eq!(
+        (
+            target.launchable_threads_per_block,
+            target.plannable_shared_bytes()
+        ),
+        (256, 48 * 1024 - 256)
+    );
 }
 
 /// A device buffer holding `values`.
@@ -621,16 +424,38 @@ fn read_back(
     values
 }
 
+/// The f32 plan of `out_of_place`, a signal of 3 transforms, and device
+/// buffers holding the signal and something else.
+struct OnDevice {
+    fft: OpenClFft,
+    input: Vec<Complex<f32>>,
+    d_input: Buffer<Complex<f32>>,
+    d_output: Buffer<Complex<f32>>,
+}
+
+/// [`OnDevice`] with the output buffer full of `fill`.
+fn on_device(device: &OpenClDevice, fill: Complex<f32>) -> OnDevice {
+    let input = signal::<f32>(3 * N);
+    OnDevice {
+        fft: load(device, &out_of_place(Precision::F32)),
+        d_input: device_buffer(device, &input),
+        d_output: device_buffer(device, &[fill; 3 * N]),
+        input,
+    }
+}
+
 #[test]
 fn device_buffers_run_on_a_queue_out_of_place_and_in_place() {
     let Some(device) = common::pocl("device_buffers_run_on_a_queue_out_of_place_and_in_place")
     else {
         return;
     };
-    let fft = load(device, "float", &out_of_place(Precision::F32));
-    let input = signal(3 * N);
-    let d_input = device_buffer(device, &input);
-    let mut d_output = device_buffer(device, &vec![Complex::new(f32::NAN, 0.0); 3 * N]);
+    let OnDevice {
+        fft,
+        input,
+        d_input,
+        mut d_output,
+    } = on_device(device, Complex::new(f32::NAN, 0.0));
     let queue = device.queue();
     fft.launch(queue, Direction::Forward, &d_input, &mut d_output, 3)
         .unwrap();
@@ -646,26 +471,15 @@ fn device_buffers_run_on_a_queue_out_of_place_and_in_place() {
     assert_eq!(read_back(device, &d_output, 3 * N), expected);
     assert_eq!(read_back(device, &d_input, 3 * N), input);
 
-    let passes = vec![add_one(), twice_plus_batch(), add_one()];
-    let in_place = load(
-        device,
-        "float",
-        &manifest(
-            Precision::F32,
-            Placement::InPlace,
-            vec![(Direction::Forward, passes)],
-        ),
-    );
+    let mixed = load(device, &in_place());
     let mut d_data = device_buffer(device, &input);
-    in_place
+    mixed
         .launch_in_place(queue, Direction::Forward, &mut d_data, 3)
         .unwrap();
-    let one = Complex::new(1.0, 0.0);
-    let expected: Vec<_> = input
-        .iter()
-        .map(|x| (x + one) * 2.0 + Complex::new(0.0, 3.0) + one)
-        .collect();
-    assert_eq!(read_back(device, &d_data, 3 * N), expected);
+    assert_eq!(
+        widen(&read_back(device, &d_data, 3 * N)),
+        in_place_forward(&input, 3)
+    );
 }
 
 #[test]
@@ -674,39 +488,31 @@ fn device_buffer_mistakes_are_refused_before_anything_runs() {
     else {
         return;
     };
-    let fft = load(device, "float", &out_of_place(Precision::F32));
-    let input = signal(3 * N);
-    let d_input = device_buffer(device, &input);
-    let untouched = vec![Complex::new(7.0, -7.0); 3 * N];
-    let mut d_output = device_buffer(device, &untouched);
+    let sentinel = Complex::new(7.0, -7.0);
+    let OnDevice {
+        fft,
+        input,
+        d_input,
+        mut d_output,
+    } = on_device(device, sentinel);
     let queue = device.queue();
+    // Lengths in reals: 2 * n * batch.
+    let wrong = |buffer, expected, got| Error::WrongDeviceLength {
+        buffer,
+        expected,
+        got,
+    };
 
-    let mut short = device_buffer(device, &untouched[..2 * N]);
-    let error = fft
-        .launch(queue, Direction::Forward, &d_input, &mut short, 3)
-        .unwrap_err();
-    assert!(
-        matches!(
-            error,
-            Error::WrongDeviceLength {
-                buffer: "output",
-                ..
-            }
-        ),
-        "{error}"
+    let mut short = device_buffer(device, &[sentinel; 2 * N]);
+    assert_eq!(
+        fft.launch(queue, Direction::Forward, &d_input, &mut short, 3)
+            .unwrap_err(),
+        wrong("output", 6 * N, 4 * N)
     );
-    let error = fft
-        .launch(queue, Direction::Forward, &d_input, &mut d_output, 4)
-        .unwrap_err();
-    assert!(
-        matches!(
-            error,
-            Error::WrongDeviceLength {
-                buffer: "input",
-                ..
-            }
-        ),
-        "{error}"
+    assert_eq!(
+        fft.launch(queue, Direction::Forward, &d_input, &mut d_output, 4)
+            .unwrap_err(),
+        wrong("input", 8 * N, 6 * N)
     );
     let error = fft
         .launch_in_place(queue, Direction::Forward, &mut d_output, 3)
@@ -716,30 +522,22 @@ fn device_buffer_mistakes_are_refused_before_anything_runs() {
     // A second device made separately has its own context.
     let other = OpenClDevice::find(Some("Portable")).unwrap();
     let foreign = device_buffer(&other, &input);
-    let error = fft
-        .launch(queue, Direction::Forward, &foreign, &mut d_output, 3)
-        .unwrap_err();
-    assert!(
-        matches!(
-            error,
-            Error::ForeignOpenClContext {
-                what: "input buffer"
-            }
-        ),
-        "{error}"
+    let foreign_context = |what| Error::ForeignOpenClContext { what };
+    assert_eq!(
+        fft.launch(queue, Direction::Forward, &foreign, &mut d_output, 3)
+            .unwrap_err(),
+        foreign_context("input buffer")
     );
-    let error = fft
-        .launch(
+    assert_eq!(
+        fft.launch(
             other.queue(),
             Direction::Forward,
             &d_input,
             &mut d_output,
-            3,
+            3
         )
-        .unwrap_err();
-    assert!(
-        matches!(error, Error::ForeignOpenClContext { what: "queue" }),
-        "{error}"
+        .unwrap_err(),
+        foreign_context("queue")
     );
-    assert_eq!(read_back(device, &d_output, 3 * N), untouched);
+    assert_eq!(read_back(device, &d_output, 3 * N), vec![sentinel; 3 * N]);
 }

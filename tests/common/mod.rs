@@ -78,3 +78,20 @@ pub fn widen<T: Into<f64> + Copy>(values: &[Complex<T>]) -> Vec<Complex<f64>> {
         .map(|c| Complex::new(c.re.into(), c.im.into()))
         .collect()
 }
+
+/// Asserts every direction of `report` is within tolerance, naming the
+/// transform by `label`, and returns the worst error over its tolerance.
+pub fn assert_accurate(report: &fftgen_cli::check::CheckReport, label: &str) -> f64 {
+    let mut worst: f64 = 0.0;
+    for check in &report.directions {
+        assert!(
+            check.passed(),
+            "{label} {}: relative L2 error {:.3e} > {:.3e}",
+            check.direction,
+            check.error,
+            check.tolerance
+        );
+        worst = worst.max(check.error / check.tolerance);
+    }
+    worst
+}

@@ -13,29 +13,27 @@ pub trait NpyComplex: Copy {
     fn read_le(bytes: &[u8]) -> Self;
 }
 
-impl NpyComplex for Complex<f32> {
-    const DESCR: &'static str = "<c8";
-    fn write_le(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.re.to_le_bytes());
-        out.extend_from_slice(&self.im.to_le_bytes());
-    }
-    fn read_le(b: &[u8]) -> Self {
-        let f = |i: usize| f32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
-        Complex::new(f(0), f(4))
-    }
+/// `NpyComplex` for `Complex<$real>`: two little-endian reals of `$bytes` bytes.
+macro_rules! npy_complex {
+    ($real:ty, $bytes:literal, $descr:literal) => {
+        impl NpyComplex for Complex<$real> {
+            const DESCR: &'static str = $descr;
+            fn write_le(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.re.to_le_bytes());
+                out.extend_from_slice(&self.im.to_le_bytes());
+            }
+            fn read_le(b: &[u8]) -> Self {
+                let f = |i: usize| {
+                    <$real>::from_le_bytes(b[i..i + $bytes].try_into().expect("one real"))
+                };
+                Complex::new(f(0), f($bytes))
+            }
+        }
+    };
 }
 
-impl NpyComplex for Complex<f64> {
-    const DESCR: &'static str = "<c16";
-    fn write_le(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.re.to_le_bytes());
-        out.extend_from_slice(&self.im.to_le_bytes());
-    }
-    fn read_le(b: &[u8]) -> Self {
-        let f = |i: usize| f64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
-        Complex::new(f(0), f(8))
-    }
-}
+npy_complex!(f32, 4, "<c8");
+npy_complex!(f64, 8, "<c16");
 
 const MAGIC: &[u8] = b"\x93NUMPY";
 

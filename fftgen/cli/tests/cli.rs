@@ -206,3 +206,73 @@ fn check_passes_on_pocl_and_saved_files_agree_with_numpy() {
     }
     let _ = std::fs::remove_dir_all(out);
 }
+
+#[test]
+fn targets_and_wisdom_files_choose_the_plan() {
+    let plan = |args: &[&str], env: Option<&Path>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_fftgen"));
+        command.arg("plan").args(args).env_remove("FFTGEN_WISDOM");
+        if let Some(file) = env {
+            command.env("FFTGEN_WISDOM", file);
+        }
+        let result = command.output().expect("the fftgen binary runs");
+        assert!(
+            result.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+        String::from_utf8_lossy(&result.stdout).into_owned()
+    };
+    // The measured 343-thread shape of 2401 runs through CUDA, not through
+    // NVIDIA's OpenCL (256 threads per work-group for these kernels).
+    assert!(plan(&["--n", "2401", "--target", "h200"], None).contains("threads per FFT    343"));
+    assert!(!plan(&["--n", "2401", "--target", "opencl-nvidia"], None)
+        .contains("threads per FFT    343"));
+
+    // A wisdom file of one's own wins over the built-in ones, named by flag
+    // or by FFTGEN_WISDOM, for the GPU model it names.
+    let dir = scratch("wisdom");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("mine.json");
+    std::fs::write(
+        &file,
+        r#"{"gpu": "H200", "entries": [
+            {"precision": "f32", "n": 1000, "choices": {"radix": [8, 5, 5, 5]}}]}"#,
+    )
+    .unwrap();
+    let mine = "radices            [8, 5, 5, 5]";
+    let flag = [
+        "--n",
+        "1000",
+        "--target",
+        "h200",
+        "--wisdom",
+        file.to_str().unwrap(),
+    ];
+    assert!(plan(&flag, None).contains(mine));
+    assert!(plan(&["--n", "1000", "--target", "h200"], Some(&file)).contains(mine));
+    assert!(!plan(&["--n", "1000", "--target", "h100"], Some(&file)).contains(mine));
+
+    // Bad targets, wisdom files and per-size shapes are errors that say what to do.
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["plan", "--n", "64", "--target", "h300"],
+            "is not a target; expected one of",
+        ),
+        (
+            &["plan", "--n", "64", "--wisdom", "/nonexistent/w.json"],
+            "cannot read it",
+        ),
+        (
+            &["bench", "--shape", "--radix 8,8"],
+            "does not start with a size",
+        ),
+    ];
+    for (args, message) in cases {
+        let result = fftgen(args);
+        assert_eq!(result.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -16,8 +16,12 @@ pub trait Dialect {
     fn kernel_prefix(&self, threads_per_block: usize, min_blocks_per_sm: usize) -> String;
     /// Qualifiers and return type of an inlined helper.
     fn helper_prefix(&self, returns: Option<Type>) -> String;
-    fn param(&self, param: &Param) -> String;
-    fn type_name(&self, ty: Type) -> String;
+    /// The address-space qualifier of a global pointer (`__global `).
+    fn global_qualifier(&self) -> &'static str;
+    /// The no-alias qualifier of a pointer, with its trailing space.
+    fn restrict_qualifier(&self) -> &'static str;
+    /// The 32- and 64-bit unsigned integer types.
+    fn unsigned_names(&self) -> (&'static str, &'static str);
     fn space_qualifier(&self, space: Space) -> &'static str;
     fn barrier(&self) -> &'static str;
     fn builtin(&self, builtin: Builtin) -> String;
@@ -26,6 +30,40 @@ pub trait Dialect {
     /// Loads `element` (a global buffer indexed) through L2 only, leaving L1
     /// to data that is read again.
     fn l2_only_load(&self, element: &str) -> String;
+
+    fn param(&self, param: &Param) -> String {
+        match param.kind {
+            ParamKind::Global {
+                ty,
+                read_only,
+                restrict,
+            } => format!(
+                "{}{}{}* {}{}",
+                self.global_qualifier(),
+                if read_only { "const " } else { "" },
+                self.type_name(ty),
+                if restrict {
+                    self.restrict_qualifier()
+                } else {
+                    ""
+                },
+                param.name
+            ),
+            ParamKind::Private(ty) => format!("{}* {}", self.type_name(ty), param.name),
+            ParamKind::Value(ty) => format!("const {} {}", self.type_name(ty), param.name),
+        }
+    }
+
+    fn type_name(&self, ty: Type) -> String {
+        let (uint, index) = self.unsigned_names();
+        match ty {
+            Type::Real => self.real_name().into(),
+            Type::Complex => self.complex_name().into(),
+            Type::Uint => uint.into(),
+            Type::Index => index.into(),
+            Type::Bool => "bool".into(),
+        }
+    }
 
     /// A real literal that reads back as exactly the value rounded to the
     /// kernel's precision.
@@ -94,31 +132,14 @@ impl Dialect for Cuda {
         let ret = returns.map_or_else(|| "void".to_string(), |t| self.type_name(t));
         format!("static __device__ __forceinline__ {ret}")
     }
-    fn param(&self, param: &Param) -> String {
-        match param.kind {
-            ParamKind::Global {
-                ty,
-                read_only,
-                restrict,
-            } => format!(
-                "{}{}* {}{}",
-                if read_only { "const " } else { "" },
-                self.type_name(ty),
-                if restrict { "__restrict__ " } else { "" },
-                param.name
-            ),
-            ParamKind::Private(ty) => format!("{}* {}", self.type_name(ty), param.name),
-            ParamKind::Value(ty) => format!("const {} {}", self.type_name(ty), param.name),
-        }
+    fn global_qualifier(&self) -> &'static str {
+        ""
     }
-    fn type_name(&self, ty: Type) -> String {
-        match ty {
-            Type::Real => self.real_name().into(),
-            Type::Complex => self.complex_name().into(),
-            Type::Uint => "unsigned int".into(),
-            Type::Index => "unsigned long long".into(),
-            Type::Bool => "bool".into(),
-        }
+    fn restrict_qualifier(&self) -> &'static str {
+        "__restrict__ "
+    }
+    fn unsigned_names(&self) -> (&'static str, &'static str) {
+        ("unsigned int", "unsigned long long")
     }
     fn space_qualifier(&self, space: Space) -> &'static str {
         match space {
@@ -184,31 +205,14 @@ impl Dialect for OpenCl {
         let ret = returns.map_or_else(|| "void".to_string(), |t| self.type_name(t));
         format!("static inline {ret}")
     }
-    fn param(&self, param: &Param) -> String {
-        match param.kind {
-            ParamKind::Global {
-                ty,
-                read_only,
-                restrict,
-            } => format!(
-                "__global {}{}* {}{}",
-                if read_only { "const " } else { "" },
-                self.type_name(ty),
-                if restrict { "restrict " } else { "" },
-                param.name
-            ),
-            ParamKind::Private(ty) => format!("{}* {}", self.type_name(ty), param.name),
-            ParamKind::Value(ty) => format!("const {} {}", self.type_name(ty), param.name),
-        }
+    fn global_qualifier(&self) -> &'static str {
+        "__global "
     }
-    fn type_name(&self, ty: Type) -> String {
-        match ty {
-            Type::Real => self.real_name().into(),
-            Type::Complex => self.complex_name().into(),
-            Type::Uint => "uint".into(),
-            Type::Index => "ulong".into(),
-            Type::Bool => "bool".into(),
-        }
+    fn restrict_qualifier(&self) -> &'static str {
+        "restrict "
+    }
+    fn unsigned_names(&self) -> (&'static str, &'static str) {
+        ("uint", "ulong")
     }
     fn space_qualifier(&self, space: Space) -> &'static str {
         match space {

@@ -40,38 +40,25 @@ struct Token {
     set: fn(&mut KernelKey),
 }
 
+/// A token for `field` set to `value`.
+macro_rules! token {
+    ($text:literal, $field:ident, $value:expr) => {
+        Token {
+            text: $text,
+            is_set: |k| k.$field == $value,
+            set: |k| k.$field = $value,
+        }
+    };
+}
+
 /// The optional tokens, in the order they appear in a name.
 const TOKENS: [Token; 6] = [
-    Token {
-        text: "l2",
-        is_set: |k| k.input_caching == InputCaching::L2Only,
-        set: |k| k.input_caching = InputCaching::L2Only,
-    },
-    Token {
-        text: "x2",
-        is_set: |k| k.exchange_buffers == ExchangeBuffers::Alternating,
-        set: |k| k.exchange_buffers = ExchangeBuffers::Alternating,
-    },
-    Token {
-        text: "w1",
-        is_set: |k| k.exchange_width == ExchangeWidth::OnePartAtATime,
-        set: |k| k.exchange_width = ExchangeWidth::OnePartAtATime,
-    },
-    Token {
-        text: "wi",
-        is_set: |k| k.exchange_width == ExchangeWidth::Interleaved,
-        set: |k| k.exchange_width = ExchangeWidth::Interleaved,
-    },
-    Token {
-        text: "fi",
-        is_set: |k| k.first_write == FirstWrite::Immediate,
-        set: |k| k.first_write = FirstWrite::Immediate,
-    },
-    Token {
-        text: "pa",
-        is_set: |k| k.padding_search == PaddingSearch::AllRadices,
-        set: |k| k.padding_search = PaddingSearch::AllRadices,
-    },
+    token!("l2", input_caching, InputCaching::L2Only),
+    token!("x2", exchange_buffers, ExchangeBuffers::Alternating),
+    token!("w1", exchange_width, ExchangeWidth::OnePartAtATime),
+    token!("wi", exchange_width, ExchangeWidth::Interleaved),
+    token!("fi", first_write, FirstWrite::Immediate),
+    token!("pa", padding_search, PaddingSearch::AllRadices),
 ];
 
 impl KernelKey {

@@ -412,38 +412,33 @@ impl Lowering<'_> {
 
     /// Copies `block_base + e` for e = tid, tid + block, ... into shared memory.
     fn staged_load(&self) -> Vec<Stmt> {
-        let pass = self.pass;
-        let n = pass.n;
-        (0..n / pass.threads_per_fft)
-            .map(|k| {
-                let e = var(format!("e{k}"));
-                let slot = e
-                    .clone()
-                    .div(uint(n))
-                    .mul(uint(pass.fft_stride))
-                    .add(e.clone().rem(uint(n)));
-                let source = self.input_load(var("block_base").add(e));
-                Stmt::Scope(vec![
-                    let_const(
-                        Type::Uint,
-                        format!("e{k}"),
-                        var("tid").add(uint(k * pass.threads_per_block)),
-                    ),
-                    Stmt::If(
-                        var("block_base").add(var(format!("e{k}"))).lt(var("total")),
-                        vec![
-                            let_const(Type::Complex, "x", source),
-                            assign(var("shared_re").at(slot.clone()), var("x").re()),
-                            assign(var("shared_im").at(slot), var("x").im()),
-                        ],
-                    ),
-                ])
-            })
-            .collect()
+        self.staged_copy(|e, slot| {
+            let source = self.input_load(var("block_base").add(e));
+            vec![
+                let_const(Type::Complex, "x", source),
+                assign(var("shared_re").at(slot.clone()), var("x").re()),
+                assign(var("shared_im").at(slot), var("x").im()),
+            ]
+        })
     }
 
     /// Copies the block's results from shared memory to `block_base + e`, scaled.
     fn staged_store(&self) -> Vec<Stmt> {
+        self.staged_copy(|e, slot| {
+            let value =
+                self.scaled_parts(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
+            vec![assign(
+                var(self.buffers.output).at(var("block_base").add(e)),
+                value,
+            )]
+        })
+    }
+
+    /// The block's unit-stride walk over its slice of the batch: for each
+    /// element `e` this thread moves that lies within the batch, `copy(e,
+    /// slot)` with `slot` its place in shared memory (FFT `e / n` at the
+    /// padded FFT stride, point `e % n`).
+    fn staged_copy(&self, copy: impl Fn(Expr, Expr) -> Vec<Stmt>) -> Vec<Stmt> {
         let pass = self.pass;
         let n = pass.n;
         (0..n / pass.threads_per_fft)
@@ -454,8 +449,6 @@ impl Lowering<'_> {
                     .div(uint(n))
                     .mul(uint(pass.fft_stride))
                     .add(e.clone().rem(uint(n)));
-                let value =
-                    self.scaled_parts(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
                 Stmt::Scope(vec![
                     let_const(
                         Type::Uint,
@@ -464,10 +457,7 @@ impl Lowering<'_> {
                     ),
                     Stmt::If(
                         var("block_base").add(e.clone()).lt(var("total")),
-                        vec![assign(
-                            var(self.buffers.output).at(var("block_base").add(e)),
-                            value,
-                        )],
+                        copy(e, slot),
                     ),
                 ])
             })

@@ -284,6 +284,25 @@ pub fn bank_words(real_bytes: usize) -> usize {
 mod tests {
     use super::*;
 
+    /// The exchange after a radix-`radix` stage of stride `stride` on
+    /// `threads` threads, with 32 banks of 4-byte words.
+    fn exchange(
+        n: usize,
+        threads: usize,
+        radix: usize,
+        stride: usize,
+        next_radix: usize,
+    ) -> Exchange {
+        Exchange {
+            n,
+            threads,
+            radix,
+            stride,
+            next_radix,
+            bank_words: 32,
+        }
+    }
+
     /// The worst bank conflict (accesses serialised on one bank) of one access
     /// by `lanes` consecutive threads that touch word `address(lane)`.
     fn worst_conflict(lanes: usize, bank_words: usize, address: impl Fn(usize) -> usize) -> usize {
@@ -374,14 +393,7 @@ mod tests {
             (4000, 200, 20, 20, 10),
             (1000, 100, 10, 1, 10),
         ] {
-            let exchange = Exchange {
-                n,
-                threads,
-                radix,
-                stride,
-                next_radix,
-                bank_words: 32,
-            };
+            let exchange = exchange(n, threads, radix, stride, next_radix);
             let rule = Padding::for_stage(radix, stride, 32);
             let chosen = Padding::for_exchange(exchange, PaddingSearch::EvenRadices);
             let (before, after) = (exchange.cost(rule), exchange.cost(chosen));
@@ -407,14 +419,7 @@ mod tests {
             (2401, 343, 7, 7, 7, 301, 266),
             (2401, 343, 7, 1, 7, 154, 154),
         ] {
-            let exchange = Exchange {
-                n,
-                threads,
-                radix,
-                stride,
-                next_radix,
-                bank_words: 32,
-            };
+            let exchange = exchange(n, threads, radix, stride, next_radix);
             assert_eq!(
                 Padding::for_exchange(exchange, PaddingSearch::EvenRadices),
                 Padding::NONE

@@ -222,20 +222,11 @@ mod tests {
                 .next()
                 .map(|e| e.choices.clone())
         };
-        let h200 = Target::H200;
-        assert_eq!(
-            first(2187, Precision::F32, &h200)
-                .unwrap()
-                .min_blocks_per_sm,
-            Some(6)
-        );
-        let portable = Target::PORTABLE;
-        assert_eq!(
-            first(2187, Precision::F32, &portable)
-                .unwrap()
-                .min_blocks_per_sm,
-            Some(4)
-        );
+        let bound =
+            |target: &Target| first(2187, Precision::F32, target).and_then(|c| c.min_blocks_per_sm);
+        assert_eq!(bound(&Target::H200), Some(6));
+        assert_eq!(bound(&Target::PORTABLE), Some(4));
+        let (h200, portable) = (Target::H200, Target::PORTABLE);
         // A size the H200 has no shape of its own for uses the fallback's.
         assert_eq!(
             first(8, Precision::F32, &h200).unwrap().radices,
@@ -247,12 +238,7 @@ mod tests {
             model: "H200 NVL".into(),
             ..Target::CUDA
         };
-        assert_eq!(
-            first(2187, Precision::F32, &device)
-                .unwrap()
-                .min_blocks_per_sm,
-            Some(6)
-        );
+        assert_eq!(bound(&device), Some(6));
     }
 
     #[test]

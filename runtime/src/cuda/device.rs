@@ -1,9 +1,9 @@
 //! A CUDA device ready to run kernels: its context (the device's primary
 //! context, which every library in the process shares), a default stream, and
-//! the facts about it that compilation and launch checks need: the real
-//! architecture to compile for, the SM count and the block limits. Cheap to
-//! clone and usable from many threads: cudarc's context, stream and buffer
-//! types are thread-safe.
+//! the facts about it that compilation, planning and launch checks need: the
+//! real architecture to compile for and its [`Target`], read from the driver's
+//! device attributes. Cheap to clone and usable from many threads: cudarc's
+//! context, stream and buffer types are thread-safe.
 //!
 //! cudarc loads the driver (libcuda.so) at run time and panics when a call
 //! finds no library, so every constructor checks for it first and returns
@@ -11,11 +11,11 @@
 
 use super::nvrtc::check_driver;
 use crate::error::{Error, Result};
-use crate::limits::DeviceLimits;
+use crate::model::model_of;
 use cudarc::driver::result::{self, DriverError};
 use cudarc::driver::sys::{CUdevice_attribute, CUresult};
 use cudarc::driver::{CudaContext, CudaStream};
-use std::borrow::Cow;
+use fftgen_manifest::Target;
 use std::sync::Arc;
 
 /// Facts about a CUDA device that compilation and launches depend on.
@@ -29,31 +29,19 @@ pub struct CudaDeviceInfo {
     pub compute_capability: (u32, u32),
     /// The real architecture kernels are compiled for, e.g. `sm_90`.
     pub arch: String,
-    /// Streaming multiprocessors.
-    pub sm_count: u32,
-    /// Threads in one block.
-    pub max_threads_per_block: u32,
-    /// Threads along each block dimension.
-    pub max_block_dims: [u32; 3],
-    /// Blocks along each grid dimension.
-    pub max_grid_dims: [u64; 3],
-    /// Statically declared shared memory of one block, bytes (48 KiB on every
-    /// GPU so far; more needs dynamic shared memory and an opt-in).
-    pub max_static_shared_bytes: u32,
     /// Global memory, bytes.
     pub total_memory_bytes: usize,
+    /// What the device allows a kernel, from the driver's attributes: named
+    /// after the device, its model the name without `NVIDIA `.
+    pub target: Target,
 }
 
 impl CudaDeviceInfo {
-    /// The device's own launch limits.
-    pub fn limits(&self) -> DeviceLimits {
-        DeviceLimits {
-            name: Cow::Owned(format!("the limits of `{}`", self.name)),
-            max_threads_per_block: self.max_threads_per_block,
-            max_block_dims: self.max_block_dims,
-            max_grid_dims: self.max_grid_dims,
-            max_static_shared_bytes: self.max_static_shared_bytes,
-        }
+    /// What the device allows a kernel (a copy of [`CudaDeviceInfo::target`]):
+    /// what the planner plans for and every launch is checked against. On
+    /// an H100 or H200 it equals the preset of that name in every limit.
+    pub fn target(&self) -> Target {
+        self.target.clone()
     }
 }
 
@@ -139,23 +127,23 @@ impl CudaDevice {
     }
 
     /// Streaming multiprocessors.
-    pub fn sm_count(&self) -> u32 {
-        self.info.sm_count
+    pub fn sm_count(&self) -> usize {
+        self.info.target.sm_count
     }
 
     /// Threads in one block.
-    pub fn max_threads_per_block(&self) -> u32 {
-        self.info.max_threads_per_block
+    pub fn max_threads_per_block(&self) -> usize {
+        self.info.target.max_threads_per_block
     }
 
     /// Statically declared shared memory of one block, bytes.
-    pub fn max_static_shared_bytes(&self) -> u32 {
-        self.info.max_static_shared_bytes
+    pub fn max_static_shared_bytes(&self) -> usize {
+        self.info.target.max_static_shared_bytes
     }
 
-    /// The device's own launch limits.
-    pub fn limits(&self) -> DeviceLimits {
-        self.info.limits()
+    /// What the device allows a kernel, read from the driver once.
+    pub fn target(&self) -> Target {
+        self.info.target()
     }
 
     /// The default stream: the context's null stream, which the host
@@ -172,38 +160,85 @@ impl CudaDevice {
 
 fn device_info(context: &Arc<CudaContext>) -> Result<CudaDeviceInfo> {
     use CUdevice_attribute as A;
-    let attribute = |attribute: CUdevice_attribute| -> Result<u32> {
+    let attribute = |attribute: CUdevice_attribute| -> Result<usize> {
         let value = context
             .attribute(attribute)
             .map_err(|e| Error::cuda(format!("cuDeviceGetAttribute({attribute:?})"), e))?;
-        Ok(u32::try_from(value).unwrap_or(0))
+        Ok(usize::try_from(value).unwrap_or(0))
     };
     let (major, minor) = (
         attribute(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
         attribute(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
     );
-    Ok(CudaDeviceInfo {
-        ordinal: context.ordinal(),
-        name: context
-            .name()
-            .map_err(|e| Error::cuda("cuDeviceGetName", e))?,
-        compute_capability: (major, minor),
-        arch: format!("sm_{major}{minor}"),
-        sm_count: attribute(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
-        max_threads_per_block: attribute(A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?,
+    let name = context
+        .name()
+        .map_err(|e| Error::cuda("cuDeviceGetName", e))?;
+    // Drivers older than CUDA 11.8 do not know the attribute: no clusters.
+    let clusters = context
+        .attribute(A::CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH)
+        .is_ok_and(|supported| supported != 0);
+    let max_threads_per_block = attribute(A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?;
+    let target = Target {
+        model: model_of(&name).to_string().into(),
+        name: name.clone().into(),
+        max_threads_per_block,
+        // Launch bounds cap registers, so every block the hardware holds launches.
+        launchable_threads_per_block: max_threads_per_block,
         max_block_dims: [
             attribute(A::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X)?,
             attribute(A::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y)?,
             attribute(A::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z)?,
         ],
         max_grid_dims: [
-            attribute(A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X)?.into(),
-            attribute(A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y)?.into(),
-            attribute(A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)?.into(),
+            attribute(A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X)? as u64,
+            attribute(A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y)? as u64,
+            attribute(A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)? as u64,
         ],
         max_static_shared_bytes: attribute(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)?,
+        max_opt_in_shared_bytes: attribute(
+            A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+        )?,
+        // The planner's margin, not a device fact: the same as the presets'
+        // so that a device plans exactly like the preset of its model.
+        compiler_shared_bytes: Target::CUDA.compiler_shared_bytes,
+        shared_bytes_per_sm: attribute(
+            A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+        )?,
+        reserved_shared_bytes_per_block: attribute(
+            A::CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK,
+        )?,
+        registers_per_sm: attribute(A::CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR)?,
+        // No attribute reports these; they have held since compute capability 3.5.
+        max_registers_per_thread: MAX_REGISTERS_PER_THREAD,
+        register_granule: REGISTER_GRANULE,
+        max_threads_per_sm: attribute(A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)?,
+        max_blocks_per_sm: attribute(A::CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR)?,
+        sm_count: attribute(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
+        warp_size: attribute(A::CU_DEVICE_ATTRIBUTE_WARP_SIZE)?,
+        max_cluster_blocks: if clusters && major == 9 {
+            HOPPER_CLUSTER_BLOCKS
+        } else {
+            1
+        },
+    };
+    Ok(CudaDeviceInfo {
+        ordinal: context.ordinal(),
+        name,
+        compute_capability: (major as u32, minor as u32),
+        arch: format!("sm_{major}{minor}"),
         total_memory_bytes: context
             .total_mem()
             .map_err(|e| Error::cuda("cuDeviceTotalMem", e))?,
+        target,
     })
 }
+
+/// Registers one thread may use (255 on every architecture since 3.5).
+const MAX_REGISTERS_PER_THREAD: usize = 255;
+
+/// Registers are allocated to a thread in multiples of 8 (per warp, 256).
+const REGISTER_GRANULE: usize = 8;
+
+/// Blocks in one cluster on Hopper with the non-portable size opted in (8
+/// is the portable size).
+const HOPPER_CLUSTER_BLOCKS: usize = 16;

@@ -16,10 +16,9 @@
 use super::cache::{CacheOrigin, CachedCubin, CubinCache};
 use super::device::CudaDevice;
 use crate::error::{driver_status, Error, Result};
-use crate::launch::{check_call, check_device_call, check_manifest, device_buffer_words, grid_for};
-use crate::limits::{DeviceLimits, GPU_LIMITS};
-use crate::manifest::{
-    Direction, KernelArg, Manifest, PassLaunch, Placement, StaticKernels, TransformLaunch,
+use crate::launch::{
+    check_call, check_compiled, check_host_call, check_manifest, device_buffer_words, grids_for,
+    Buffers, CompiledKernel,
 };
 use crate::real::Real;
 use crate::route::{DeviceRoute, Slot};
@@ -30,6 +29,9 @@ use cudarc::driver::{
     LaunchConfig, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
+use fftgen_manifest::{
+    Direction, KernelArg, Manifest, PassLaunch, Placement, StaticKernels, Target, TransformLaunch,
+};
 use num_complex::Complex;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -58,7 +60,8 @@ pub struct CudaFft {
     kernels: Vec<CudaKernelInfo>,
     // The buffers of every pass, per direction, worked out once.
     routes: Vec<(Direction, DeviceRoute)>,
-    limits: DeviceLimits,
+    // What the device allows, read once from the driver.
+    target: Target,
     cubin: CachedCubin,
     // Intermediate results of multi-pass transforms, grown on demand. Held
     // while a launch enqueues; cudarc's events order its uses across streams.
@@ -84,7 +87,7 @@ impl CudaFft {
     /// Compiles `source` for the device's architecture (or takes the CUBIN
     /// from the process-wide [`CubinCache::global`]), loads it and looks up
     /// every kernel `manifest` launches, after checking the manifest and every
-    /// launch shape against the device and [`GPU_LIMITS`].
+    /// launch shape against the device's [`Target`] and [`Target::PORTABLE`].
     pub fn new(device: &CudaDevice, source: &str, manifest: &Manifest) -> Result<Self> {
         Self::with_cache(device, source, manifest, CubinCache::global())
     }
@@ -103,8 +106,8 @@ impl CudaFft {
         manifest: &Manifest,
         cache: &CubinCache,
     ) -> Result<Self> {
-        let limits = device.limits();
-        check_manifest(manifest, &limits)?;
+        let target = device.target();
+        check_manifest(manifest, &target)?;
         let cubin = cache.get_or_compile(source, device.arch())?;
         let module = device
             .context()
@@ -123,7 +126,7 @@ impl CudaFft {
             }
             let info = kernels.iter().find(|k| k.name == pass.kernel);
             if let Some(info) = info {
-                check_kernel(device, &limits, &functions[&pass.kernel], info, pass)?;
+                check_kernel(&target, &functions[&pass.kernel], info, pass)?;
             }
         }
         let routes = manifest
@@ -147,7 +150,7 @@ impl CudaFft {
             functions,
             kernels,
             routes,
-            limits,
+            target,
             cubin,
             scratch: Mutex::new(None),
             twiddles,
@@ -243,20 +246,8 @@ impl CudaFft {
         output: &mut [Complex<T>],
         batch: usize,
     ) -> Result<()> {
-        check_call::<T>(
-            &self.manifest,
-            direction,
-            Placement::OutOfPlace,
-            &[("input", input.len()), ("output", output.len())],
-            batch,
-        )?;
-        let stream = self.device.stream();
-        let device_input = stream
-            .clone_htod(as_reals(input))
-            .map_err(|e| Error::cuda("cuMemcpyHtoDAsync", e))?;
-        let mut device_output = alloc::<T>(stream, 2 * input.len())?;
-        self.launch(stream, direction, &device_input, &mut device_output, batch)?;
-        let result = download(stream, &device_output)?;
+        check_host_call(&self.manifest, direction, input, Some(output), batch)?;
+        let result = self.execute(direction, input, batch)?;
         as_reals_mut(output).copy_from_slice(&result);
         Ok(())
     }
@@ -270,21 +261,36 @@ impl CudaFft {
         data: &mut [Complex<T>],
         batch: usize,
     ) -> Result<()> {
-        check_call::<T>(
-            &self.manifest,
-            direction,
-            Placement::InPlace,
-            &[("data", data.len())],
-            batch,
-        )?;
-        let stream = self.device.stream();
-        let mut device_data = stream
-            .clone_htod(as_reals(data))
-            .map_err(|e| Error::cuda("cuMemcpyHtoDAsync", e))?;
-        self.launch_in_place(stream, direction, &mut device_data, batch)?;
-        let result = download(stream, &device_data)?;
+        check_host_call(&self.manifest, direction, data, None, batch)?;
+        let result = self.execute(direction, data, batch)?;
         as_reals_mut(data).copy_from_slice(&result);
         Ok(())
+    }
+
+    /// Uploads `input`, launches the transform on the default stream (out of
+    /// place or in place, as the manifest's kernels are) and returns the
+    /// result's reals once it is downloaded.
+    fn execute<T: Real>(
+        &self,
+        direction: Direction,
+        input: &[Complex<T>],
+        batch: usize,
+    ) -> Result<Vec<T>> {
+        let stream = self.device.stream();
+        let mut device_input = stream
+            .clone_htod(as_reals(input))
+            .map_err(|e| Error::cuda("cuMemcpyHtoDAsync", e))?;
+        match self.manifest.placement {
+            Placement::OutOfPlace => {
+                let mut device_output = alloc::<T>(stream, 2 * input.len())?;
+                self.launch(stream, direction, &device_input, &mut device_output, batch)?;
+                download(stream, &device_output)
+            }
+            Placement::InPlace => {
+                self.launch_in_place(stream, direction, &mut device_input, batch)?;
+                download(stream, &device_input)
+            }
+        }
     }
 
     /// Every check of a device launch, in the order a caller fixes them:
@@ -298,7 +304,7 @@ impl CudaFft {
         batch: usize,
     ) -> Result<&TransformLaunch> {
         let lengths: Vec<_> = buffers.iter().map(|&(name, len, _)| (name, len)).collect();
-        let transform = check_device_call::<T>(
+        let transform = check_call::<T>(
             &self.manifest,
             direction,
             called,
@@ -306,7 +312,7 @@ impl CudaFft {
                 "launch(stream, direction, input, output, batch)",
                 "launch_in_place(stream, direction, data, batch)",
             ],
-            &lengths,
+            Buffers::Device(&lengths),
             batch,
         )?;
         let ours = self.device.context();
@@ -324,13 +330,13 @@ impl CudaFft {
         Ok(transform)
     }
 
-    /// The grid of every pass for `batch` transforms. Grid limits depend on
-    /// the batch, so every pass is checked before any is launched.
+    /// The grid of every pass for `batch` transforms, as the driver takes it.
     fn grids(&self, transform: &TransformLaunch, batch: usize) -> Result<Vec<(u32, u32, u32)>> {
-        transform
-            .passes
-            .iter()
-            .map(|pass| grid_for(pass, batch, &self.limits).and_then(|grid| grid_dim(pass, grid)))
+        let passes = &transform.passes;
+        grids_for(passes, batch, &self.target)?
+            .into_iter()
+            .zip(passes)
+            .map(|(grid, pass)| grid_dim(pass, grid))
             .collect()
     }
 
@@ -502,50 +508,22 @@ fn kernel_info(function: &CudaFunction, name: &str) -> Result<CudaKernelInfo> {
     })
 }
 
-/// Checks what the compiled kernel reports against the manifest and limits:
-/// its parameters, the shared memory it really uses, and the largest block it
-/// can run with.
+/// Checks what the compiled kernel reports against the manifest and the
+/// device's `target`: its parameters, the shared memory it really uses, and
+/// the largest block it can run with.
 fn check_kernel(
-    device: &CudaDevice,
-    limits: &DeviceLimits,
+    target: &Target,
     function: &CudaFunction,
     info: &CudaKernelInfo,
     pass: &PassLaunch,
 ) -> Result<()> {
     check_parameters(function, pass)?;
-    let over = |what, value: u64, max: u64, limits: &DeviceLimits| {
-        if value > max {
-            Err(Error::LaunchLimit {
-                kernel: pass.kernel.clone(),
-                what,
-                value,
-                max,
-                limits: limits.name.to_string(),
-            })
-        } else {
-            Ok(())
-        }
+    let compiled = CompiledKernel {
+        shared_words: "static shared memory of the compiled kernel (bytes)",
+        shared_bytes: info.static_shared_bytes.into(),
+        max_threads_per_block: info.max_threads_per_block.into(),
     };
-    let what = "static shared memory of the compiled kernel (bytes)";
-    let shared = u64::from(info.static_shared_bytes);
-    over(
-        what,
-        shared,
-        GPU_LIMITS.max_static_shared_bytes.into(),
-        &GPU_LIMITS,
-    )?;
-    over(what, shared, limits.max_static_shared_bytes.into(), limits)?;
-    let threads: u64 = pass.block.iter().map(|&b| u64::from(b)).product();
-    let kernel_limits = DeviceLimits {
-        name: format!("the compiled kernel on `{}`", device.name()).into(),
-        ..limits.clone()
-    };
-    over(
-        "threads per block",
-        threads,
-        info.max_threads_per_block.into(),
-        &kernel_limits,
-    )
+    check_compiled(pass, target, &compiled)
 }
 
 /// Compares the sizes of the kernel's first parameters with the manifest's

@@ -1,19 +1,20 @@
 //! An OpenCL device ready to run kernels: its context, one in-order command
-//! queue, the facts about it that launch checks need, and the cache of
-//! programs built for it. Cheap to clone (it is shared behind an `Arc`) and
-//! usable from many threads at once: OpenCL calls on contexts, queues and
-//! buffers are thread-safe; only kernel arguments are not, and those live in
-//! [`super::OpenClFft`] behind a lock.
+//! queue, the facts about it that launch checks need (its [`Target`]), and
+//! the cache of programs built for it. Cheap to clone (it is shared behind an
+//! `Arc`) and usable from many threads at once: OpenCL calls on contexts,
+//! queues and buffers are thread-safe; only kernel arguments are not, and
+//! those live in [`super::OpenClFft`] behind a lock.
 
-use super::program::ProgramCache;
+use super::program::{is_nvidia, ProgramCache};
 use crate::error::{Error, Result};
-use crate::limits::DeviceLimits;
+use crate::model::model_of;
+use fftgen_manifest::Target;
 use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
 use opencl3::device::{Device, CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_GPU};
 use opencl3::error_codes::{ClError, CL_PLATFORM_NOT_FOUND_KHR, DLOPEN_RUNTIME_LOAD_FAILED};
 use opencl3::platform::{get_platforms, Platform};
-use std::borrow::Cow;
+use opencl3::program::Program;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// Environment variable that picks the OpenCL platform by a substring of its name.
@@ -39,21 +40,41 @@ pub struct DeviceInfo {
     pub max_work_item_sizes: [usize; 3],
     /// Local memory of one work-group, bytes (CL_DEVICE_LOCAL_MEM_SIZE).
     pub local_mem_bytes: u64,
+    /// Compute units (CL_DEVICE_MAX_COMPUTE_UNITS): SMs on an NVIDIA GPU.
+    pub compute_units: usize,
     /// Whether the device has double-precision arithmetic (cl_khr_fp64).
     pub supports_f64: bool,
 }
 
 impl DeviceInfo {
-    /// The device's own launch limits (OpenCL has no grid limit beyond size_t).
-    pub fn limits(&self) -> DeviceLimits {
-        let clamp = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
-        DeviceLimits {
-            name: Cow::Owned(format!("the limits of `{}`", self.name)),
-            max_threads_per_block: clamp(self.max_work_group_size),
-            max_block_dims: self.max_work_item_sizes.map(clamp),
+    /// What the device allows a kernel, kept to what GPUs allow
+    /// ([`Target::clamped_to`] [`Target::PORTABLE`]) so that a CPU device
+    /// such as PoCL rejects what a GPU would. OpenCL reports no opt-in shared
+    /// memory, clusters, grid limit (beyond size_t) or occupancy figures
+    /// (registers, threads and blocks per SM): those are the portable ones.
+    /// On PoCL it equals [`Target::PORTABLE`] but for the name, model and SMs.
+    pub fn target(&self) -> Target {
+        let local = usize::try_from(self.local_mem_bytes).unwrap_or(usize::MAX);
+        Target {
+            name: self.name.clone().into(),
+            model: model_of(&self.name).to_string().into(),
+            max_threads_per_block: self.max_work_group_size,
+            // NVIDIA's OpenCL has no launch bounds, and its compiler gives
+            // the fftgen kernels registers that larger work-groups lack.
+            launchable_threads_per_block: if is_nvidia(&self.platform_name) {
+                Target::OPENCL_NVIDIA.launchable_threads_per_block
+            } else {
+                self.max_work_group_size
+            },
+            max_block_dims: self.max_work_item_sizes,
             max_grid_dims: [u64::MAX; 3],
-            max_static_shared_bytes: u32::try_from(self.local_mem_bytes).unwrap_or(u32::MAX),
+            max_static_shared_bytes: local,
+            max_opt_in_shared_bytes: local,
+            sm_count: self.compute_units,
+            max_cluster_blocks: 1,
+            ..Target::PORTABLE
         }
+        .clamped_to(&Target::PORTABLE)
     }
 }
 
@@ -165,9 +186,9 @@ impl OpenClDevice {
         &self.inner.info
     }
 
-    /// The device's own launch limits.
-    pub fn limits(&self) -> DeviceLimits {
-        self.inner.info.limits()
+    /// What the device allows a kernel ([`DeviceInfo::target`]).
+    pub fn target(&self) -> Target {
+        self.inner.info.target()
     }
 
     /// How many programs this device has built (each source is built once).
@@ -193,8 +214,17 @@ impl OpenClDevice {
         &self.inner.device
     }
 
-    pub(crate) fn programs(&self) -> &ProgramCache {
-        &self.inner.programs
+    /// The program for `source` built with `options` on this device, built
+    /// now or taken from the device's cache.
+    pub(crate) fn build_program(&self, source: &str, options: &str) -> Result<Arc<Program>> {
+        let inner = &self.inner;
+        inner.programs.build(
+            &inner.context,
+            &inner.device,
+            &inner.info.name,
+            source,
+            options,
+        )
     }
 }
 
@@ -235,6 +265,9 @@ fn device_info(device: &Device, platform_name: String) -> Result<DeviceInfo> {
         local_mem_bytes: device
             .local_mem_size()
             .map_err(|e| q("CL_DEVICE_LOCAL_MEM_SIZE", e))?,
+        compute_units: device
+            .max_compute_units()
+            .map_err(|e| q("CL_DEVICE_MAX_COMPUTE_UNITS", e))? as usize,
         supports_f64: device.double_fp_config().is_ok_and(|config| config != 0),
     })
 }

@@ -7,18 +7,17 @@
 //! succeeded.
 
 use super::device::OpenClDevice;
-use super::program::{build_options, build_program};
+use super::program::build_options;
 use crate::error::{Error, Result};
 use crate::launch::{
-    buffers_needed, check_call, check_device_call, check_manifest, device_buffer_words, grid_for,
-    route,
-};
-use crate::limits::{DeviceLimits, GPU_LIMITS};
-use crate::manifest::{
-    Direction, KernelArg, Manifest, PassLaunch, Placement, Precision, TransformLaunch,
+    buffers_needed, check_call, check_compiled, check_host_call, check_manifest,
+    device_buffer_words, grids_for, route, Buffers, CompiledKernel,
 };
 use crate::real::Real;
 use crate::route::{DeviceRoute, Slot};
+use fftgen_manifest::{
+    Direction, KernelArg, Manifest, PassLaunch, Placement, Precision, Target, TransformLaunch,
+};
 use num_complex::Complex;
 use opencl3::command_queue::{enqueue_copy_buffer, CommandQueue};
 use opencl3::error_codes::ClError;
@@ -38,6 +37,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 pub struct OpenClFft {
     device: OpenClDevice,
     manifest: Manifest,
+    // What the device allows, worked out once.
+    target: Target,
     // Kernel arguments are per-kernel state that clSetKernelArg mutates and
     // OpenCL does not make thread-safe, so binding and enqueueing hold this lock.
     kernels: Mutex<HashMap<String, Kernel>>,
@@ -58,10 +59,11 @@ impl std::fmt::Debug for OpenClFft {
 impl OpenClFft {
     /// Builds `source` for `device` (or takes it from the device's cache) and
     /// creates every kernel `manifest` launches, after checking the manifest
-    /// and every launch shape against the device and [`GPU_LIMITS`].
+    /// and every launch shape against the device's [`Target`] and
+    /// [`Target::PORTABLE`].
     pub fn new(device: &OpenClDevice, source: &str, manifest: &Manifest) -> Result<Self> {
-        let limits = device.limits();
-        check_manifest(manifest, &limits)?;
+        let target = device.target();
+        check_manifest(manifest, &target)?;
         if manifest.precision == Precision::F64 && !device.info().supports_f64 {
             return Err(Error::UnsupportedPrecision {
                 device: device.info().name.clone(),
@@ -75,8 +77,7 @@ impl OpenClFft {
             .map(|p| p.block.iter().product::<u32>() as usize)
             .max()
             .unwrap_or(0);
-        let program = build_program(
-            device,
+        let program = device.build_program(
             source,
             &build_options(&device.info().platform_name, threads),
         )?;
@@ -85,7 +86,7 @@ impl OpenClFft {
             if !kernels.contains_key(&pass.kernel) {
                 kernels.insert(pass.kernel.clone(), create_kernel(&program, &pass.kernel)?);
             }
-            check_kernel(device, &limits, &kernels[&pass.kernel], pass)?;
+            check_kernel(device, &target, &kernels[&pass.kernel], pass)?;
         }
         let twiddles = manifest
             .twiddle_bytes()
@@ -107,6 +108,7 @@ impl OpenClFft {
         Ok(OpenClFft {
             device: device.clone(),
             manifest: manifest.clone(),
+            target,
             kernels: Mutex::new(kernels),
             twiddles,
             _program: program,
@@ -132,13 +134,7 @@ impl OpenClFft {
         output: &mut [Complex<T>],
         batch: usize,
     ) -> Result<()> {
-        let transform = check_call::<T>(
-            &self.manifest,
-            direction,
-            Placement::OutOfPlace,
-            &[("input", input.len()), ("output", output.len())],
-            batch,
-        )?;
+        let transform = check_host_call(&self.manifest, direction, input, Some(output), batch)?;
         let result = self.execute(&transform.passes, input, batch)?;
         output.copy_from_slice(&result);
         Ok(())
@@ -152,13 +148,7 @@ impl OpenClFft {
         data: &mut [Complex<T>],
         batch: usize,
     ) -> Result<()> {
-        let transform = check_call::<T>(
-            &self.manifest,
-            direction,
-            Placement::InPlace,
-            &[("data", data.len())],
-            batch,
-        )?;
+        let transform = check_host_call(&self.manifest, direction, data, None, batch)?;
         let result = self.execute(&transform.passes, data, batch)?;
         data.copy_from_slice(&result);
         Ok(())
@@ -226,7 +216,7 @@ impl OpenClFft {
                 .to_size();
             lengths.push((buffer, bytes / std::mem::size_of::<T>()));
         }
-        let transform = check_device_call::<T>(
+        let transform = check_call::<T>(
             &self.manifest,
             direction,
             called,
@@ -234,7 +224,7 @@ impl OpenClFft {
                 "launch(queue, direction, input, output, batch)",
                 "launch_in_place(queue, direction, data, batch)",
             ],
-            &lengths,
+            Buffers::Device(&lengths),
             batch,
         )?;
         let ours = self.device.context().get();
@@ -267,12 +257,7 @@ impl OpenClFft {
         caller: [cl_mem; 2],
         batch: usize,
     ) -> Result<Vec<Event>> {
-        let limits = self.device.limits();
-        let grids = transform
-            .passes
-            .iter()
-            .map(|p| grid_for(p, batch, &limits))
-            .collect::<Result<Vec<_>>>()?;
+        let grids = grids_for(&transform.passes, batch, &self.target)?;
         let route = DeviceRoute::new(&transform.passes, self.manifest.placement);
         let values = self.manifest.n * batch;
         let scratch = if route.needs_scratch() {
@@ -339,12 +324,7 @@ impl OpenClFft {
         input: &[Complex<T>],
         batch: usize,
     ) -> Result<Vec<Complex<T>>> {
-        let limits = self.device.limits();
-        // Grid limits depend on the batch: check every pass before launching any.
-        let grids = passes
-            .iter()
-            .map(|p| grid_for(p, batch, &limits))
-            .collect::<Result<Vec<_>>>()?;
+        let grids = grids_for(passes, batch, &self.target)?;
         let (routes, result_slot) = route(passes);
         let queue = self.device.queue();
 
@@ -457,12 +437,13 @@ fn create_kernel(program: &Program, name: &str) -> Result<Kernel> {
     })
 }
 
-/// Checks what the compiled kernel reports against the manifest and limits:
-/// its argument count, the local memory it really uses, and the largest
-/// work-group it can run with (which registers can lower below the device's).
+/// Checks what the compiled kernel reports against the manifest and the
+/// device's `target`: its argument count, the local memory it really uses,
+/// and the largest work-group it can run with (which registers can lower
+/// below the device's).
 fn check_kernel(
     device: &OpenClDevice,
-    limits: &DeviceLimits,
+    target: &Target,
     kernel: &Kernel,
     pass: &PassLaunch,
 ) -> Result<()> {
@@ -477,42 +458,15 @@ fn check_kernel(
             pass.args.len()
         )));
     }
-    let over = |what, value: u64, max: u64, limits: &DeviceLimits| {
-        if value > max {
-            Err(Error::LaunchLimit {
-                kernel: pass.kernel.clone(),
-                what,
-                value,
-                max,
-                limits: limits.name.to_string(),
-            })
-        } else {
-            Ok(())
-        }
+    let compiled = CompiledKernel {
+        shared_words: "local memory of the compiled kernel (bytes)",
+        shared_bytes: kernel
+            .get_local_mem_size(id)
+            .map_err(|e| Error::opencl("clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)", e))?,
+        max_threads_per_block: kernel
+            .get_work_group_size(id)
+            .map_err(|e| Error::opencl("clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)", e))?
+            as u64,
     };
-    let local = kernel
-        .get_local_mem_size(id)
-        .map_err(|e| Error::opencl("clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)", e))?;
-    let what = "local memory of the compiled kernel (bytes)";
-    over(
-        what,
-        local,
-        GPU_LIMITS.max_static_shared_bytes.into(),
-        &GPU_LIMITS,
-    )?;
-    over(what, local, limits.max_static_shared_bytes.into(), limits)?;
-    let max_group = kernel
-        .get_work_group_size(id)
-        .map_err(|e| Error::opencl("clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)", e))?;
-    let threads: u64 = pass.block.iter().map(|&b| u64::from(b)).product();
-    let kernel_limits = DeviceLimits {
-        name: format!("the compiled kernel on `{}`", device.info().name).into(),
-        ..limits.clone()
-    };
-    over(
-        "threads per block",
-        threads,
-        max_group as u64,
-        &kernel_limits,
-    )
+    check_compiled(pass, target, &compiled)
 }

@@ -1,12 +1,16 @@
 //! Building OpenCL programs, once each. PoCL compiles a program through
 //! clang and LLVM, which takes long enough that rebuilding the same source for
 //! every test would dominate the suite; so each device keeps the programs it
-//! built, keyed by a hash of (source, device name, build options). Different
-//! sources build in parallel; the same source built from two threads at once
-//! is built once and the second thread waits for it.
+//! built ([`ProgramCache`]), keyed by a hash of (source, device name, build
+//! options). Different sources build in parallel; the same source built from
+//! two threads at once is built once and the second thread waits for it.
+//!
+//! This file knows OpenCL's context and device handles, not the
+//! [`super::OpenClDevice`] that owns a cache.
 
-use super::device::OpenClDevice;
 use crate::error::{Error, Result};
+use opencl3::context::Context;
+use opencl3::device::Device;
 use opencl3::error_codes::CL_BUILD_PROGRAM_FAILURE;
 use opencl3::program::Program;
 use std::collections::hash_map::DefaultHasher;
@@ -41,6 +45,44 @@ impl ProgramCache {
             })
             .count()
     }
+
+    /// The program for `source` on `device` (named `device_name`, in
+    /// `context`), built now or taken from the cache.
+    pub(crate) fn build(
+        &self,
+        context: &Context,
+        device: &Device,
+        device_name: &str,
+        source: &str,
+        options: &str,
+    ) -> Result<Arc<Program>> {
+        if let Some(offset) = source.find('\0') {
+            return Err(Error::SourceHasNul { offset });
+        }
+        let key = cache_key(source, device_name, options);
+        let slot = {
+            let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+            Arc::clone(slots.entry(key).or_default())
+        };
+        let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(program) = slot.as_ref() {
+            return Ok(Arc::clone(program));
+        }
+        let program = Arc::new(build_uncached(
+            context,
+            device,
+            device_name,
+            source,
+            options,
+        )?);
+        *slot = Some(Arc::clone(&program));
+        Ok(program)
+    }
+}
+
+/// Whether a platform is NVIDIA's, whose compiler has no launch bounds.
+pub(crate) fn is_nvidia(platform_name: &str) -> bool {
+    platform_name.to_ascii_uppercase().contains("NVIDIA")
 }
 
 /// Build options for kernels launched with up to `threads_per_block` threads.
@@ -50,8 +92,7 @@ impl ProgramCache {
 /// Its `cl_nv_compiler_options` extension caps registers per thread so that
 /// the planned block always fits.
 pub fn build_options(platform_name: &str, threads_per_block: usize) -> String {
-    let nvidia = platform_name.to_ascii_uppercase().contains("NVIDIA");
-    if !nvidia || threads_per_block == 0 {
+    if !is_nvidia(platform_name) || threads_per_block == 0 {
         return BUILD_OPTIONS.to_string();
     }
     const REGISTERS_PER_SM: usize = 65536;
@@ -60,41 +101,20 @@ pub fn build_options(platform_name: &str, threads_per_block: usize) -> String {
     format!("{BUILD_OPTIONS} -cl-nv-maxrregcount={cap}")
 }
 
-/// The program for `source` on `device`, built now or taken from the cache.
-pub(crate) fn build_program(
-    device: &OpenClDevice,
+fn build_uncached(
+    context: &Context,
+    device: &Device,
+    device_name: &str,
     source: &str,
     options: &str,
-) -> Result<Arc<Program>> {
-    if let Some(offset) = source.find('\0') {
-        return Err(Error::SourceHasNul { offset });
-    }
-    let key = cache_key(source, &device.info().name, options);
-    let slot = {
-        let mut slots = device
-            .programs()
-            .slots
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        Arc::clone(slots.entry(key).or_default())
-    };
-    let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(program) = slot.as_ref() {
-        return Ok(Arc::clone(program));
-    }
-    let program = Arc::new(build_uncached(device, source, options)?);
-    *slot = Some(Arc::clone(&program));
-    Ok(program)
-}
-
-fn build_uncached(device: &OpenClDevice, source: &str, options: &str) -> Result<Program> {
-    let mut program = Program::create_from_source(device.context(), source)
+) -> Result<Program> {
+    let mut program = Program::create_from_source(context, source)
         .map_err(|e| Error::opencl("clCreateProgramWithSource", e))?;
-    let id = device.device().id();
+    let id = device.id();
     match program.build(&[id], options) {
         Ok(()) => Ok(program),
         Err(e) if e.0 == CL_BUILD_PROGRAM_FAILURE => Err(Error::ProgramBuild {
-            device: device.info().name.clone(),
+            device: device_name.to_string(),
             options: options.to_string(),
             log: program
                 .get_build_log(id)

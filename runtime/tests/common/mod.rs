@@ -1,9 +1,13 @@
 //! Shared by the runtime's integration tests: how a test reacts when the
 //! library it needs (PoCL, NVRTC) is missing. Under CI=true a missing library
 //! fails the test, so CI cannot go green by testing nothing; elsewhere the test
-//! says loudly that it skipped.
+//! says loudly that it skipped. The launch tests of both backends also share
+//! their hand-written plans ([`plans`]) and host-slice test bodies ([`host`]).
 
 #![allow(dead_code)]
+
+pub mod host;
+pub mod plans;
 
 use fftgen_runtime::{nvrtc_available, OpenClDevice};
 use std::io::Write;

@@ -4,7 +4,7 @@
 //! computed here from the raw timings, so the forms always agree.
 
 use super::timing::{Schedule, Timing};
-use fftgen::plan::{ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch};
+use fftgen::plan::ShapeChoices;
 use fftgen::Precision;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -18,23 +18,9 @@ pub struct BenchRow {
     /// Transforms per launch.
     pub batch: usize,
     pub precision: Precision,
-    /// The radix schedule of our kernel (empty if generation failed).
-    pub radices: Vec<usize>,
-    /// Threads per transform and the CUDA launch bound's blocks per SM (0
-    /// if generation failed).
-    pub threads_per_fft: usize,
-    pub ffts_per_block: usize,
-    pub min_blocks_per_sm: usize,
-    /// Which caches our kernel's input loads go through.
-    pub input_caching: InputCaching,
-    /// One set of shared exchange arrays or two written in turn.
-    pub exchange_buffers: ExchangeBuffers,
-    /// Both parts of each value through shared memory at once, or one at a time.
-    pub exchange_width: ExchangeWidth,
-    /// Whether the block synchronises before its first shared-memory writes.
-    pub first_write: FirstWrite,
-    /// Which exchanges had their padding searched.
-    pub padding_search: PaddingSearch,
+    /// Our kernel's shape, every choice the planner made pinned (empty if
+    /// generation failed): `fftgen bench --shape` runs it again.
+    pub shape: ShapeChoices,
     /// The fewest bytes one launch must move: the input read once plus the
     /// output written once, `2 * n * batch * complex bytes`.
     pub bytes: u64,
@@ -89,15 +75,7 @@ impl BenchRow {
             n,
             batch,
             precision,
-            radices: Vec::new(),
-            threads_per_fft: 0,
-            ffts_per_block: 0,
-            min_blocks_per_sm: 0,
-            input_caching: InputCaching::L1AndL2,
-            exchange_buffers: ExchangeBuffers::Reused,
-            exchange_width: ExchangeWidth::BothParts,
-            first_write: FirstWrite::AfterBarrier,
-            padding_search: PaddingSearch::EvenRadices,
+            shape: ShapeChoices::default(),
             bytes: 2 * (n * batch * precision.complex_bytes()) as u64,
             copy: None,
             ours: None,
@@ -527,7 +505,7 @@ pub(crate) mod tests {
         .map(|(n, ours, cufft)| {
             let batch = (1usize << 27) / n;
             let mut row = BenchRow::new(n, batch, Precision::F32);
-            row.radices = vec![n];
+            row.shape.radices = Some(vec![n]);
             row.copy = Some(Timing::constant(0.36));
             row.ours = Some(Timing::constant(ours));
             row.ours_inverse = Some(Timing::constant(ours * 1.01));

@@ -254,21 +254,8 @@ impl<T: Sample> Session<T> {
                 return row;
             }
         };
-        row.radices = generated
-            .plan
-            .passes
-            .iter()
-            .flat_map(|p| p.radices())
-            .collect();
         if let Some(pass) = generated.plan.passes.first() {
-            row.threads_per_fft = pass.threads_per_fft;
-            row.ffts_per_block = pass.ffts_per_block;
-            row.min_blocks_per_sm = pass.min_blocks_per_sm;
-            row.input_caching = pass.input_caching;
-            row.exchange_buffers = pass.exchange_buffers;
-            row.exchange_width = pass.exchange_width;
-            row.first_write = pass.first_write;
-            row.padding_search = pass.padding_search;
+            row.shape = ShapeChoices::pinned(pass);
         }
         row.checked_transforms = checked_transforms(n, batch);
         let references = match self.references(n, row.checked_transforms) {
@@ -303,11 +290,10 @@ impl<T: Sample> Session<T> {
         match fftgen::generate(&opencl_spec, &opencl_spec.emit_command()) {
             Ok(opencl) => {
                 let pass = &opencl.plan.passes[0];
-                if pass.threads_per_fft != row.threads_per_fft || pass.radices() != row.radices {
+                if ShapeChoices::pinned(pass) != row.shape {
                     row.notes.push(format!(
-                        "OpenCL runs {:?} on {} threads per transform (the CUDA shape is over its work-group limit)",
-                        pass.radices(),
-                        pass.threads_per_fft
+                        "OpenCL runs {} (the CUDA shape is over its work-group limit)",
+                        ShapeChoices::pinned(pass)
                     ));
                 }
                 self.opencl(&mut row, &opencl, &references);
@@ -824,7 +810,10 @@ mod tests {
         };
         assert_ne!(source(&planned), source(&pinned));
         assert_eq!(code_of(&source(&planned)), code_of(&source(&pinned)));
-        let other = planned.clone().min_blocks_per_sm(2);
+        let other = planned.clone().choices(ShapeChoices {
+            min_blocks_per_sm: Some(2),
+            ..ShapeChoices::default()
+        });
         assert_ne!(code_of(&source(&planned)), code_of(&source(&other)));
     }
 

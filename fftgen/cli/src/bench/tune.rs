@@ -562,10 +562,10 @@ mod tests {
         let planned = pass(FftSpec::new(1331).target(Target::H200));
         assert_eq!(
             bench_args(1331, &ShapeChoices::pinned(&planned)),
-            "--sizes 1331 --radix 1331:11x11x11 --threads-per-fft 1331:121 \
-             --ffts-per-block 1331:1 --min-blocks-per-sm 1331:8 --input-caching 1331:l1-and-l2 \
-             --exchange-width 1331:one-part-at-a-time --exchange-buffers 1331:reused \
-             --first-write 1331:after-barrier --padding-search 1331:all-radices"
+            "--sizes 1331 --shape '1331 --radix 11,11,11 --threads-per-fft 121 \
+             --min-blocks-per-sm 8 --ffts-per-block 1 --input-caching l1-and-l2 \
+             --exchange-buffers reused --exchange-width one-part-at-a-time \
+             --first-write after-barrier --padding-search all-radices'"
         );
         assert!("bound".parse::<Dimension>().is_ok());
         assert!("radix"

@@ -1,8 +1,10 @@
 //! The transform options every subcommand shares, and the canonical command
 //! line that reproduces them (written into generated headers).
 
+use crate::Failure;
 use clap::{Args, ValueEnum};
 use fftgen::{Direction, FftSpec, Normalization, Placement, Precision, ShapeChoices, Target};
+use fftgen_cli::bench::Schedule;
 use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
@@ -85,5 +87,43 @@ impl TransformArgs {
         spec.target = self.target.clone();
         spec.wisdom = self.wisdom.clone();
         spec
+    }
+}
+
+/// How `bench` and `tune` run and time on the GPU.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// Launches per timed group (events bracket each group).
+    #[arg(long, default_value_t = Schedule::default().repeats)]
+    pub repeats: usize,
+    /// Timed groups per contender and size; the median is reported
+    /// (default: 7 for bench, 5 for tune).
+    #[arg(long)]
+    pub groups: Option<usize>,
+    /// Untimed launches before the groups.
+    #[arg(long, default_value_t = Schedule::default().warmup)]
+    pub warmup: usize,
+    /// CUDA device ordinal.
+    #[arg(long, default_value_t = 0)]
+    pub device: usize,
+    /// Seed of the random input.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl RunArgs {
+    /// The timing schedule, with `default_groups` unless given.
+    pub fn schedule(&self, default_groups: usize) -> Result<Schedule, Failure> {
+        let groups = self.groups.unwrap_or(default_groups);
+        if self.repeats == 0 || groups == 0 {
+            return Err(Failure::Usage(
+                "--repeats and --groups must be at least 1".into(),
+            ));
+        }
+        Ok(Schedule {
+            warmup: self.warmup,
+            repeats: self.repeats,
+            groups,
+        })
     }
 }

@@ -4,7 +4,7 @@
 //! JSON, an SVG plot and optionally Markdown. Exit code 2 when it cannot run
 //! (no driver, no device), 1 when one of our kernels failed or was inaccurate.
 
-use super::args::PrecisionArg;
+use super::args::{PrecisionArg, RunArgs};
 use crate::Failure;
 use clap::{Args, FromArgMatches};
 use fftgen::{Precision, ShapeChoices};
@@ -19,26 +19,13 @@ pub struct BenchArgs {
     /// 1331, 2187, 2197, 2401, 3125, 4000 for f32; powers of two to 2048 for f64).
     #[arg(long, value_delimiter = ',')]
     sizes: Option<Vec<usize>>,
-    /// Launches per timed group (events bracket each group).
-    #[arg(long, default_value_t = Schedule::default().repeats)]
-    repeats: usize,
-    /// Timed groups per contender and size; the median is reported.
-    #[arg(long, default_value_t = Schedule::default().groups)]
-    groups: usize,
-    /// Untimed launches before the groups.
-    #[arg(long, default_value_t = Schedule::default().warmup)]
-    warmup: usize,
-    /// CUDA device ordinal.
-    #[arg(long, default_value_t = 0)]
-    device: usize,
-    /// Seed of the random input.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    run: RunArgs,
     /// Shape choices for one size instead of the planner's, as the size and
     /// `fftgen emit`'s flags in one argument, e.g. '2401 --radix 7,7,7,7
     /// --threads-per-fft 343' (the form `fftgen tune` prints); repeat for
     /// several sizes.
-    #[arg(long = "shape", value_parser = parse_shape)]
+    #[arg(long = "shape", value_parser = parse_shape, allow_hyphen_values = true)]
     shapes: Vec<(usize, ShapeChoices)>,
     /// Skip the OpenCL column.
     #[arg(long)]
@@ -55,11 +42,6 @@ pub struct BenchArgs {
 }
 
 pub fn run(args: BenchArgs) -> Result<(), Failure> {
-    if args.repeats == 0 || args.groups == 0 {
-        return Err(Failure::Usage(
-            "--repeats and --groups must be at least 1".into(),
-        ));
-    }
     let precision = match args.precision {
         PrecisionArg::F32 => Precision::F32,
         PrecisionArg::F64 => Precision::F64,
@@ -68,14 +50,10 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     if let Some(sizes) = args.sizes {
         config.sizes = sizes;
     }
-    config.schedule = Schedule {
-        warmup: args.warmup,
-        repeats: args.repeats,
-        groups: args.groups,
-    };
-    config.device = args.device;
+    config.schedule = args.run.schedule(Schedule::default().groups)?;
+    config.device = args.run.device;
     config.opencl = !args.no_opencl;
-    config.seed = args.seed;
+    config.seed = args.run.seed;
     let mut overrides = std::collections::BTreeMap::<usize, ShapeChoices>::new();
     for (n, choices) in args.shapes {
         let earlier = overrides.remove(&n).unwrap_or_default();
@@ -126,17 +104,9 @@ fn progress(row: &BenchRow) {
             .map_or("-".to_string(), |t| format!("{:.4}", t.median_ms))
     };
     eprintln!(
-        "  N = {:>4} {:?} x {} threads, {} per block, bound {}, input {}, exchange {} {}, first write {}, padding search {}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}{}",
+        "  N = {:>4} {}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}{}",
         row.n,
-        row.radices,
-        row.threads_per_fft,
-        row.ffts_per_block,
-        row.min_blocks_per_sm,
-        row.input_caching,
-        row.exchange_width,
-        row.exchange_buffers,
-        row.first_write,
-        row.padding_search,
+        row.shape,
         ms(&row.ours),
         ms(&row.cufft),
         ms(&row.copy),
@@ -179,4 +149,22 @@ fn parse_shape(text: &str) -> Result<(usize, ShapeChoices), String> {
         .map_err(|e| format!("in `{text}`: {}", e.render()))?;
     let choices = ShapeChoices::from_arg_matches(&matches).map_err(|e| e.to_string())?;
     Ok((n, choices))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shape_is_a_size_and_emit_flags() {
+        let (n, choices) = parse_shape("2401 --radix 7,7,7,7 --threads-per-fft 343").unwrap();
+        assert_eq!(n, 2401);
+        assert_eq!(choices.radices, Some(vec![7, 7, 7, 7]));
+        assert_eq!(choices.threads_per_fft, Some(343));
+        // What tune prints parses back to the same choices.
+        let again = parse_shape(&format!("{n} {choices}")).unwrap();
+        assert_eq!(again, (n, choices));
+        assert!(parse_shape("2401 --radices 7,7,7,7").is_err());
+        assert!(parse_shape("2401 --first-write never").is_err());
+    }
 }

@@ -5,7 +5,7 @@
 //! arguments that run each again, and writes JSON; `--write-wisdom FILE`
 //! records each size's winner in a wisdom file.
 
-use super::args::PrecisionArg;
+use super::args::{PrecisionArg, RunArgs};
 use super::bench::command_line;
 use crate::Failure;
 use clap::Args;
@@ -13,7 +13,6 @@ use fftgen::plan::WisdomFile;
 use fftgen::Precision;
 use fftgen_cli::bench::runner::tune;
 use fftgen_cli::bench::tune::{Dimension, TuneConfig, TuneRow};
-use fftgen_cli::bench::Schedule;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -29,21 +28,8 @@ pub struct TuneArgs {
     /// as the planner would). Every combination is timed.
     #[arg(long, value_delimiter = ',')]
     vary: Option<Vec<Dimension>>,
-    /// Launches per timed group.
-    #[arg(long, default_value_t = Schedule::default().repeats)]
-    repeats: usize,
-    /// Timed groups per variant; the median is reported.
-    #[arg(long, default_value_t = 5)]
-    groups: usize,
-    /// Untimed launches of each variant before the groups.
-    #[arg(long, default_value_t = Schedule::default().warmup)]
-    warmup: usize,
-    /// CUDA device ordinal.
-    #[arg(long, default_value_t = 0)]
-    device: usize,
-    /// Seed of the random input.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    run: RunArgs,
     /// Where to write the JSON report.
     #[arg(long, default_value = "tune.json")]
     json: PathBuf,
@@ -56,11 +42,6 @@ pub struct TuneArgs {
 }
 
 pub fn run(args: TuneArgs) -> Result<(), Failure> {
-    if args.repeats == 0 || args.groups == 0 {
-        return Err(Failure::Usage(
-            "--repeats and --groups must be at least 1".into(),
-        ));
-    }
     let config = TuneConfig {
         precision: match args.precision {
             PrecisionArg::F32 => Precision::F32,
@@ -68,13 +49,9 @@ pub fn run(args: TuneArgs) -> Result<(), Failure> {
         },
         sizes: args.sizes,
         dimensions: args.vary.unwrap_or_else(|| Dimension::DEFAULT.to_vec()),
-        schedule: Schedule {
-            warmup: args.warmup,
-            repeats: args.repeats,
-            groups: args.groups,
-        },
-        device: args.device,
-        seed: args.seed,
+        schedule: args.run.schedule(5)?,
+        device: args.run.device,
+        seed: args.run.seed,
         command: command_line(),
     };
     let report = tune(&config, |row: &TuneRow| eprint!("{}", row.to_text()))?;

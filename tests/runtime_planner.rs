@@ -1,0 +1,94 @@
+//! Run-time planning (`fftgen_runtime::planner`, feature `planner`): a spec
+//! generated and loaded in one call, through PoCL and (on a machine with a
+//! GPU) CUDA, against the f64 reference; errors of the generator and of the
+//! runtime come back as `PlanError`s. A missing PoCL fails under CI=true; a
+//! missing CUDA driver or GPU always skips, since CI has no GPU.
+
+mod common;
+
+use common::*;
+use fftgen::{Direction, FftSpec, Placement, Precision, Target};
+use fftgen_runtime::cuda::{CubinCache, CudaDevice};
+use fftgen_runtime::planner::{cuda_fft_with_cache, opencl_fft, PlanError};
+use fftgen_runtime::{driver_available, CacheOrigin};
+use num_complex::Complex;
+
+fn narrow(values: &[Complex<f64>]) -> Vec<Complex<f32>> {
+    values
+        .iter()
+        .map(|c| Complex::new(c.re as f32, c.im as f32))
+        .collect()
+}
+
+/// Relative L2 error of `output` against the reference of `input`.
+fn error(input: &[Complex<f32>], output: &[Complex<f32>], n: usize, d: Direction) -> f64 {
+    let want = reference(&widen(input), n, d);
+    relative_l2(&widen(output), &want)
+}
+
+#[test]
+fn opencl_plans_run_for_the_device_they_are_loaded_on() {
+    let Some(device) = pocl() else { return };
+    let err = opencl_fft(device, &FftSpec::new(0)).unwrap_err();
+    assert_eq!(err, PlanError::Generate(fftgen::Error::ZeroSize));
+
+    // PoCL is kept to what GPUs allow: the measured 343-thread shape of 2401
+    // is not planned for it, as it would not be for NVIDIA's OpenCL.
+    assert_eq!(device.target().launchable_threads_per_block, 256);
+    let (n, batch) = (2401, 3);
+    let fft = opencl_fft(device, &FftSpec::new(n)).unwrap_or_else(|e| panic!("{e}"));
+    let input = narrow(&random_input(n * batch, 7));
+    let mut output = vec![Complex::default(); n * batch];
+    fft.run(Direction::Forward, &input, &mut output, batch)
+        .unwrap();
+    let e = error(&input, &output, n, Direction::Forward);
+    assert!(e <= tolerance(n, Precision::F32), "error {e}");
+
+    // A runtime error comes back as PlanError::Runtime.
+    let err = fft
+        .run(Direction::Forward, &input[..1], &mut output, batch)
+        .map_err(PlanError::from)
+        .unwrap_err();
+    assert!(matches!(err, PlanError::Runtime(_)), "{err}");
+
+    // A target the caller names wins over the device's.
+    let named = opencl_fft(device, &FftSpec::new(64).target(Target::POCL));
+    assert!(named.is_ok());
+}
+
+#[test]
+fn cuda_plans_run_on_a_gpu() {
+    if !driver_available() {
+        return skip("cuda_plans_run_on_a_gpu: no CUDA driver");
+    }
+    let device = match CudaDevice::new(0) {
+        Ok(device) => device,
+        Err(fftgen_runtime::Error::NoCudaDevice { .. }) => {
+            return skip("cuda_plans_run_on_a_gpu: no CUDA device")
+        }
+        Err(e) => panic!("{e}"),
+    };
+    let cache = CubinCache::memory_only();
+    let (n, batch) = (4096, 5);
+    let spec = FftSpec::new(n);
+    let fft = cuda_fft_with_cache(&device, &spec, &cache).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(fft.cache_origin(), CacheOrigin::Compiled);
+    let input = narrow(&random_input(n * batch, 11));
+    for direction in [Direction::Forward, Direction::Inverse] {
+        let mut output = vec![Complex::default(); n * batch];
+        fft.run(direction, &input, &mut output, batch)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let e = error(&input, &output, n, direction);
+        assert!(e <= tolerance(n, Precision::F32), "{direction}: error {e}");
+    }
+    let again = cuda_fft_with_cache(&device, &spec, &cache).unwrap();
+    assert_eq!(again.cache_origin(), CacheOrigin::Memory);
+
+    let in_place = spec.clone().placement(Placement::InPlace);
+    let fft = cuda_fft_with_cache(&device, &in_place, &cache).unwrap();
+    let mut data = input.clone();
+    fft.run_in_place(Direction::Forward, &mut data, batch)
+        .unwrap();
+    let e = error(&input, &data, n, Direction::Forward);
+    assert!(e <= tolerance(n, Precision::F32), "in place: error {e}");
+}
