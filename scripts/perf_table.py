@@ -62,7 +62,8 @@ def choices(row):
     if "shape" not in row:
         return row
     shape = row["shape"]
-    return {old: SPELLED.get(shape.get(new), shape.get(new)) for new, old in OLD_FIELDS.items()}
+    spelled = lambda v: SPELLED.get(v, v) if isinstance(v, str) else v
+    return {old: spelled(shape.get(new)) for new, old in OLD_FIELDS.items()}
 
 
 def fmt_err(x):
