@@ -16,18 +16,20 @@ pub struct PlanArgs {
 }
 
 pub fn run(args: PlanArgs) -> Result<(), Failure> {
-    let plan = fftgen::plan::plan(&args.transform.spec())?;
+    let spec = args.transform.spec();
+    let plan = fftgen::plan::plan(&spec)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&plan)?);
         return Ok(());
     }
     println!(
-        "n = {}, {}, {} pass(es), {}, normalisation {}",
+        "n = {}, {}, {} pass(es), {}, normalisation {}, target {}",
         plan.n,
         plan.precision,
         plan.passes.len(),
         plan.placement,
-        plan.normalization
+        plan.normalization,
+        spec.planned_target().name
     );
     for (index, pass) in plan.passes.iter().enumerate() {
         let Twiddles::RoundedF64Table { len } = pass.twiddles;
