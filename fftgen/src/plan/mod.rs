@@ -148,7 +148,8 @@ fftgen_manifest::text_enum!(ExchangeBuffers as "an exchange-buffer layout" {
 /// them, so no barrier is needed for correctness; it only decides whether
 /// every warp waits for the block's loads and first butterflies before any
 /// stores, which changes how the compiler schedules the stage. Neither wins
-/// everywhere (`docs/perf.md`), so it is measured per size and GPU.
+/// everywhere (`docs/bench/h200_tune_round6_first_write_and_small.log`), so
+/// it is measured per size and GPU.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FirstWrite {
     /// A barrier first, like every later exchange write: the default.
@@ -193,7 +194,7 @@ pub enum GlobalIo {
 /// reads the same twiddle table again; in L1 the input only evicts the
 /// table. Skipping L1 keeps the table there, but costs where neighbouring
 /// warps would have shared a sector through L1, so it is chosen per size by
-/// measurement (`measured.rs`).
+/// measurement (the wisdom files, [`super::Wisdom`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum InputCaching {
     /// The default: L1 and L2.

@@ -358,8 +358,8 @@ fn plan_pass(
             min_blocks_per_sm(threads_per_block, shared_bytes, values, precision, target)
         }
         // Staged small transforms were measured fastest with the compiler
-        // free to use registers (docs/perf.md): shared memory, not latency,
-        // bounds them.
+        // free to use registers (commit c23e3fc and its docs/perf.md):
+        // shared memory, not latency, bounds them.
         (None, LaneLayout::FftMinor) => 1,
     };
     Ok(Pass {
@@ -603,7 +603,7 @@ mod tests {
             })),
             InputCaching::L2Only
         );
-        // Radices given by hand skip the measured table, its caching too.
+        // Radices given by hand skip the wisdom, its caching too.
         assert_eq!(
             planned(FftSpec::new(1331).radices(&[11, 11, 11])),
             InputCaching::L1AndL2

@@ -110,7 +110,7 @@ struct Score(bool, bool, usize, usize, u64);
 /// From this many bytes per transform on, a schedule with a warp or more of
 /// threads per FFT (direct global access) beats one staged through shared
 /// memory even with an extra stage: measured on an H100 at n = 512 in f32
-/// and n = 256 in f64 (docs/perf.md).
+/// and n = 256 in f64 (commit 2200765 and its docs/perf.md).
 const DIRECT_IO_FROM_BYTES: usize = 4096;
 
 impl Score {
