@@ -100,7 +100,11 @@ impl FftSpec {
             line.push_str(&format!(" --{flag} {value}"));
         }
         if let Some(target) = &self.target {
-            line.push_str(&format!(" --target {}", target.name));
+            // A device's own name (`NVIDIA H200`) is quoted for the shell.
+            match target.name.contains(char::is_whitespace) {
+                true => line.push_str(&format!(" --target '{}'", target.name)),
+                false => line.push_str(&format!(" --target {}", target.name)),
+            }
         }
         if let Some(file) = &self.wisdom {
             line.push_str(&format!(" --wisdom {}", file.display()));
@@ -114,5 +118,32 @@ impl FftSpec {
             self.precision, self.normalization, self.placement
         ));
         line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_names_every_choice_and_the_target() {
+        let spec = FftSpec::new(2401)
+            .choices(ShapeChoices {
+                threads_per_fft: Some(343),
+                ..ShapeChoices::default()
+            })
+            .target(Target::H200)
+            .wisdom("mine.json");
+        assert_eq!(
+            spec.emit_command(),
+            "fftgen emit --n 2401 --threads-per-fft 343 --target h200 --wisdom mine.json \
+             --precision f32 --direction both --normalization none --placement out-of-place"
+        );
+        let device = Target {
+            name: "NVIDIA H200".into(),
+            ..Target::H200
+        };
+        let line = FftSpec::new(64).target(device).emit_command();
+        assert!(line.contains(" --target 'NVIDIA H200' "), "{line}");
     }
 }
