@@ -87,6 +87,30 @@ impl Runner<'_> {
     }
 }
 
+/// Host memory a check of `batch` transforms of `n` points in `precision`
+/// and `directions` directions holds at once, bytes (at least): the input in
+/// its precision and widened to f64, and per direction the output in both
+/// forms and the f64 reference. `None` when it does not even fit a `u64`.
+pub fn host_bytes_needed(
+    n: usize,
+    batch: usize,
+    precision: Precision,
+    directions: usize,
+) -> Option<u64> {
+    let values = (n as u64).checked_mul(batch as u64)?;
+    let complex = precision.complex_bytes() as u64;
+    let per_value = (complex + 16) + directions as u64 * (complex + 16 + 16);
+    values.checked_mul(per_value)
+}
+
+/// Host memory available for new allocations (Linux's MemAvailable), bytes.
+pub fn host_bytes_available() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
 fn check_with(
     generated: &Generated,
     fft: &Runner<'_>,
@@ -146,4 +170,20 @@ fn run<T: Real + Into<f64>>(
         });
     }
     Ok(CheckReport { input, directions })
+}
+
+#[cfg(test)]
+mod memory_tests {
+    use super::*;
+
+    #[test]
+    fn host_memory_is_counted_before_anything_is_allocated() {
+        // 4096 f32 points, both directions: 8 + 16 + 2 * (8 + 32) bytes a value.
+        assert_eq!(
+            host_bytes_needed(4096, 1, Precision::F32, 2),
+            Some(4096 * 104)
+        );
+        assert_eq!(host_bytes_needed(usize::MAX, 2, Precision::F64, 2), None);
+        assert!(host_bytes_available().is_some_and(|bytes| bytes > 0));
+    }
 }

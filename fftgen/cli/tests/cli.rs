@@ -105,7 +105,7 @@ fn plan_prints_the_table() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_code_2() {
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["plan", "--n", "0"], "n = 0 is not a transform size"),
         (&["plan", "--n", "17"], "prime factor 17"),
         (
@@ -122,6 +122,10 @@ fn bad_input_is_one_line_and_exit_code_2() {
         ),
         (&["plan", "--n", "8192"], "too large for one kernel"),
         (&["check", "--n", "64", "--batch", "0"], "--batch 0"),
+        (
+            &["check", "--n", "4096", "--batch", "5000000"],
+            "of host memory (input, outputs and the f64 reference)",
+        ),
         (
             &[
                 "plan",

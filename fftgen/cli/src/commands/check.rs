@@ -6,7 +6,7 @@ use super::args::TransformArgs;
 use crate::Failure;
 use clap::{Args, ValueEnum};
 use fftgen::{Precision, Target};
-use fftgen_cli::check::{check_cuda, check_opencl};
+use fftgen_cli::check::{check_cuda, check_opencl, host_bytes_available, host_bytes_needed};
 use fftgen_cli::npy;
 use fftgen_runtime::cuda::CudaDevice;
 use fftgen_runtime::opencl::OpenClDevice;
@@ -52,7 +52,9 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
         ));
     }
     // Bad input is reported before any device is opened.
-    fftgen::plan::plan(&args.transform.spec())?;
+    let spec = args.transform.spec();
+    fftgen::plan::plan(&spec)?;
+    check_host_memory(&spec, args.batch)?;
     // Planned for the backend and GPU it runs on, as the runtime plans it.
     let generate = |target: Target| {
         let spec = for_target(&args.transform.spec(), target);
@@ -103,6 +105,26 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
     } else {
         Err(Failure::Inaccurate)
     }
+}
+
+/// Refuses a batch whose check would not fit the host's memory, before
+/// anything is allocated (without /proc/meminfo, the allocation decides).
+fn check_host_memory(spec: &fftgen::FftSpec, batch: usize) -> Result<(), Failure> {
+    let Some(available) = host_bytes_available() else {
+        return Ok(());
+    };
+    let needed = host_bytes_needed(spec.n, batch, spec.precision, spec.directions.len());
+    if needed.is_some_and(|bytes| bytes <= available) {
+        return Ok(());
+    }
+    let gib = |bytes: u64| format!("{:.1} GiB", bytes as f64 / f64::from(1u32 << 30));
+    Err(Failure::Usage(format!(
+        "checking {batch} transforms of n = {} needs {} of host memory (input, outputs and \
+         the f64 reference), but {} are available; use a smaller --batch",
+        spec.n,
+        needed.map_or("more than 2^64 bytes".to_string(), gib),
+        gib(available)
+    )))
 }
 
 fn save(
