@@ -45,13 +45,19 @@ pub fn max_size(precision: Precision) -> usize {
 /// Plans `spec` with the wisdom it names (or `FFTGEN_WISDOM`'s, before the
 /// built-in files), or says why it cannot be planned.
 pub fn plan(spec: &FftSpec) -> Result<Plan, Error> {
+    // The size first: a bad size is reported before a bad wisdom file.
     validate(spec)?;
-    plan_with_wisdom(spec, &Wisdom::for_spec(spec.wisdom.as_deref())?)
+    plan_validated(spec, &*Wisdom::for_spec(spec.wisdom.as_deref())?)
 }
 
 /// Plans `spec` with `wisdom`.
 pub fn plan_with_wisdom(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
     validate(spec)?;
+    plan_validated(spec, wisdom)
+}
+
+/// Plans `spec`, whose size and directions [`validate`] accepted.
+fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
     let target = spec.planned_target();
     let user = &spec.choices;
     // A user's radices are used as given; otherwise the first measured shape
@@ -64,20 +70,22 @@ pub fn plan_with_wisdom(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> 
         }
         None => wisdom
             .candidates(spec.n, spec.precision, target)
-            .find(|entry| launches(spec, &entry.choices, target))
-            .map(|entry| &entry.choices),
+            .find_map(|entry| Some((&entry.choices, launchable(spec, &entry.choices, target)?))),
     };
-    let choices = match measured {
+    let pass = match measured {
+        // The measured shape as it was planned, where the user chose nothing.
+        Some((_, pass)) if user.is_empty() => pass,
         // A measured one-part exchange gives way to alternating buffers asked
         // for by the user, which need both parts.
-        Some(measured) if user.exchange_buffers == Some(ExchangeBuffers::Alternating) => {
-            user.or(&ShapeChoices {
+        Some((measured, _)) if user.exchange_buffers == Some(ExchangeBuffers::Alternating) => {
+            let measured = ShapeChoices {
                 exchange_width: None,
                 ..measured.clone()
-            })
+            };
+            plan_pass(spec.n, spec.precision, &user.or(&measured), target)?
         }
-        Some(measured) => user.or(measured),
-        None => user.clone(),
+        Some((measured, _)) => plan_pass(spec.n, spec.precision, &user.or(measured), target)?,
+        None => plan_pass(spec.n, spec.precision, user, target)?,
     };
     Ok(Plan {
         n: spec.n,
@@ -85,16 +93,17 @@ pub fn plan_with_wisdom(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> 
         directions: spec.directions.clone(),
         normalization: spec.normalization,
         placement: spec.placement,
-        passes: vec![plan_pass(spec.n, spec.precision, &choices, target)?],
+        passes: vec![pass],
     })
 }
 
-/// Whether the shape `choices` describe plans for `spec` and launches on
+/// The pass `choices` describe for `spec`, if it plans and launches on
 /// `target` (NVIDIA's OpenCL, say, takes fewer threads per block than a
 /// shape measured through CUDA may need).
-fn launches(spec: &FftSpec, choices: &ShapeChoices, target: &Target) -> bool {
+fn launchable(spec: &FftSpec, choices: &ShapeChoices, target: &Target) -> Option<Pass> {
     plan_pass(spec.n, spec.precision, choices, target)
-        .is_ok_and(|pass| pass.threads_per_block <= target.launchable_threads_per_block)
+        .ok()
+        .filter(|pass| pass.threads_per_block <= target.launchable_threads_per_block)
 }
 
 /// What no shape can fix: the size and the directions.

@@ -11,6 +11,7 @@
 use super::choices::ShapeChoices;
 use crate::{Error, Precision, Target};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -135,16 +136,18 @@ impl Wisdom {
     }
 
     /// The wisdom a spec plans with: the file it names, else the one
-    /// [`WISDOM_ENV`] names, before the built-in files.
-    pub fn for_spec(file: Option<&Path>) -> Result<Wisdom, Error> {
+    /// [`WISDOM_ENV`] names, before the built-in files; the built-in files
+    /// alone, borrowed, when neither names one.
+    pub fn for_spec(file: Option<&Path>) -> Result<Cow<'static, Wisdom>, Error> {
         let from_env = std::env::var_os(WISDOM_ENV)
             .filter(|path| !path.is_empty())
             .map(PathBuf::from);
+        let Some(path) = file.map(Path::to_path_buf).or(from_env) else {
+            return Ok(Cow::Borrowed(Wisdom::built_in()));
+        };
         let mut wisdom = Wisdom::built_in().clone();
-        if let Some(path) = file.map(Path::to_path_buf).or(from_env) {
-            wisdom.files.insert(0, WisdomFile::load(&path)?);
-        }
-        Ok(wisdom)
+        wisdom.files.insert(0, WisdomFile::load(&path)?);
+        Ok(Cow::Owned(wisdom))
     }
 
     /// Every file, in order of precedence.
