@@ -10,8 +10,8 @@
 //! driver it prints `SKIPPED: ...` and succeeds; built as a test (`cargo test
 //! --benches`) it does nothing.
 
-use fftgen_cli::bench::{self, BenchConfig, Outputs};
 use fftgen::Precision;
+use fftgen_cli::bench::{self, BenchConfig, Outputs};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

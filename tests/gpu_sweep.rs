@@ -156,10 +156,10 @@ fn sanitizer_set() {
     for spec in &specs {
         let generated = fftgen::generate(spec, &spec.emit_command()).unwrap();
         let report = check_cuda(&generated, &device, batch_for(spec), 3)
-            .unwrap_or_else(|e| panic!("n = {}: {e}", spec.n));
+            .unwrap_or_else(|e| panic!("n = {}: {e}", spec.n()));
         assert_accurate(
             &report,
-            &format!("sanitizer set n = {} {:?}", spec.n, spec.choices.radices),
+            &format!("sanitizer set n = {} {:?}", spec.n(), spec.choices.radices),
         );
     }
 }

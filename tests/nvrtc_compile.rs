@@ -24,9 +24,9 @@ const MAX_SPILL_BYTES: usize = 32;
 
 fn compile(spec: &FftSpec) {
     let generated = fftgen::generate(spec, "tests/nvrtc_compile.rs")
-        .unwrap_or_else(|e| panic!("n = {}: {e}", spec.n));
+        .unwrap_or_else(|e| panic!("n = {}: {e}", spec.n()));
     let compiled = compile_to_cubin_check(&generated.cuda_source, ARCH)
-        .unwrap_or_else(|e| panic!("n = {} {}: NVRTC failed: {e}", spec.n, spec.precision));
+        .unwrap_or_else(|e| panic!("n = {} {}: NVRTC failed: {e}", spec.n(), spec.precision));
     assert!(!compiled.cubin.is_empty());
     // ptxas reports "N bytes spill stores, M bytes spill loads" per kernel.
     for line in compiled.log.lines().filter(|l| l.contains("spill stores")) {
@@ -39,7 +39,7 @@ fn compile(spec: &FftSpec) {
         assert!(
             bytes <= MAX_SPILL_BYTES,
             "n = {} {}: registers spill: {line}",
-            spec.n,
+            spec.n(),
             spec.precision
         );
     }

@@ -19,7 +19,7 @@ use num_complex::Complex;
 /// every direction is within the tolerance.
 fn check_spec(spec: &FftSpec, batch: usize) {
     let Some(device) = pocl() else { return };
-    let n = spec.n;
+    let n = spec.n();
     let generated =
         fftgen::generate(spec, "tests/opencl_sweep.rs").unwrap_or_else(|e| panic!("n = {n}: {e}"));
     let report = check_opencl(&generated, device, batch, n as u64)

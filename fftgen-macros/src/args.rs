@@ -103,7 +103,7 @@ impl Parse for KernelArgs {
             seen.push(key_text.clone());
             match key_text.as_str() {
                 "n" => {
-                    spec.n = integer(value, "`n`", "n = 4096")?;
+                    spec.shape = vec![integer(value, "`n`", "n = 4096")?];
                     n_tokens = Some(value.to_token_stream());
                 }
                 "radix" => {

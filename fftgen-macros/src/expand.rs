@@ -66,7 +66,7 @@ fn derived_name(args: &KernelArgs) -> Ident {
     };
     format_ident!(
         "Fft{}{precision}{direction}{placement}{normalization}",
-        spec.n
+        spec.n()
     )
 }
 
@@ -85,7 +85,7 @@ fn doc_lines(args: &KernelArgs, generated: &Generated, radices: &[usize]) -> Vec
     let mut lines = vec![
         format!(
             " {}-point complex-to-complex FFT kernels ({}, {}, {}, normalization {}, radices {:?}),",
-            spec.n,
+            spec.n(),
             spec.precision,
             directions.join(" and "),
             spec.placement,

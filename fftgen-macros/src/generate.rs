@@ -16,12 +16,12 @@ const SIZE_CHECKED_BEFORE_PLANNING: usize = 1 << 32;
 /// The sources and manifest for `args`, or a spanned error.
 pub fn generate(args: &KernelArgs) -> syn::Result<Generated> {
     let spec = &args.spec;
-    if spec.n > SIZE_CHECKED_BEFORE_PLANNING {
+    if spec.n() > SIZE_CHECKED_BEFORE_PLANNING {
         let max = fftgen::plan::planner::max_size(spec.precision);
         return Err(spanned(
             args,
             &GenError::TooLarge {
-                n: spec.n,
+                n: spec.n(),
                 precision: spec.precision,
                 max,
             },

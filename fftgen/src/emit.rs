@@ -12,7 +12,7 @@ use crate::kernel::stockham::{has_twiddles, lower_stockham, pad_helper, twiddle_
 use crate::kernel::{dialect, KernelKey};
 use crate::plan::{plan, Pass, Plan, Twiddles};
 use crate::{Backend, Direction, Error, FftSpec, Placement, Precision, VERSION};
-use fftgen_manifest::{GridRule, KernelArg, Manifest, PassLaunch, TransformLaunch};
+use fftgen_manifest::{Buffer, GridRule, KernelArg, Layout, Manifest, PassLaunch, TransformLaunch};
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -256,8 +256,12 @@ pub fn manifest(plan: &Plan) -> Manifest {
                     block: [pass.threads_per_block as u32, 1, 1],
                     grid: GridRule::FftsPerBlock {
                         ffts_per_block: pass.ffts_per_block as u32,
+                        ffts_per_transform: 1,
                     },
                     shared_bytes: pass.shared_bytes as u32,
+                    dynamic_shared_bytes: 0,
+                    reads: Buffer::Input,
+                    writes: Buffer::Output,
                     args: kernel_args(plan.placement, pass),
                 })
                 .collect(),
@@ -269,7 +273,10 @@ pub fn manifest(plan: &Plan) -> Manifest {
         precision: plan.precision,
         normalization: plan.normalization,
         placement: plan.placement,
-        layout: "batch of contiguous interleaved complex transforms; transform b starts at element b * n".into(),
+        shape: vec![plan.n],
+        input: Layout::contiguous(&[plan.n]),
+        output: Layout::contiguous(&[plan.n]),
+        scratch_elements: 0,
         transforms,
         twiddle_tables: plan
             .passes

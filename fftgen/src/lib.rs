@@ -28,7 +28,7 @@ pub mod spec;
 pub use emit::{generate, Generated};
 pub use error::Error;
 pub use fftgen_manifest::{
-    Backend, Direction, Manifest, Normalization, Placement, Precision, Target,
+    Backend, Buffer, Direction, Layout, Manifest, Normalization, Placement, Precision, Target,
 };
 pub use plan::{Plan, ShapeChoices};
 pub use spec::FftSpec;

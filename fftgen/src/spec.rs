@@ -4,15 +4,22 @@
 //! device it is for and the wisdom to plan with.
 
 use crate::plan::ShapeChoices;
-use crate::{Direction, Normalization, Placement, Precision, Target};
+use crate::{Direction, Layout, Normalization, Placement, Precision, Target};
 use serde::Serialize;
 use std::path::PathBuf;
 
-/// A batched, contiguous, interleaved complex-to-complex FFT request.
+/// A batched, interleaved complex-to-complex FFT request of one, two or
+/// three dimensions.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FftSpec {
-    /// Transform length.
-    pub n: usize,
+    /// Length of each axis, row-major: `[n]` for a 1D transform,
+    /// `[rows, columns]` for 2D (the last axis contiguous by default).
+    pub shape: Vec<usize>,
+    /// Where the input's elements are; `None`: dense, transform after
+    /// transform ([`Layout::contiguous`]).
+    pub input_layout: Option<Layout>,
+    /// Where the output's elements are; `None`: dense. In place, the input's.
+    pub output_layout: Option<Layout>,
     pub precision: Precision,
     /// Directions to generate kernels for (one source file holds them all).
     pub directions: Vec<Direction>,
@@ -33,8 +40,16 @@ pub struct FftSpec {
 impl FftSpec {
     /// A forward and inverse, out-of-place, unnormalised f32 transform of length `n`.
     pub fn new(n: usize) -> Self {
+        Self::with_shape(&[n])
+    }
+
+    /// A forward and inverse, out-of-place, unnormalised f32 transform of
+    /// `shape` (row-major, last axis contiguous).
+    pub fn with_shape(shape: &[usize]) -> Self {
         FftSpec {
-            n,
+            shape: shape.to_vec(),
+            input_layout: None,
+            output_layout: None,
             precision: Precision::F32,
             directions: vec![Direction::Forward, Direction::Inverse],
             normalization: Normalization::None,
@@ -42,6 +57,41 @@ impl FftSpec {
             choices: ShapeChoices::default(),
             target: None,
             wisdom: None,
+        }
+    }
+
+    /// Elements of one transform: the product of the shape.
+    pub fn points(&self) -> usize {
+        self.shape.iter().product()
+    }
+
+    /// The length of a 1D transform (the last axis of a multi-dimensional one).
+    pub fn n(&self) -> usize {
+        self.shape.last().copied().unwrap_or(0)
+    }
+
+    /// Where input and output live (cufftPlanMany's advanced layout).
+    pub fn layouts(mut self, input: Layout, output: Layout) -> Self {
+        self.input_layout = Some(input);
+        self.output_layout = Some(output);
+        self
+    }
+
+    /// The input layout the plan uses.
+    pub fn planned_input_layout(&self) -> Layout {
+        self.input_layout
+            .clone()
+            .unwrap_or_else(|| Layout::contiguous(&self.shape))
+    }
+
+    /// The output layout the plan uses (in place, the input's).
+    pub fn planned_output_layout(&self) -> Layout {
+        match self.placement {
+            Placement::InPlace => self.planned_input_layout(),
+            Placement::OutOfPlace => self
+                .output_layout
+                .clone()
+                .unwrap_or_else(|| Layout::contiguous(&self.shape)),
         }
     }
 
@@ -95,7 +145,21 @@ impl FftSpec {
     /// The `fftgen emit` command line that generates this spec, every option
     /// spelled out; generated headers carry it so the file can be reproduced.
     pub fn emit_command(&self) -> String {
-        let mut line = format!("fftgen emit --n {}", self.n);
+        let shape: Vec<String> = self.shape.iter().map(|n| n.to_string()).collect();
+        let mut line = format!("fftgen emit --n {}", shape.join("x"));
+        for (flag, layout) in [
+            ("input", &self.input_layout),
+            ("output", &self.output_layout),
+        ] {
+            if let Some(layout) = layout {
+                let strides: Vec<String> = layout.strides.iter().map(|s| s.to_string()).collect();
+                line.push_str(&format!(
+                    " --{flag}-strides {} --{flag}-distance {}",
+                    strides.join(","),
+                    layout.distance
+                ));
+            }
+        }
         for (flag, value) in self.choices.flags() {
             line.push_str(&format!(" --{flag} {value}"));
         }

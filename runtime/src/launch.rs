@@ -163,7 +163,10 @@ fn check_pass(pass: &PassLaunch) -> Result<()> {
     if pass.kernel.is_empty() || pass.kernel.contains('\0') {
         return invalid("the name must be a non-empty C identifier");
     }
-    if let GridRule::FftsPerBlock { ffts_per_block: 0 } = pass.grid {
+    if let GridRule::FftsPerBlock {
+        ffts_per_block: 0, ..
+    } = pass.grid
+    {
         return invalid("ffts_per_block is 0");
     }
     let count = |role: fn(&KernelArg) -> bool| pass.args.iter().filter(|a| role(a)).count();

@@ -38,8 +38,8 @@ pub use error::{Error, Result};
 /// The vocabulary, the manifest and the [`Target`], from the crate every
 /// layer shares.
 pub use fftgen_manifest::{
-    manifest, Backend, Direction, GridRule, KernelArg, LimitExceeded, Manifest, Normalization,
-    PassLaunch, Placement, Precision, StaticKernels, Target, TransformLaunch,
+    manifest, Backend, Buffer, Direction, GridRule, KernelArg, Layout, LimitExceeded, Manifest,
+    Normalization, PassLaunch, Placement, Precision, StaticKernels, Target, TransformLaunch,
 };
 pub use num_complex::Complex;
 pub use opencl::{DeviceInfo, OpenClDevice, OpenClFft};

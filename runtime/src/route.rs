@@ -89,8 +89,14 @@ mod tests {
         PassLaunch {
             kernel: "k".into(),
             block: [1, 1, 1],
-            grid: GridRule::FftsPerBlock { ffts_per_block: 1 },
+            grid: GridRule::FftsPerBlock {
+                ffts_per_block: 1,
+                ffts_per_transform: 1,
+            },
             shared_bytes: 0,
+            dynamic_shared_bytes: 0,
+            reads: fftgen_manifest::Buffer::Input,
+            writes: fftgen_manifest::Buffer::Output,
             args: if in_place {
                 vec![KernelArg::InOut { name: arg("data") }]
             } else {

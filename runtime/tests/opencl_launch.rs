@@ -285,7 +285,10 @@ fn source_and_manifest_mismatches_are_reported() {
     assert!(matches!(err, Error::InvalidManifest(_)), "{err}");
 
     let no_grid = PassLaunch {
-        grid: GridRule::FftsPerBlock { ffts_per_block: 0 },
+        grid: GridRule::FftsPerBlock {
+            ffts_per_block: 0,
+            ffts_per_transform: 1,
+        },
         ..halve()
     };
     let err = OpenClFft::new(device, &source("float"), &with(no_grid)).unwrap_err();

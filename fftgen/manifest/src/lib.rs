@@ -8,15 +8,21 @@
 //! - [`manifest`]: the [`Manifest`], the contract between the generator
 //!   that writes kernels and whatever launches them (the runtime, or a
 //!   client in another language reading the JSON).
+//! - [`layout`]: a [`Layout`], where the elements of a batch of transforms
+//!   live in a buffer (strides per axis and a distance).
 //! - [`target`]: a [`Target`], what one device allows a kernel, as data: the
 //!   planner reads it, the runtime builds it from the device it opened and
 //!   checks launches against it.
 
+pub mod layout;
 pub mod manifest;
 pub mod target;
 pub mod vocabulary;
 
-pub use manifest::{GridRule, KernelArg, Manifest, PassLaunch, StaticKernels, TransformLaunch};
+pub use layout::Layout;
+pub use manifest::{
+    Buffer, GridRule, KernelArg, Manifest, PassLaunch, StaticKernels, TransformLaunch,
+};
 pub use target::{LimitExceeded, Target};
 pub use vocabulary::{Backend, Direction, Normalization, Placement, Precision};
 

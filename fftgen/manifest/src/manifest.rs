@@ -5,7 +5,7 @@
 //! contract between the two (cuFFTDx keeps description and execution apart the
 //! same way).
 
-use crate::{Backend, Direction, Normalization, Placement, Precision};
+use crate::{Backend, Direction, Layout, Normalization, Placement, Precision};
 use serde::{Deserialize, Serialize};
 
 /// The launch description of every kernel generated for one FFT size.
@@ -13,14 +13,21 @@ use serde::{Deserialize, Serialize};
 pub struct Manifest {
     /// Version of the generator that wrote the kernels.
     pub generator_version: String,
-    /// Transform length.
+    /// Complex elements of one transform: the product of `shape`.
     pub n: usize,
+    /// Length of each axis, row-major (the last axis contiguous by default).
+    pub shape: Vec<usize>,
     pub precision: Precision,
     pub normalization: Normalization,
     pub placement: Placement,
-    /// Layout of one batch in memory: `batch` transforms of `n` interleaved
-    /// complex values, transform `b` starting at element `b * n`.
-    pub layout: String,
+    /// Where the input's elements are (in place: the data's).
+    pub input: Layout,
+    /// Where the output's elements are (in place: the same as `input`).
+    pub output: Layout,
+    /// Complex elements of scratch memory per transform of the batch that
+    /// the passes need (0: none). Allocate `batch * scratch_elements`
+    /// elements, or pass a buffer of at least that many.
+    pub scratch_elements: usize,
     /// One entry per direction that was generated.
     pub transforms: Vec<TransformLaunch>,
     /// Twiddle tables the kernels read through a [`KernelArg::Twiddles`]
@@ -49,25 +56,61 @@ pub struct PassLaunch {
     pub grid: GridRule,
     /// Statically declared shared (local) memory, bytes.
     pub shared_bytes: u32,
+    /// Dynamic shared memory to launch with, bytes (CUDA; above 48 KiB the
+    /// kernel's `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` must be
+    /// raised to it first). 0 for kernels with static shared memory only.
+    #[serde(default)]
+    pub dynamic_shared_bytes: u32,
+    /// The buffer the pass reads.
+    pub reads: Buffer,
+    /// The buffer the pass writes.
+    pub writes: Buffer,
     /// Kernel arguments, in order.
     pub args: Vec<KernelArg>,
+}
+
+/// A buffer the passes of a transform read or write. In place, the input
+/// and the output are the one data buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Buffer {
+    Input,
+    Output,
+    /// The plan's workspace ([`Manifest::scratch_elements`]).
+    Scratch,
 }
 
 /// The rule that turns a batch count into a grid size.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum GridRule {
-    /// `grid.x = ceil(batch / ffts_per_block)`, `grid.y = grid.z = 1`.
-    FftsPerBlock { ffts_per_block: u32 },
+    /// `grid.x = ceil(batch * ffts_per_transform / ffts_per_block)`,
+    /// `grid.y = grid.z = 1`: a pass along one axis of a multi-dimensional
+    /// transform (or one step of a long one) computes `ffts_per_transform`
+    /// short FFTs per transform of the batch.
+    FftsPerBlock {
+        ffts_per_block: u32,
+        #[serde(default = "one")]
+        ffts_per_transform: u64,
+    },
+}
+
+fn one() -> u64 {
+    1
 }
 
 impl GridRule {
     /// Blocks in x, y, z for `batch` transforms.
     pub fn grid(&self, batch: usize) -> [usize; 3] {
         match *self {
-            GridRule::FftsPerBlock { ffts_per_block } => {
-                [batch.div_ceil(ffts_per_block as usize), 1, 1]
-            }
+            GridRule::FftsPerBlock {
+                ffts_per_block,
+                ffts_per_transform,
+            } => [
+                (batch as u64 * ffts_per_transform).div_ceil(u64::from(ffts_per_block)) as usize,
+                1,
+                1,
+            ],
         }
     }
 }
@@ -96,6 +139,21 @@ impl Manifest {
     /// The launch description of `direction`, if it was generated.
     pub fn transform(&self, direction: Direction) -> Option<&TransformLaunch> {
         self.transforms.iter().find(|t| t.direction == direction)
+    }
+
+    /// Complex elements the input buffer of `batch` transforms needs.
+    pub fn input_elements(&self, batch: usize) -> usize {
+        self.input.elements(&self.shape, batch)
+    }
+
+    /// Complex elements the output buffer of `batch` transforms needs.
+    pub fn output_elements(&self, batch: usize) -> usize {
+        self.output.elements(&self.shape, batch)
+    }
+
+    /// Whether input and output are dense batches of `n` elements each.
+    pub fn is_contiguous(&self) -> bool {
+        self.input.is_contiguous(&self.shape) && self.output.is_contiguous(&self.shape)
     }
 
     /// Reads a manifest written by the generator.

@@ -65,11 +65,11 @@ fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
     // over measured ones.
     let measured = match &user.radices {
         Some(radices) => {
-            validate_radices(spec.n, radices)?;
+            validate_radices(spec.n(), radices)?;
             None
         }
         None => wisdom
-            .candidates(spec.n, spec.precision, target)
+            .candidates(spec.n(), spec.precision, target)
             .find_map(|entry| Some((&entry.choices, launchable(spec, &entry.choices, target)?))),
     };
     let pass = match measured {
@@ -82,13 +82,13 @@ fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
                 exchange_width: None,
                 ..measured.clone()
             };
-            plan_pass(spec.n, spec.precision, &user.or(&measured), target)?
+            plan_pass(spec.n(), spec.precision, &user.or(&measured), target)?
         }
-        Some((measured, _)) => plan_pass(spec.n, spec.precision, &user.or(measured), target)?,
-        None => plan_pass(spec.n, spec.precision, user, target)?,
+        Some((measured, _)) => plan_pass(spec.n(), spec.precision, &user.or(measured), target)?,
+        None => plan_pass(spec.n(), spec.precision, user, target)?,
     };
     Ok(Plan {
-        n: spec.n,
+        n: spec.n(),
         precision: spec.precision,
         directions: spec.directions.clone(),
         normalization: spec.normalization,
@@ -101,14 +101,14 @@ fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
 /// `target` (NVIDIA's OpenCL, say, takes fewer threads per block than a
 /// shape measured through CUDA may need).
 fn launchable(spec: &FftSpec, choices: &ShapeChoices, target: &Target) -> Option<Pass> {
-    plan_pass(spec.n, spec.precision, choices, target)
+    plan_pass(spec.n(), spec.precision, choices, target)
         .ok()
         .filter(|pass| pass.threads_per_block <= target.launchable_threads_per_block)
 }
 
 /// What no shape can fix: the size and the directions.
 fn validate(spec: &FftSpec) -> Result<(), Error> {
-    let n = spec.n;
+    let n = spec.n();
     let max = max_size(spec.precision);
     match n {
         0 => return Err(Error::ZeroSize),

@@ -5,8 +5,8 @@
 //! signals whose every expected value is exact.
 
 use fftgen_runtime::{
-    Complex, Direction, GridRule, KernelArg, Manifest, Normalization, PassLaunch, Placement,
-    Precision, Real, TransformLaunch,
+    Buffer, Complex, Direction, GridRule, KernelArg, Layout, Manifest, Normalization, PassLaunch,
+    Placement, Precision, Real, TransformLaunch,
 };
 
 /// Points of every transform.
@@ -22,8 +22,14 @@ fn pass(kernel: &str, ffts_per_block: u32, args: Vec<KernelArg>) -> PassLaunch {
     PassLaunch {
         kernel: name(kernel),
         block: [N as u32, ffts_per_block, 1],
-        grid: GridRule::FftsPerBlock { ffts_per_block },
+        grid: GridRule::FftsPerBlock {
+            ffts_per_block,
+            ffts_per_transform: 1,
+        },
         shared_bytes: 0,
+        dynamic_shared_bytes: 0,
+        reads: Buffer::Input,
+        writes: Buffer::Output,
         args,
     }
 }
@@ -78,7 +84,10 @@ pub fn manifest(
         precision,
         normalization: Normalization::None,
         placement,
-        layout: name("batch-major interleaved"),
+        shape: vec![N],
+        input: Layout::contiguous(&[N]),
+        output: Layout::contiguous(&[N]),
+        scratch_elements: 0,
         transforms: transforms
             .into_iter()
             .map(|(direction, passes)| TransformLaunch { direction, passes })

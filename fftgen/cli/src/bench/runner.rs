@@ -328,7 +328,7 @@ impl<T: Sample> Session<T> {
         let dir = std::env::temp_dir().join(format!(
             "fftgen-bench-plans-{}-{}-{}",
             std::process::id(),
-            spec.n,
+            spec.n(),
             T::PRECISION
         ));
         let _ = std::fs::remove_dir_all(&dir);

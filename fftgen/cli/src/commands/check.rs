@@ -113,7 +113,7 @@ fn check_host_memory(spec: &fftgen::FftSpec, batch: usize) -> Result<(), Failure
     let Some(available) = host_bytes_available() else {
         return Ok(());
     };
-    let needed = host_bytes_needed(spec.n, batch, spec.precision, spec.directions.len());
+    let needed = host_bytes_needed(spec.n(), batch, spec.precision, spec.directions.len());
     if needed.is_some_and(|bytes| bytes <= available) {
         return Ok(());
     }
@@ -121,7 +121,7 @@ fn check_host_memory(spec: &fftgen::FftSpec, batch: usize) -> Result<(), Failure
     Err(Failure::Usage(format!(
         "checking {batch} transforms of n = {} needs {} of host memory (input, outputs and \
          the f64 reference), but {} are available; use a smaller --batch",
-        spec.n,
+        spec.n(),
         needed.map_or("more than 2^64 bytes".to_string(), gib),
         gib(available)
     )))
