@@ -12,7 +12,7 @@ use crate::kernel::stockham::{has_twiddles, lower_stockham, pad_helper, twiddle_
 use crate::kernel::{dialect, KernelKey};
 use crate::plan::{plan, Pass, Plan, Twiddles};
 use crate::{Backend, Direction, Error, FftSpec, Placement, Precision, VERSION};
-use fftgen_manifest::{Buffer, GridRule, KernelArg, Layout, Manifest, PassLaunch, TransformLaunch};
+use fftgen_manifest::{GridRule, KernelArg, Manifest, PassLaunch, TransformLaunch};
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -66,6 +66,9 @@ pub fn generate(spec: &FftSpec, invocation: &str) -> Result<Generated, Error> {
 }
 
 fn file_stem(plan: &Plan) -> String {
+    if plan.passes.len() > 1 || plan.shape.len() > 1 {
+        return format!("fftgen_n{}_{}", shape_text(&plan.shape), plan.precision);
+    }
     let radices: Vec<String> = plan.passes[0]
         .radices()
         .iter()
@@ -116,6 +119,7 @@ pub fn butterfly_source(
 struct SourceContext {
     file_name: String,
     n: usize,
+    shape: String,
     precision: String,
     backend: String,
     version: &'static str,
@@ -131,6 +135,8 @@ struct SourceContext {
     ops: String,
     kernel_names: Vec<String>,
     arguments: String,
+    single_pass: bool,
+    passes: Vec<String>,
     prelude: String,
     helpers: Vec<String>,
     kernels: Vec<String>,
@@ -142,51 +148,91 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
     let pass = &plan.passes[0];
 
     let mut helpers = Vec::new();
-    let conjugations: BTreeSet<bool> = plan
-        .directions
-        .iter()
-        .map(|&dir| dir == Direction::Inverse)
-        .collect();
-    if has_twiddles(pass) {
-        for conjugate in conjugations {
-            helpers.push(cmul(conjugate, plan.precision).render(d.as_ref()));
+    let mut conjugations: BTreeSet<bool> = BTreeSet::new();
+    for p in &plan.passes {
+        if has_twiddles(p) {
+            conjugations.extend(plan.directions.iter().map(|&dir| dir == Direction::Inverse));
+        }
+        // The four-step twiddle is the product of two table entries.
+        if p.step_twiddle.is_some() {
+            conjugations.insert(false);
         }
     }
-    if pass
-        .stages
-        .iter()
-        .filter_map(|s| s.exchange)
-        .any(|p| !p.is_none())
-    {
+    for conjugate in conjugations {
+        helpers.push(cmul(conjugate, plan.precision).render(d.as_ref()));
+    }
+    if plan.passes.iter().any(|p| {
+        p.stages
+            .iter()
+            .filter_map(|s| s.exchange)
+            .any(|padding| !padding.is_none())
+    }) {
         helpers.push(pad_helper().render(d.as_ref()));
     }
-    let radices: BTreeSet<usize> = pass.stages.iter().map(|s| s.radix).collect();
+    let radices: BTreeSet<usize> = plan
+        .passes
+        .iter()
+        .flat_map(|p| p.stages.iter().map(|s| s.radix))
+        .collect();
     for &direction in &plan.directions {
         for &radix in &radices {
             helpers.push(butterfly_source(radix, direction, plan.precision, backend));
         }
     }
 
-    let keys: Vec<KernelKey> = plan
-        .directions
-        .iter()
-        .map(|&dir| KernelKey::of(plan, pass, dir))
-        .collect();
-    let kernels = plan
-        .directions
-        .iter()
-        .map(|&dir| lower_stockham(plan, pass, dir).render(d.as_ref()))
-        .collect();
+    let mut keys = Vec::new();
+    let mut kernels = Vec::new();
+    for &dir in &plan.directions {
+        for p in &plan.passes {
+            let key = KernelKey::of(plan, p, dir);
+            // Passes of equal shape (the axes of a cube) share one kernel.
+            if !keys.contains(&key) {
+                kernels.push(lower_stockham(plan, p, dir).render(d.as_ref()));
+                keys.push(key);
+            }
+        }
+    }
     let ops = plan
         .directions
         .first()
-        .map(|&dir| pass_ops(pass, dir))
+        .map(|&dir| {
+            plan.passes
+                .iter()
+                .map(|p| pass_ops(p, dir) * (plan.n / p.n) as u64)
+                .fold(OpCount::default(), |a, b| a + b)
+        })
         .unwrap_or_default();
     let Twiddles::RoundedF64Table { len } = pass.twiddles;
+    let passes = plan
+        .passes
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            format!(
+                "pass {i}: {} FFTs of {} points per transform, radices {:?}, {} thread(s) per FFT, \
+                 {} per block, {} bytes of shared memory, reads {:?} (stride {}), writes {:?} (stride {}){}",
+                p.access.ffts_per_transform(),
+                p.n,
+                p.radices(),
+                p.threads_per_fft,
+                p.ffts_per_block,
+                p.shared_bytes,
+                p.access.reads,
+                p.access.input_stride,
+                p.access.writes,
+                p.access.output_stride,
+                match p.step_twiddle {
+                    Some(step) => format!(", four-step twiddle of {} points", step.span),
+                    None => String::new(),
+                }
+            )
+        })
+        .collect();
 
     let context = SourceContext {
         file_name: format!("{}.{}", file_stem(plan), extension(backend)),
         n: plan.n,
+        shape: shape_text(&plan.shape),
         precision: plan.precision.to_string(),
         backend: backend.to_string(),
         version: VERSION,
@@ -219,6 +265,10 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
                 ""
             }
         ),
+        single_pass: plan.passes.len() == 1
+            && plan.shape.len() == 1
+            && pass.access.is_dense(pass.n),
+        passes,
         prelude: d.prelude(),
         helpers,
         kernels,
@@ -228,6 +278,15 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
     templates()
         .render("source", &context)
         .map_err(|e| Error::Template(format!("{e:?}")))
+}
+
+/// `1024x1024`.
+pub fn shape_text(shape: &[usize]) -> String {
+    shape
+        .iter()
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join("x")
 }
 
 fn templates() -> &'static tera::Tera {
@@ -243,6 +302,23 @@ fn templates() -> &'static tera::Tera {
 
 /// The launch manifest of `plan`.
 pub fn manifest(plan: &Plan) -> Manifest {
+    // Each pass with twiddles reads its own table, in pass order.
+    let mut tables = Vec::new();
+    let table_of: Vec<Option<usize>> = plan
+        .passes
+        .iter()
+        .map(|pass| {
+            has_twiddles(pass).then(|| {
+                tables.push(
+                    twiddle_table(pass)
+                        .into_iter()
+                        .map(|(re, im)| [re, im])
+                        .collect(),
+                );
+                tables.len() - 1
+            })
+        })
+        .collect();
     let transforms = plan
         .directions
         .iter()
@@ -251,18 +327,25 @@ pub fn manifest(plan: &Plan) -> Manifest {
             passes: plan
                 .passes
                 .iter()
-                .map(|pass| PassLaunch {
+                .zip(&table_of)
+                .map(|(pass, &table)| PassLaunch {
                     kernel: KernelKey::of(plan, pass, direction).to_string(),
                     block: [pass.threads_per_block as u32, 1, 1],
                     grid: GridRule::FftsPerBlock {
                         ffts_per_block: pass.ffts_per_block as u32,
-                        ffts_per_transform: 1,
+                        ffts_per_transform: pass.access.ffts_per_transform() as u64,
                     },
-                    shared_bytes: pass.shared_bytes as u32,
-                    dynamic_shared_bytes: 0,
-                    reads: Buffer::Input,
-                    writes: Buffer::Output,
-                    args: kernel_args(plan.placement, pass),
+                    shared_bytes: match pass.dynamic_shared {
+                        true => 0,
+                        false => pass.shared_bytes as u32,
+                    },
+                    dynamic_shared_bytes: match pass.dynamic_shared {
+                        true => pass.shared_bytes as u32,
+                        false => 0,
+                    },
+                    reads: pass.access.reads,
+                    writes: pass.access.writes,
+                    args: kernel_args(plan.writes_in_place(pass), table),
                 })
                 .collect(),
         })
@@ -270,33 +353,22 @@ pub fn manifest(plan: &Plan) -> Manifest {
     Manifest {
         generator_version: VERSION.to_string(),
         n: plan.n,
+        shape: plan.shape.clone(),
         precision: plan.precision,
         normalization: plan.normalization,
         placement: plan.placement,
-        shape: vec![plan.n],
-        input: Layout::contiguous(&[plan.n]),
-        output: Layout::contiguous(&[plan.n]),
-        scratch_elements: 0,
+        input: plan.input_layout.clone(),
+        output: plan.output_layout.clone(),
+        scratch_elements: plan.scratch_elements,
         transforms,
-        twiddle_tables: plan
-            .passes
-            .iter()
-            .filter(|pass| has_twiddles(pass))
-            .map(|pass| {
-                twiddle_table(pass)
-                    .into_iter()
-                    .map(|(re, im)| [re, im])
-                    .collect()
-            })
-            .collect(),
+        twiddle_tables: tables,
     }
 }
 
-/// The arguments of a pass's kernels, in order. Single-pass plans have at
-/// most one twiddle table, table 0.
-fn kernel_args(placement: Placement, pass: &Pass) -> Vec<KernelArg> {
-    let mut args = match placement {
-        Placement::OutOfPlace => vec![
+/// The arguments of a pass's kernels, in order.
+fn kernel_args(in_place: bool, table: Option<usize>) -> Vec<KernelArg> {
+    let mut args = match in_place {
+        false => vec![
             KernelArg::Input {
                 name: "input".into(),
             },
@@ -307,7 +379,7 @@ fn kernel_args(placement: Placement, pass: &Pass) -> Vec<KernelArg> {
                 name: "batch".into(),
             },
         ],
-        Placement::InPlace => vec![
+        true => vec![
             KernelArg::InOut {
                 name: "data".into(),
             },
@@ -316,10 +388,10 @@ fn kernel_args(placement: Placement, pass: &Pass) -> Vec<KernelArg> {
             },
         ],
     };
-    if has_twiddles(pass) {
+    if let Some(table) = table {
         args.push(KernelArg::Twiddles {
             name: TWIDDLES.into(),
-            table: 0,
+            table,
         });
     }
     args

@@ -22,8 +22,8 @@ pub enum Error {
     },
 
     #[error(
-        "n = {n} is too large for one kernel in {precision}: single-kernel FFTs go up to {max} \
-         (multi-pass plans for larger sizes are not available yet)"
+        "n = {n} is too large in {precision}: fftgen plans transforms of up to {max} complex \
+         elements (split the work into smaller transforms)"
     )]
     TooLarge {
         n: usize,
@@ -100,6 +100,29 @@ pub enum Error {
         n: usize,
         width: crate::plan::ExchangeWidth,
         reason: String,
+    },
+
+    #[error(
+        "the shape {shape:?} cannot be planned: {reason}; give one to three axes of 2 or more \
+         points, e.g. --n 1024x1024"
+    )]
+    BadShape { shape: Vec<usize>, reason: String },
+
+    #[error("the {side} layout cannot hold transforms of shape {shape:?}: {reason}")]
+    BadLayout {
+        side: &'static str,
+        shape: Vec<usize>,
+        reason: String,
+    },
+
+    #[error(
+        "{choice} applies to single-kernel transforms, and {shape:?} needs {passes} passes; \
+         omit it to let the planner choose each pass's shape"
+    )]
+    ChoiceNeedsOneKernel {
+        choice: String,
+        shape: Vec<usize>,
+        passes: usize,
     },
 
     #[error("no direction was requested; ask for forward, inverse or both")]

@@ -30,6 +30,10 @@ pub struct KernelKey {
     pub direction: Direction,
     pub placement: Placement,
     pub normalization: Normalization,
+    /// For passes of multi-pass and multi-dimensional plans, a hash of where
+    /// they read and write, their four-step twiddle and their scale
+    /// (`_g` and 16 hex digits); `None` for a dense 1D batch.
+    pub layout: Option<u64>,
 }
 
 /// A choice written into the name as a token when it differs from the
@@ -64,7 +68,27 @@ const TOKENS: [Token; 6] = [
 impl KernelKey {
     /// The key of the kernel that runs `pass` of `plan` in `direction`.
     pub fn of(plan: &Plan, pass: &Pass, direction: Direction) -> KernelKey {
+        let dense_batch = pass.access.is_dense(pass.n)
+            && pass.access.ffts_per_transform() == 1
+            && pass.step_twiddle.is_none()
+            && pass.normalizes
+            && plan.n == pass.n
+            && !pass.dynamic_shared;
+        let layout = (!dense_batch).then(|| {
+            fnv1a(&format!(
+                "{:?} {:?} {:?} {:?} {:?} {} {} {}",
+                pass.access,
+                pass.step_twiddle,
+                pass.io,
+                pass.output_io,
+                pass.lanes,
+                pass.fft_stride,
+                pass.normalizes,
+                plan.n
+            ))
+        });
         KernelKey {
+            layout,
             n: pass.n,
             radices: pass.radices(),
             threads_per_fft: pass.threads_per_fft,
@@ -77,10 +101,20 @@ impl KernelKey {
             padding_search: pass.padding_search,
             precision: plan.precision,
             direction,
-            placement: plan.placement,
+            placement: match plan.writes_in_place(pass) {
+                true => Placement::InPlace,
+                false => Placement::OutOfPlace,
+            },
             normalization: plan.normalization,
         }
     }
+}
+
+/// FNV-1a, 64 bits: a stable hash (std's may change between releases).
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 impl fmt::Display for KernelKey {
@@ -90,6 +124,7 @@ impl fmt::Display for KernelKey {
             .iter()
             .filter(|t| (t.is_set)(self))
             .map(|t| format!("_{}", t.text))
+            .chain(self.layout.map(|hash| format!("_g{hash:016x}")))
             .collect();
         let direction = match self.direction {
             Direction::Forward => "fwd",
@@ -160,8 +195,13 @@ impl FromStr for KernelKey {
                 _ => return Err(bad()),
             },
             normalization: norm.strip_prefix("norm").ok_or_else(bad)?.parse()?,
+            layout: None,
         };
         for text in middle {
+            if let Some(hash) = text.strip_prefix('g').filter(|h| h.len() == 16) {
+                key.layout = Some(u64::from_str_radix(hash, 16).map_err(|_| bad())?);
+                continue;
+            }
             let token = TOKENS.iter().find(|t| t.text == *text).ok_or_else(bad)?;
             (token.set)(&mut key);
         }
@@ -194,6 +234,7 @@ mod tests {
             direction: Direction::Inverse,
             placement: Placement::InPlace,
             normalization: Normalization::Unitary,
+            layout: None,
         }
     }
 

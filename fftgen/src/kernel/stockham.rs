@@ -68,6 +68,16 @@ pub fn twiddle_table(pass: &Pass) -> Vec<(f64, f64)> {
             }
         }
     }
+    // The four-step twiddle's fine then coarse table.
+    if let Some(step) = pass.step_twiddle {
+        let span = step.span as i64;
+        for m in 0..step.split {
+            table.push(root_of_unity_f64(m as i64, span, -1));
+        }
+        for m in 0..step.coarse_len() {
+            table.push(root_of_unity_f64((m * step.split) as i64, span, -1));
+        }
+    }
     table
 }
 
@@ -76,13 +86,17 @@ pub const TWIDDLES: &str = "twiddles";
 
 /// Whether `pass` reads twiddles (it has a stage after the first).
 pub fn has_twiddles(pass: &Pass) -> bool {
-    pass.stages.iter().any(|s| s.twiddle_offset.is_some())
+    pass.stages.iter().any(|s| s.twiddle_offset.is_some()) || pass.step_twiddle.is_some()
 }
 
 /// Lowers `pass` of `plan` in `direction` into one kernel (named by its
 /// [`KernelKey`]), reading twiddles from the [`TWIDDLES`] argument.
 pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Function {
-    let buffers = match plan.placement {
+    let placement = match plan.writes_in_place(pass) {
+        true => Placement::InPlace,
+        false => Placement::OutOfPlace,
+    };
+    let buffers = match placement {
         Placement::OutOfPlace => Buffers {
             input: "input",
             output: "output",
@@ -92,7 +106,7 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
             output: "data",
         },
     };
-    let mut params = match plan.placement {
+    let mut params = match placement {
         Placement::OutOfPlace => vec![
             Param {
                 name: "input".into(),
@@ -212,30 +226,89 @@ impl Lowering<'_> {
             "region",
             var("fft_local").mul(uint(pass.fft_stride)),
         ));
-        match pass.io {
-            GlobalIo::Direct => {
-                let fft = Expr::Builtin(Builtin::BlockIndex)
-                    .cast(Type::Index)
-                    .mul(uint(m))
-                    .add(var("fft_local"));
-                body.push(let_const(Type::Index, "fft", fft));
-                body.push(let_const(Type::Bool, "active", var("fft").lt(var("batch"))));
-                body.push(let_const(Type::Index, "base", var("fft").mul(uint(n))));
+        // Transforms of the batch times this pass's FFTs in each.
+        let per_transform = pass.access.ffts_per_transform();
+        let total = match per_transform {
+            1 => var("batch"),
+            c => var("batch").cast(Type::Index).mul(uint(c)),
+        };
+        let block_fft = || {
+            Expr::Builtin(Builtin::BlockIndex)
+                .cast(Type::Index)
+                .mul(uint(m))
+        };
+        if self.dense() {
+            match pass.io {
+                GlobalIo::Direct => {
+                    body.push(let_const(
+                        Type::Index,
+                        "fft",
+                        block_fft().add(var("fft_local")),
+                    ));
+                    body.push(let_const(Type::Bool, "active", var("fft").lt(total)));
+                    body.push(let_const(Type::Index, "base", var("fft").mul(uint(n))));
+                }
+                GlobalIo::StagedThroughShared | GlobalIo::ColumnTile => {
+                    let block_base = Expr::Builtin(Builtin::BlockIndex)
+                        .cast(Type::Index)
+                        .mul(uint(m * n));
+                    body.push(let_const(Type::Index, "block_base", block_base));
+                    body.push(let_const(
+                        Type::Index,
+                        "total",
+                        var("batch").cast(Type::Index).mul(uint(per_transform * n)),
+                    ));
+                    body.push(Stmt::Comment(
+                        "Unit-stride copy of the block's slice of the batch into shared memory."
+                            .into(),
+                    ));
+                    body.extend(self.staged_load());
+                    body.push(Stmt::Barrier);
+                }
             }
-            GlobalIo::StagedThroughShared => {
-                let block_base = Expr::Builtin(Builtin::BlockIndex)
-                    .cast(Type::Index)
-                    .mul(uint(m * n));
-                body.push(let_const(Type::Index, "block_base", block_base));
+        } else {
+            if pass.io == GlobalIo::Direct || pass.output_io == GlobalIo::Direct {
+                body.push(Stmt::Comment(
+                    "This thread's FFT, its column coordinates and where it starts.".into(),
+                ));
                 body.push(let_const(
                     Type::Index,
-                    "total",
-                    var("batch").cast(Type::Index).mul(uint(n)),
+                    "fft",
+                    block_fft().add(var("fft_local")),
                 ));
-                body.push(Stmt::Comment(
-                    "Unit-stride copy of the block's slice of the batch into shared memory.".into(),
+                body.push(let_const(
+                    Type::Bool,
+                    "active",
+                    var("fft").lt(total.clone()),
                 ));
-                body.extend(self.staged_load());
+                body.extend(self.locate("fft", "in_base", "out_base"));
+            }
+            if pass.io == GlobalIo::ColumnTile || pass.output_io == GlobalIo::ColumnTile {
+                body.push(Stmt::Comment(format!(
+                    "The tile of {m} neighbouring FFTs: this thread copies points of FFT \
+                     tid % {m}, the warp runs of neighbouring FFTs."
+                )));
+                body.push(let_const(Type::Uint, "tile_f", var("tid").rem(uint(m))));
+                body.push(let_const(Type::Uint, "tile_k", var("tid").div(uint(m))));
+                body.push(let_const(
+                    Type::Uint,
+                    "tile_region",
+                    var("tile_f").mul(uint(pass.fft_stride)),
+                ));
+                body.push(let_const(
+                    Type::Index,
+                    "tile_fft",
+                    block_fft().add(var("tile_f")),
+                ));
+                body.push(let_const(
+                    Type::Bool,
+                    "tile_active",
+                    var("tile_fft").lt(total),
+                ));
+                body.extend(self.locate("tile_fft", "tile_in_base", "tile_out_base"));
+            }
+            if pass.io == GlobalIo::ColumnTile {
+                body.extend(self.tile_load());
                 body.push(Stmt::Barrier);
             }
         }
@@ -410,6 +483,130 @@ impl Lowering<'_> {
         out
     }
 
+    /// Whether the pass's FFTs are a dense batch (FFT g at g n): the
+    /// addressing of every single-kernel plan.
+    fn dense(&self) -> bool {
+        self.pass.access.is_dense(self.pass.n)
+    }
+
+    /// Decomposes FFT `fft` (an index variable) into the pass's column
+    /// coordinates (`{fft}_c0`, ...) and the transform of the batch, and
+    /// declares where it starts in the input and the output.
+    fn locate(&self, fft: &str, input: &str, output: &str) -> Vec<Stmt> {
+        let access = &self.pass.access;
+        let mut out = Vec::new();
+        let mut rest = var(fft);
+        let (mut at_in, mut at_out) = (uint(0), uint(0));
+        for (i, column) in access.columns.iter().enumerate() {
+            let coordinate = format!("{fft}_c{i}");
+            out.push(let_const(
+                Type::Index,
+                coordinate.clone(),
+                rest.clone().rem(uint(column.count)),
+            ));
+            at_in = at_in.add(var(&coordinate).mul(uint(column.input_stride)));
+            at_out = at_out.add(var(&coordinate).mul(uint(column.output_stride)));
+            let quotient = format!("{fft}_q{i}");
+            out.push(let_const(
+                Type::Index,
+                quotient.clone(),
+                rest.div(uint(column.count)),
+            ));
+            rest = var(quotient);
+        }
+        out.push(let_const(
+            Type::Index,
+            input,
+            at_in.add(rest.clone().mul(uint(access.input_distance))),
+        ));
+        out.push(let_const(
+            Type::Index,
+            output,
+            at_out.add(rest.mul(uint(access.output_distance))),
+        ));
+        out
+    }
+
+    /// Element `point` (a uint) of this thread's FFT in the input.
+    fn input_at(&self, point: Expr) -> Expr {
+        if self.dense() {
+            return var("base").add(point);
+        }
+        var("in_base").add(strided(point, self.pass.access.input_stride))
+    }
+
+    /// Element `point` of this thread's FFT in the output.
+    fn output_at(&self, point: Expr) -> Expr {
+        if self.dense() {
+            return var("base").add(point);
+        }
+        var("out_base").add(strided(point, self.pass.access.output_stride))
+    }
+
+    /// The tile walk: for each point `k` of FFT `tile_f` this thread
+    /// copies (k = tile_k, tile_k + T, ...; T threads per FFT), `copy(k, slot)`
+    /// with `slot` its place in shared memory.
+    fn tile_copy(&self, copy: impl Fn(Expr, Expr) -> Vec<Stmt>) -> Vec<Stmt> {
+        let pass = self.pass;
+        let (n, t) = (pass.n, pass.threads_per_fft);
+        (0..n.div_ceil(t))
+            .map(|i| {
+                let k = var(format!("k{i}"));
+                let mut cond = var("tile_active");
+                if (i + 1) * t > n {
+                    cond = cond.and(k.clone().lt(uint(n)));
+                }
+                Stmt::Scope(vec![
+                    let_const(Type::Uint, format!("k{i}"), var("tile_k").add(uint(i * t))),
+                    Stmt::If(cond, copy(k.clone(), var("tile_region").add(k))),
+                ])
+            })
+            .collect()
+    }
+
+    /// Copies the tile's input into shared memory.
+    fn tile_load(&self) -> Vec<Stmt> {
+        let stride = self.pass.access.input_stride;
+        self.tile_copy(|k, slot| {
+            let source = self.input_load(var("tile_in_base").add(strided(k, stride)));
+            vec![
+                let_const(Type::Complex, "x", source),
+                assign(var("shared_re").at(slot.clone()), var("x").re()),
+                assign(var("shared_im").at(slot), var("x").im()),
+            ]
+        })
+    }
+
+    /// Copies the tile's results from shared memory to the output, with the
+    /// four-step twiddle and the scale.
+    fn tile_store(&self) -> Vec<Stmt> {
+        let stride = self.pass.access.output_stride;
+        self.tile_copy(|k, slot| {
+            let value = Expr::complex(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
+            let value = self.step_twiddled(value, "tile_fft", k.clone());
+            vec![assign(
+                var(self.buffers.output).at(var("tile_out_base").add(strided(k, stride))),
+                self.scaled(value),
+            )]
+        })
+    }
+
+    /// `value`, output `point` of FFT `fft`, times its four-step twiddle
+    /// `w_span^(c point)` (conjugated for the inverse), if the pass has one.
+    fn step_twiddled(&self, value: Expr, fft: &str, point: Expr) -> Expr {
+        let Some(step) = self.pass.step_twiddle else {
+            return value;
+        };
+        let precision = self.plan.precision;
+        let c = var(format!("{fft}_c{}", step.column)).cast(Type::Uint);
+        let m = c.mul(point);
+        let fine = var(TWIDDLES).at(uint(step.offset).add(m.clone().rem(uint(step.split))));
+        let coarse = var(TWIDDLES).at(uint(step.offset + step.split).add(m.div(uint(step.split))));
+        let w = Expr::call(cmul_name(false, precision), vec![fine, coarse]);
+        let apply = cmul_name(self.direction == Direction::Inverse, precision);
+        Expr::call(apply, vec![value, w])
+    }
+
     /// Copies `block_base + e` for e = tid, tid + block, ... into shared memory.
     fn staged_load(&self) -> Vec<Stmt> {
         self.staged_copy(|e, slot| {
@@ -493,7 +690,10 @@ impl Lowering<'_> {
     }
 
     fn scale(&self) -> f64 {
-        self.plan.normalization.scale(self.pass.n, self.direction)
+        match self.pass.normalizes {
+            true => self.plan.normalization.scale(self.plan.n, self.direction),
+            false => 1.0,
+        }
     }
 
     /// One radix-R stage for all of this thread's butterflies.
@@ -558,7 +758,7 @@ impl Lowering<'_> {
             for r in 0..radix {
                 let index = j.clone().add(uint(r * butterflies));
                 let value = if direct_in {
-                    self.input_load(var("base").add(index))
+                    self.input_load(self.input_at(index))
                 } else if !from_shared {
                     var(incoming(s, b)).at(uint(r))
                 } else {
@@ -628,16 +828,18 @@ impl Lowering<'_> {
             }
             return out;
         }
-        match pass.io {
+        match pass.output_io {
             GlobalIo::Direct => {
                 for &b in &batches {
                     let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
                     let stores = (0..radix)
                         .map(|r| {
-                            let index = var("base").add(j.clone().add(uint(r * stride)));
+                            let point = j.clone().add(uint(r * stride));
+                            let value =
+                                self.step_twiddled(v.clone().at(uint(r)), "fft", point.clone());
                             assign(
-                                var(self.buffers.output).at(index),
-                                self.scaled(v.clone().at(uint(r))),
+                                var(self.buffers.output).at(self.output_at(point)),
+                                self.scaled(value),
                             )
                         })
                         .collect();
@@ -649,6 +851,12 @@ impl Lowering<'_> {
                 out.extend(write_shared(Padding::NONE, true));
                 out.push(Stmt::Barrier);
                 out.extend(self.staged_store());
+            }
+            GlobalIo::ColumnTile => {
+                out.push(Stmt::Barrier);
+                out.extend(write_shared(Padding::NONE, true));
+                out.push(Stmt::Barrier);
+                out.extend(self.tile_store());
             }
         }
         out
@@ -702,6 +910,15 @@ fn exchange_arrays(pass: &Pass, s: usize) -> ExchangeArrays {
 /// exchange before it ([`ExchangeWidth::OnePartAtATime`]).
 fn incoming(s: usize, b: usize) -> String {
     format!("incoming{s}_{b}")
+}
+
+/// `point * stride` as a 64-bit offset (strides of large transforms
+/// overflow 32 bits).
+fn strided(point: Expr, stride: usize) -> Expr {
+    match stride {
+        1 => point,
+        _ => point.cast(Type::Index).mul(uint(stride)),
+    }
 }
 
 /// `index` with `padding` applied.

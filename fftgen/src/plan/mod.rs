@@ -5,6 +5,7 @@
 
 pub mod choices;
 pub mod factor;
+pub mod multipass;
 pub mod padding;
 pub mod planner;
 pub mod radix;
@@ -15,20 +16,54 @@ pub use padding::{Padding, PaddingSearch};
 pub use planner::{plan, plan_with_wisdom, MAX_SINGLE_KERNEL};
 pub use wisdom::{Wisdom, WisdomEntry, WisdomFile, WISDOM_ENV};
 
-use crate::{Direction, Normalization, Placement, Precision};
+pub mod access;
+pub mod split;
+
+pub use access::{Access, Column, StepTwiddle};
+
+use crate::{Direction, Layout, Normalization, Placement, Precision};
 use serde::Serialize;
 
 /// A complete plan: what to compute and the passes that compute it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Plan {
+    /// Elements of one transform: the product of `shape`.
     pub n: usize,
+    /// Length of each axis, row-major.
+    pub shape: Vec<usize>,
     pub precision: Precision,
     pub directions: Vec<Direction>,
     pub normalization: Normalization,
     pub placement: Placement,
-    /// Kernels run one after another; one today (single-kernel FFTs), several
-    /// once four-step plans exist.
+    /// Where the input's elements are (in place, the data's).
+    pub input_layout: Layout,
+    /// Where the output's elements are.
+    pub output_layout: Layout,
+    /// Complex elements of workspace per transform of the batch (0: none):
+    /// intermediate results that may not overwrite the input or that a
+    /// pass cannot write over what it reads.
+    pub scratch_elements: usize,
+    /// Kernels run one after another: one for a 1D transform that fits a
+    /// block, one per axis of a multi-dimensional one, two or three per
+    /// axis longer than a block holds (the four-step FFT).
     pub passes: Vec<Pass>,
+}
+
+impl Plan {
+    /// Whether `pass` reads and writes one buffer (in place, the input is
+    /// the output), so its kernel takes one in-out pointer.
+    pub fn writes_in_place(&self, pass: &Pass) -> bool {
+        let access = &pass.access;
+        access.in_place()
+            || (self.placement == Placement::InPlace
+                && access.reads != crate::Buffer::Scratch
+                && access.writes != crate::Buffer::Scratch)
+    }
+
+    /// Bytes one transform's passes read and write in global memory.
+    pub fn bytes_moved(&self) -> usize {
+        self.passes.len() * 2 * self.n * self.precision.complex_bytes()
+    }
 }
 
 /// One kernel: the shared-memory Stockham FFT of seed 000, Fig. 4.
@@ -50,7 +85,20 @@ pub struct Pass {
     /// FFT is memory bound, so it wants many bytes in flight per SM.
     pub min_blocks_per_sm: usize,
     pub lanes: LaneLayout,
+    /// How the kernel reads its input from global memory.
     pub io: GlobalIo,
+    /// How the kernel writes its output to global memory.
+    pub output_io: GlobalIo,
+    /// Which buffers, and where in them, the FFTs of this pass are.
+    pub access: Access,
+    /// The four-step twiddle the outputs are multiplied by, if any.
+    pub step_twiddle: Option<StepTwiddle>,
+    /// Whether this pass scales its outputs by the plan's normalization
+    /// (the last pass does, for the whole transform's length).
+    pub normalizes: bool,
+    /// Shared memory beyond the static limit, requested at launch (CUDA's
+    /// opt-in dynamic shared memory); the arrays are then carved from it.
+    pub dynamic_shared: bool,
     /// Which caches the loads of the input go through.
     pub input_caching: InputCaching,
     /// Shared-memory words (per real/imaginary array) between consecutive FFTs of a block.
@@ -186,6 +234,12 @@ pub enum GlobalIo {
     /// (and out again) with unit-stride accesses: for small N, where one FFT
     /// is shorter than a warp's worth of loads.
     StagedThroughShared,
+    /// The block's FFTs are neighbouring columns (points far apart,
+    /// neighbouring FFTs adjacent): it copies the tile between global and
+    /// shared memory with the FFTs fastest across threads, so a warp's
+    /// accesses are runs of neighbouring columns (seed 000, Fig. 5,
+    /// FftShMemCol). Also any side whose FFTs are not dense.
+    ColumnTile,
 }
 
 /// Which caches a kernel's loads of its input go through.

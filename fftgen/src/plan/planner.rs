@@ -10,11 +10,11 @@ use super::padding::{bank_words, Exchange, Padding, PaddingSearch};
 use super::radix::{choose, thread_shape, values_per_thread};
 use super::wisdom::Wisdom;
 use super::{
-    ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout, Pass, Plan,
-    Stage, Twiddles,
+    Access, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout, Pass,
+    Plan, Stage, Twiddles,
 };
 use crate::codelet::is_supported_radix;
-use crate::{Error, FftSpec, Precision, Target};
+use crate::{Buffer, Error, FftSpec, Layout, Precision, Target};
 
 /// Largest size one kernel handles: 48 KiB of static shared memory holds
 /// 4096 complex f32 values with padding, or the real (then imaginary) parts
@@ -59,17 +59,25 @@ pub fn plan_with_wisdom(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> 
 /// Plans `spec`, whose size and directions [`validate`] accepted.
 fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
     let target = spec.planned_target();
+    let one_kernel = spec.shape.len() == 1
+        && spec.n() <= max_size(spec.precision)
+        && spec.planned_input_layout().is_contiguous(&spec.shape)
+        && spec.planned_output_layout().is_contiguous(&spec.shape);
+    if !one_kernel {
+        return super::multipass::plan(spec, target);
+    }
+    let n = spec.n();
     let user = &spec.choices;
     // A user's radices are used as given; otherwise the first measured shape
     // this target launches, then the heuristic. Choices the user made win
     // over measured ones.
     let measured = match &user.radices {
         Some(radices) => {
-            validate_radices(spec.n(), radices)?;
+            validate_radices(n, radices)?;
             None
         }
         None => wisdom
-            .candidates(spec.n(), spec.precision, target)
+            .candidates(n, spec.precision, target)
             .find_map(|entry| Some((&entry.choices, launchable(spec, &entry.choices, target)?))),
     };
     let pass = match measured {
@@ -82,54 +90,108 @@ fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
                 exchange_width: None,
                 ..measured.clone()
             };
-            plan_pass(spec.n(), spec.precision, &user.or(&measured), target)?
+            plan_pass(n, spec.precision, &user.or(&measured), target, &dense(n))?
         }
-        Some((measured, _)) => plan_pass(spec.n(), spec.precision, &user.or(measured), target)?,
-        None => plan_pass(spec.n(), spec.precision, user, target)?,
+        Some((measured, _)) => plan_pass(n, spec.precision, &user.or(measured), target, &dense(n))?,
+        None => plan_pass(n, spec.precision, user, target, &dense(n))?,
     };
     Ok(Plan {
-        n: spec.n(),
+        n,
+        shape: spec.shape.clone(),
         precision: spec.precision,
         directions: spec.directions.clone(),
         normalization: spec.normalization,
         placement: spec.placement,
+        input_layout: Layout::contiguous(&spec.shape),
+        output_layout: Layout::contiguous(&spec.shape),
+        scratch_elements: 0,
         passes: vec![pass],
     })
+}
+
+/// The access of a single-kernel 1D batch.
+fn dense(n: usize) -> Access {
+    Access::dense(n, Buffer::Input, Buffer::Output)
 }
 
 /// The pass `choices` describe for `spec`, if it plans and launches on
 /// `target` (NVIDIA's OpenCL, say, takes fewer threads per block than a
 /// shape measured through CUDA may need).
 fn launchable(spec: &FftSpec, choices: &ShapeChoices, target: &Target) -> Option<Pass> {
-    plan_pass(spec.n(), spec.precision, choices, target)
+    plan_pass(spec.n(), spec.precision, choices, target, &dense(spec.n()))
         .ok()
         .filter(|pass| pass.threads_per_block <= target.launchable_threads_per_block)
 }
 
-/// What no shape can fix: the size and the directions.
+/// Most complex elements of one transform.
+pub const MAX_POINTS: usize = 1 << 30;
+
+/// What no shape can fix: the size, the layouts and the directions.
 fn validate(spec: &FftSpec) -> Result<(), Error> {
-    let n = spec.n();
-    let max = max_size(spec.precision);
-    match n {
-        0 => return Err(Error::ZeroSize),
-        1 => return Err(Error::TrivialSize),
+    let shape = &spec.shape;
+    let bad_shape = |reason: &str| {
+        Err(Error::BadShape {
+            shape: shape.clone(),
+            reason: reason.into(),
+        })
+    };
+    match shape.as_slice() {
+        [] => return bad_shape("it has no axis"),
+        [0] => return Err(Error::ZeroSize),
+        [1] => return Err(Error::TrivialSize),
+        axes if axes.len() > 3 => return bad_shape("it has more than three axes"),
+        axes if axes.contains(&0) => return bad_shape("an axis has no points"),
+        axes if axes.contains(&1) => {
+            return bad_shape("an axis of one point is the identity (drop it)")
+        }
         _ => {}
     }
     // Size first: factoring a huge n by trial division would take minutes.
-    if n > max {
+    let points = shape
+        .iter()
+        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+        .unwrap_or(usize::MAX);
+    if points > MAX_POINTS {
         return Err(Error::TooLarge {
-            n,
+            n: points,
             precision: spec.precision,
-            max,
+            max: MAX_POINTS,
         });
     }
-    if !is_smooth(n) {
-        let prime = *prime_factors(n).last().expect("n >= 2 has a prime factor");
-        return Err(Error::UnsupportedPrime {
-            n,
-            prime,
-            suggestion: nearest_supported(n, max),
-        });
+    for &n in shape {
+        if !is_smooth(n) {
+            let prime = *prime_factors(n).last().expect("n >= 2 has a prime factor");
+            return Err(Error::UnsupportedPrime {
+                n,
+                prime,
+                suggestion: nearest_supported(n, MAX_POINTS),
+            });
+        }
+    }
+    for (side, layout) in [
+        ("input", spec.input_layout.as_ref()),
+        ("output", spec.output_layout.as_ref()),
+    ] {
+        if let Some(layout) = layout {
+            layout.check(shape).map_err(|reason| Error::BadLayout {
+                side,
+                shape: shape.clone(),
+                reason,
+            })?;
+        }
+    }
+    if spec.placement == crate::Placement::InPlace {
+        if let (Some(input), Some(output)) = (&spec.input_layout, &spec.output_layout) {
+            if input != output {
+                return Err(Error::BadLayout {
+                    side: "output",
+                    shape: shape.clone(),
+                    reason: "an in-place transform writes where it reads; give the output the \
+                             input's layout, or plan it out of place"
+                        .into(),
+                });
+            }
+        }
     }
     if spec.directions.is_empty() {
         return Err(Error::NoDirection);
@@ -160,11 +222,12 @@ fn validate_radices(n: usize, radices: &[usize]) -> Result<(), Error> {
 
 /// The single-kernel pass of `n` points with `choices` made, the rest
 /// planned for `target`.
-fn plan_pass(
+pub(super) fn plan_pass(
     n: usize,
     precision: Precision,
     choices: &ShapeChoices,
     target: &Target,
+    access: &Access,
 ) -> Result<Pass, Error> {
     let max_values = max_values_per_thread(precision);
     let max_threads = target.max_threads_per_block;
@@ -268,14 +331,43 @@ fn plan_pass(
         .map(|p| p.padded_len(n))
         .max()
         .unwrap_or(n);
-    let (fft_stride, io) = match lanes {
-        LaneLayout::FftMajor => (padded, GlobalIo::Direct),
-        LaneLayout::FftMinor => (n | 1, GlobalIo::StagedThroughShared),
-    };
     let shared_limit = target.plannable_shared_bytes();
+    // A pass whose FFTs are not a dense batch moves strided sides through
+    // shared memory as a tile of neighbouring FFTs.
+    let dense = access.is_dense(n);
+    let tiled_in = !dense && (access.input_stride != 1 || lanes == LaneLayout::FftMinor);
+    let tiled_out = !dense && (access.output_stride != 1 || lanes == LaneLayout::FftMinor);
+    let side = |tiled: bool| match tiled {
+        true => GlobalIo::ColumnTile,
+        false => GlobalIo::Direct,
+    };
+    let (fft_stride, io, output_io) = match (tiled_in || tiled_out, lanes) {
+        (true, _) => {
+            let base = match lanes {
+                LaneLayout::FftMajor => padded,
+                LaneLayout::FftMinor => n,
+            };
+            let ffts = match choices.ffts_per_block {
+                Some(ffts) => ffts,
+                None => tile_ffts(base, threads_per_fft, banks, precision, target),
+            };
+            (
+                tile_stride(base, ffts, banks),
+                side(tiled_in),
+                side(tiled_out),
+            )
+        }
+        (false, LaneLayout::FftMajor) => (padded, GlobalIo::Direct, GlobalIo::Direct),
+        (false, LaneLayout::FftMinor) => (
+            n | 1,
+            GlobalIo::StagedThroughShared,
+            GlobalIo::StagedThroughShared,
+        ),
+    };
+    let direct = io == GlobalIo::Direct && output_io == GlobalIo::Direct;
     let both_parts = fft_stride * 2 * precision.real_bytes();
     let one_part = fft_stride * precision.real_bytes();
-    let one_part_fits = one_part <= shared_limit && io == GlobalIo::Direct;
+    let one_part_fits = one_part <= shared_limit && direct;
     let (exchange_width, bytes_per_fft) = match choices.exchange_width {
         None if both_parts <= shared_limit => (ExchangeWidth::BothParts, both_parts),
         None if one_part_fits => (ExchangeWidth::OnePartAtATime, one_part),
@@ -292,9 +384,7 @@ fn plan_pass(
         Some(ExchangeWidth::OnePartAtATime) if one_part_fits => {
             (ExchangeWidth::OnePartAtATime, one_part)
         }
-        Some(ExchangeWidth::Interleaved)
-            if both_parts <= shared_limit && io == GlobalIo::Direct =>
-        {
+        Some(ExchangeWidth::Interleaved) if both_parts <= shared_limit && direct => {
             (ExchangeWidth::Interleaved, both_parts)
         }
         Some(width) => {
@@ -306,7 +396,7 @@ fn plan_pass(
                         "its {threads_per_fft} threads per transform stage the input through \
                          shared memory, which needs both parts"
                     ),
-                    ExchangeWidth::Interleaved if io != GlobalIo::Direct => format!(
+                    ExchangeWidth::Interleaved if !direct => format!(
                         "its {threads_per_fft} threads per transform stage the input through \
                          shared memory in two arrays"
                     ),
@@ -328,7 +418,7 @@ fn plan_pass(
                     "the one-part exchange, there to save shared memory, keeps one set".into(),
                 ));
             }
-            if io != GlobalIo::Direct {
+            if !direct {
                 return Err(unfit(format!(
                     "its {threads_per_fft} threads per transform stage the input through shared memory"
                 )));
@@ -345,6 +435,11 @@ fn plan_pass(
     };
     let most_ffts = (shared_limit / bytes_per_fft).min(max_threads / threads_per_fft);
     let ffts_per_block = match choices.ffts_per_block {
+        None if tiled_in || tiled_out => {
+            tile_ffts(fft_stride, threads_per_fft, banks, precision, target)
+                .min(most_ffts)
+                .max(1)
+        }
         None => (TARGET_THREADS_PER_BLOCK / threads_per_fft)
             .max(1)
             .min(most_ffts),
@@ -381,6 +476,11 @@ fn plan_pass(
         min_blocks_per_sm,
         lanes,
         io,
+        output_io,
+        access: access.clone(),
+        step_twiddle: None,
+        normalizes: true,
+        dynamic_shared: false,
         input_caching: choices.input_caching.unwrap_or(InputCaching::L1AndL2),
         fft_stride,
         exchange_width,
@@ -390,6 +490,42 @@ fn plan_pass(
         shared_bytes,
         twiddles: Twiddles::RoundedF64Table { len: twiddle_len },
     })
+}
+
+/// FFTs a block moves together as a tile when its FFTs are columns: as many
+/// neighbouring columns as make 128-byte runs, fewer where the block's
+/// threads or shared memory run out (at least 32-byte runs where they fit).
+fn tile_ffts(
+    fft_words: usize,
+    threads_per_fft: usize,
+    banks: usize,
+    precision: Precision,
+    target: &Target,
+) -> usize {
+    let shared_limit = target.plannable_shared_bytes();
+    let threads = target
+        .launchable_threads_per_block
+        .min(target.max_threads_per_block);
+    let mut ffts = 128 / precision.complex_bytes();
+    while ffts > 1
+        && (ffts * threads_per_fft > threads
+            || ffts * tile_stride(fft_words, ffts, banks) * 2 * precision.real_bytes()
+                > shared_limit)
+    {
+        ffts /= 2;
+    }
+    ffts
+}
+
+/// Shared-memory words between the FFTs of a tile: at least `fft_words`,
+/// and such that the tile copy, whose warp touches `ffts` FFTs at a run of
+/// points each, hits every bank once (`stride % banks == banks / ffts`;
+/// odd for a warp's worth of FFTs or more).
+fn tile_stride(fft_words: usize, ffts: usize, banks: usize) -> usize {
+    let want = if ffts >= banks { 1 } else { banks / ffts };
+    (fft_words..)
+        .find(|s| s % banks == want || (want == 1 && s % 2 == 1))
+        .expect("some stride matches")
 }
 
 /// Registers a thread needs to hold `values` complex values and the

@@ -1,0 +1,139 @@
+//! Where the FFTs of one pass are: the buffers it reads and writes, the
+//! stride between the points of one FFT, and the coordinates (columns) that
+//! tell its FFTs apart within one transform of the batch. One description
+//! covers every pass of seed 000 section IV: a row of a 1D batch, a column
+//! of a 2D or 3D transform (IV.F), and both steps of the hierarchical
+//! (four-step) FFT (IV.C, seed 001), whose twiddle ([`StepTwiddle`]) the
+//! pass applies to its outputs.
+
+use crate::Buffer;
+use serde::Serialize;
+
+/// A coordinate that tells a pass's FFTs apart, with how far apart its
+/// neighbours are in the buffer read and the buffer written (elements).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Column {
+    pub count: usize,
+    pub input_stride: usize,
+    pub output_stride: usize,
+}
+
+/// The global-memory side of one pass.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Access {
+    pub reads: Buffer,
+    pub writes: Buffer,
+    /// Elements between consecutive points of one FFT, read and written.
+    pub input_stride: usize,
+    pub output_stride: usize,
+    /// FFT `g` of the pass is transform `g / C` of the batch and, within it,
+    /// column coordinates decomposed from `g % C` fastest first (C is the
+    /// product of the counts): the FFTs a block computes together differ in
+    /// the first column.
+    pub columns: Vec<Column>,
+    /// Elements between transforms of the batch, read and written.
+    pub input_distance: usize,
+    pub output_distance: usize,
+}
+
+impl Access {
+    /// A batch of dense transforms of `n` points, input to output.
+    pub fn dense(n: usize, reads: Buffer, writes: Buffer) -> Access {
+        Access {
+            reads,
+            writes,
+            input_stride: 1,
+            output_stride: 1,
+            columns: Vec::new(),
+            input_distance: n,
+            output_distance: n,
+        }
+    }
+
+    /// FFTs of this pass per transform of the batch.
+    pub fn ffts_per_transform(&self) -> usize {
+        self.columns.iter().map(|c| c.count).product()
+    }
+
+    /// Whether FFT `g` starts at element `g * n` on both sides with
+    /// consecutive points: the kernels of a 1D batch, unchanged.
+    pub fn is_dense(&self, n: usize) -> bool {
+        let dense_side = |stride: usize, strides: Vec<usize>, distance: usize| {
+            let mut next = n;
+            for (column, s) in self.columns.iter().zip(strides) {
+                if s != next {
+                    return false;
+                }
+                next *= column.count;
+            }
+            stride == 1 && distance == next
+        };
+        dense_side(
+            self.input_stride,
+            self.columns.iter().map(|c| c.input_stride).collect(),
+            self.input_distance,
+        ) && dense_side(
+            self.output_stride,
+            self.columns.iter().map(|c| c.output_stride).collect(),
+            self.output_distance,
+        )
+    }
+
+    /// Whether the pass reads and writes one buffer (in place).
+    pub fn in_place(&self) -> bool {
+        self.reads == self.writes
+    }
+
+    /// Elements read, then written, per transform of the batch.
+    pub fn elements(&self, n: usize) -> usize {
+        n * self.ffts_per_transform()
+    }
+}
+
+/// The twiddle of the four-step FFT of seed 001, applied to a pass's
+/// outputs: output `k` of the FFT at coordinate `c` of column `column` is
+/// multiplied by `w_span^(c k)` (conjugated for the inverse). `c k` is below
+/// `span`, so no reduction is needed; the root comes from two tables of
+/// f64-computed values rounded once (`w_span^(m % split)` and
+/// `w_span^(split (m / split))`), whose product is within an ulp or two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct StepTwiddle {
+    /// Which of the pass's columns holds `c`.
+    pub column: usize,
+    /// Length of the transform this step belongs to.
+    pub span: usize,
+    /// Entries of the fine table (a power of two); the coarse table has
+    /// `span.div_ceil(split)`.
+    pub split: usize,
+    /// Where the fine table starts in the pass's twiddle table (after the
+    /// stages' twiddles); the coarse table follows it.
+    pub offset: usize,
+}
+
+impl StepTwiddle {
+    /// The twiddle of a step of a transform of `span` points at `column`,
+    /// its tables at `offset`.
+    pub fn new(column: usize, span: usize, offset: usize) -> StepTwiddle {
+        // About sqrt(span) entries per table: two small tables stay in cache.
+        let mut split = 1;
+        while split * split < span {
+            split *= 2;
+        }
+        StepTwiddle {
+            column,
+            span,
+            split,
+            offset,
+        }
+    }
+
+    /// Entries of the coarse table.
+    pub fn coarse_len(&self) -> usize {
+        self.span.div_ceil(self.split)
+    }
+
+    /// Entries of both tables.
+    pub fn len(&self) -> usize {
+        self.split + self.coarse_len()
+    }
+}

@@ -1,0 +1,285 @@
+//! Plans of several passes (seed 000 section IV.C and IV.F, seed 001's
+//! four-step): one pass per axis of a multi-dimensional transform, last
+//! axis first, and an axis longer than a block holds split into two or
+//! three passes. Every pass reads and writes global memory once; the
+//! four-step twiddles and the transposes ride on the passes' loads and
+//! stores, never in passes of their own.
+//!
+//! Splitting axis length N = f0 f1 ... f(p-1): before step i the axis holds,
+//! at flat position K + P r (P = f0 ... f(i-1)), the value for the
+//! digits K already transformed and the remainder r not yet transformed.
+//! Step i transforms digit n_i of r = n_i R' + r' (R' = f(i+1) ...), multiplies
+//! by `w_(f_i R')^(r' k_i)` and writes to K + P (k_i + f_i r'), which is the
+//! same form one digit on. The last step writes X at K + P k: the natural
+//! order of the output. Only the last step writes where it read, so the
+//! others need a buffer apart from the one they read (the output, or the
+//! plan's scratch).
+
+use super::access::{Access, Column, StepTwiddle};
+use super::planner::plan_pass;
+use super::split::four_step;
+use super::{Plan, Twiddles};
+use crate::{Buffer, Error, FftSpec, Layout, Placement, Precision, Target};
+
+/// Most passes one axis may take (three reach 2^30 with 1024-point passes).
+const MAX_STEPS_PER_AXIS: usize = 3;
+
+/// One pass of the plan before its buffers are chosen: step `step` of the
+/// split `factors` of axis `axis`.
+struct Step {
+    axis: usize,
+    factors: Vec<usize>,
+    step: usize,
+}
+
+impl Step {
+    /// Whether the pass writes where it read (the last step of its axis).
+    fn writes_where_it_reads(&self) -> bool {
+        self.step + 1 == self.factors.len()
+    }
+}
+
+/// Plans `spec` (validated) as a sequence of passes for `target`.
+pub fn plan(spec: &FftSpec, target: &Target) -> Result<Plan, Error> {
+    let shape = &spec.shape;
+    let precision = spec.precision;
+    let input_layout = spec.planned_input_layout();
+    let output_layout = spec.planned_output_layout();
+    let scratch_layout = Layout::contiguous(shape);
+
+    let mut steps = Vec::new();
+    for axis in (0..shape.len()).rev() {
+        // An axis whose points are consecutive in every buffer it may use
+        // runs as rows (as long as a block holds); any other as columns,
+        // which a tile of neighbouring FFTs bounds.
+        let rows = [&input_layout, &output_layout, &scratch_layout]
+            .iter()
+            .all(|layout| layout.strides[axis] == 1);
+        let columns = column_limit(precision, target);
+        let factors = match rows && shape[axis] <= super::planner::max_size(precision) {
+            true => vec![shape[axis]],
+            false => four_step(shape[axis], columns, MAX_STEPS_PER_AXIS).ok_or_else(|| {
+                Error::TooLarge {
+                    n: shape[axis],
+                    precision,
+                    max: columns.pow(MAX_STEPS_PER_AXIS as u32),
+                }
+            })?,
+        };
+        for step in 0..factors.len() {
+            steps.push(Step {
+                axis,
+                factors: factors.clone(),
+                step,
+            });
+        }
+    }
+    if !spec.choices.is_empty() {
+        return Err(Error::ChoiceNeedsOneKernel {
+            choice: spec.choices.to_string(),
+            shape: shape.clone(),
+            passes: steps.len(),
+        });
+    }
+
+    let buffers = choose_buffers(&steps, spec.placement);
+    let layout_of = |buffer: Buffer| match buffer {
+        Buffer::Input => &input_layout,
+        Buffer::Output => &output_layout,
+        Buffer::Scratch => &scratch_layout,
+    };
+    let mut passes = Vec::with_capacity(steps.len());
+    for (i, (step, &(reads, writes))) in steps.iter().zip(&buffers).enumerate() {
+        let (access, twiddle) = step_access(step, shape, reads, writes, layout_of);
+        let len = step.factors[step.step];
+        let mut pass = plan_pass(len, precision, &Default::default(), target, &access)?;
+        if let Some((column, span)) = twiddle {
+            let Twiddles::RoundedF64Table { len } = pass.twiddles;
+            pass.step_twiddle = Some(StepTwiddle::new(column, span, len));
+        }
+        pass.normalizes = i + 1 == steps.len();
+        passes.push(pass);
+    }
+    let uses_scratch = buffers
+        .iter()
+        .any(|&(r, w)| r == Buffer::Scratch || w == Buffer::Scratch);
+    Ok(Plan {
+        n: spec.points(),
+        shape: shape.clone(),
+        precision,
+        directions: spec.directions.clone(),
+        normalization: spec.normalization,
+        placement: spec.placement,
+        input_layout,
+        output_layout,
+        scratch_elements: if uses_scratch { spec.points() } else { 0 },
+        passes,
+    })
+}
+
+/// The longest FFT a column pass holds: a tile of 32-byte runs of
+/// neighbouring columns (4 in f32, 2 in f64), both parts, in the target's
+/// shared memory, with room for the padding.
+pub fn column_limit(precision: Precision, target: &Target) -> usize {
+    let ffts = 32 / precision.complex_bytes();
+    let words = target.plannable_shared_bytes() / (ffts * 2 * precision.real_bytes());
+    // Padding adds at most a word per bank row; keep to a length the
+    // radix search plans (at most its threads per transform times values).
+    let limit = words - words / 32 - 32;
+    limit.min(super::planner::max_size(precision))
+}
+
+/// The buffers each step reads and writes: the first reads the input, the
+/// last writes the output, each reads what the one before wrote, and a step
+/// that does not write where it read gets a buffer apart (in place the
+/// input is the output). The assignment with the fewest scratch passes wins.
+fn choose_buffers(steps: &[Step], placement: Placement) -> Vec<(Buffer, Buffer)> {
+    let same = |a: Buffer, b: Buffer| {
+        a == b || (placement == Placement::InPlace && a != Buffer::Scratch && b != Buffer::Scratch)
+    };
+    let count = steps.len();
+    let mut best: Option<(usize, Vec<(Buffer, Buffer)>)> = None;
+    for bits in 0..(1usize << (count - 1)) {
+        let mut reads = Buffer::Input;
+        let mut route = Vec::with_capacity(count);
+        let mut valid = true;
+        for (i, step) in steps.iter().enumerate() {
+            let writes = match i + 1 == count || bits >> i & 1 == 0 {
+                true => Buffer::Output,
+                false => Buffer::Scratch,
+            };
+            if same(reads, writes) && !step.writes_where_it_reads() {
+                valid = false;
+                break;
+            }
+            route.push((reads, writes));
+            reads = writes;
+        }
+        let scratch = route.iter().filter(|r| r.1 == Buffer::Scratch).count();
+        if valid && best.as_ref().is_none_or(|(s, _)| scratch < *s) {
+            best = Some((scratch, route));
+        }
+    }
+    best.expect("writing every step but the last to scratch and back is always valid")
+        .1
+}
+
+/// The access of `step` reading `reads` and writing `writes`, and the column
+/// and span of its four-step twiddle (none for an axis's last step).
+fn step_access<'a>(
+    step: &Step,
+    shape: &[usize],
+    reads: Buffer,
+    writes: Buffer,
+    layout_of: impl Fn(Buffer) -> &'a Layout,
+) -> (Access, Option<(usize, usize)>) {
+    let (read, write) = (layout_of(reads), layout_of(writes));
+    let (sr, sw) = (read.strides[step.axis], write.strides[step.axis]);
+    let i = step.step;
+    let f = step.factors[i];
+    let done: usize = step.factors[..i].iter().product();
+    let rest: usize = step.factors[i + 1..].iter().product();
+    let last = rest == 1;
+
+    let mut columns = Vec::new();
+    // The digits already transformed, K.
+    if done > 1 {
+        columns.push((
+            Column {
+                count: done,
+                input_stride: sr,
+                output_stride: sw,
+            },
+            false,
+        ));
+    }
+    // The remainder not yet transformed, r' (carries the twiddle).
+    if !last {
+        columns.push((
+            Column {
+                count: rest,
+                input_stride: done * sr,
+                output_stride: done * f * sw,
+            },
+            true,
+        ));
+    }
+    // The other axes.
+    for (axis, &count) in shape.iter().enumerate() {
+        if axis != step.axis {
+            columns.push((
+                Column {
+                    count,
+                    input_stride: read.strides[axis],
+                    output_stride: write.strides[axis],
+                },
+                false,
+            ));
+        }
+    }
+    let input_stride = done * rest * sr;
+    let output_stride = done * sw;
+    // Neighbouring FFTs of a block differ in the column closest in memory
+    // on the side that is strided (the input's, unless only the output is).
+    let by_input = input_stride != 1 || output_stride == 1;
+    columns.sort_by_key(|(c, _)| match by_input {
+        true => c.input_stride,
+        false => c.output_stride,
+    });
+    let twiddle = columns
+        .iter()
+        .position(|(_, twiddled)| *twiddled)
+        .map(|column| (column, f * rest));
+    let access = Access {
+        reads,
+        writes,
+        input_stride,
+        output_stride,
+        columns: columns.into_iter().map(|(c, _)| c).collect(),
+        input_distance: read.distance,
+        output_distance: write.distance,
+    };
+    (access, twiddle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn steps(axes: &[usize]) -> Vec<Step> {
+        axes.iter()
+            .map(|&p| (0..p).map(move |step| (p, step)))
+            .flatten()
+            .map(|(p, step)| Step {
+                axis: 0,
+                factors: vec![2; p],
+                step,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn buffers_avoid_scratch_where_they_can() {
+        use Buffer::*;
+        // Two steps of one axis out of place: through the output.
+        assert_eq!(
+            choose_buffers(&steps(&[2]), Placement::OutOfPlace),
+            vec![(Input, Output), (Output, Output)]
+        );
+        // In place the transposing step needs the scratch buffer.
+        assert_eq!(
+            choose_buffers(&steps(&[2]), Placement::InPlace),
+            vec![(Input, Scratch), (Scratch, Output)]
+        );
+        // Three steps: one scratch pass either way.
+        assert_eq!(
+            choose_buffers(&steps(&[3]), Placement::OutOfPlace),
+            vec![(Input, Scratch), (Scratch, Output), (Output, Output)]
+        );
+        // Axes of one step each stay in place.
+        assert_eq!(
+            choose_buffers(&steps(&[1, 1]), Placement::InPlace),
+            vec![(Input, Output), (Output, Output)]
+        );
+    }
+}

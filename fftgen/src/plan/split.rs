@@ -1,0 +1,81 @@
+//! How a transform longer than one block holds is split into the lengths of
+//! the four-step FFT (seed 001; seed 000 section IV.C): N = N1 x N2 (x N3),
+//! as few factors as the block allows (each factor is one pass over the
+//! data), as even as possible (the longest factor bounds the tile a block
+//! must hold, and so how many neighbouring columns it reads at once).
+
+use super::factor::is_smooth;
+
+/// The factors of `n`, first pass first, each at most `max_len`, in as few
+/// factors as possible and then with the smallest largest factor; `None`
+/// if `n` needs more than `max_factors`.
+pub fn four_step(n: usize, max_len: usize, max_factors: usize) -> Option<Vec<usize>> {
+    if n <= max_len {
+        return Some(vec![n]);
+    }
+    (2..=max_factors).find_map(|factors| balanced(n, max_len, factors))
+}
+
+/// The split of `n` into exactly `factors` factors of at most `max_len`
+/// (each >= 2 and 13-smooth) with the smallest largest factor, the largest
+/// first.
+fn balanced(n: usize, max_len: usize, factors: usize) -> Option<Vec<usize>> {
+    if factors == 1 {
+        return (n <= max_len && n >= 2).then(|| vec![n]);
+    }
+    let mut best: Option<Vec<usize>> = None;
+    for first in divisors(n).into_iter().filter(|&d| d >= 2 && d <= max_len) {
+        if !is_smooth(first) {
+            continue;
+        }
+        // The rest must fit the remaining factors at all.
+        if n / first > max_len.saturating_pow(factors as u32 - 1) {
+            continue;
+        }
+        if let Some(mut rest) = balanced(n / first, max_len.min(first), factors - 1) {
+            let mut candidate = vec![first];
+            candidate.append(&mut rest);
+            if best.as_ref().is_none_or(|b| candidate[0] < b[0]) {
+                best = Some(candidate);
+            }
+        }
+    }
+    best
+}
+
+/// Every divisor of `n`, ascending (n is 13-smooth, so it has few).
+fn divisors(n: usize) -> Vec<usize> {
+    let mut small = Vec::new();
+    let mut large = Vec::new();
+    let mut d = 1;
+    while d * d <= n {
+        if n % d == 0 {
+            small.push(d);
+            if d * d != n {
+                large.push(n / d);
+            }
+        }
+        d += 1;
+    }
+    small.extend(large.into_iter().rev());
+    small
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_are_as_few_and_as_even_as_the_block_allows() {
+        assert_eq!(four_step(4096, 4096, 3), Some(vec![4096]));
+        assert_eq!(four_step(1 << 20, 1024, 3), Some(vec![1024, 1024]));
+        assert_eq!(four_step(1 << 20, 1536, 3), Some(vec![1024, 1024]));
+        assert_eq!(four_step(8192, 1536, 3), Some(vec![128, 64]));
+        assert_eq!(four_step(1 << 30, 1536, 3), Some(vec![1024, 1024, 1024]));
+        assert_eq!(four_step(1 << 27, 1536, 3), Some(vec![512, 512, 512]));
+        assert_eq!(four_step(20000, 1536, 3), Some(vec![160, 125]));
+        let f = four_step(3usize.pow(10), 1536, 3).unwrap();
+        assert_eq!(f.iter().product::<usize>(), 3usize.pow(10));
+        assert_eq!(four_step(1 << 30, 1024, 2), None);
+    }
+}
