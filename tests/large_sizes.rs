@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use fftgen::{FftSpec, Placement, Precision};
+use fftgen::{FftSpec, Normalization, Placement, Precision};
 use fftgen_cli::check::check_opencl;
 
 fn check_spec(spec: &FftSpec, batch: usize) {
@@ -29,11 +29,32 @@ fn check_spec(spec: &FftSpec, batch: usize) {
     eprintln!("{label}: worst {worst:.3} of the tolerance");
 }
 
-#[test]
-fn quick() {
-    for n in [8192usize, 12288] {
+/// The sizes of issue 13 in both precisions, out of place and in place.
+fn sizes(precision: Precision) {
+    for n in [8192usize, 12288, 16384, 20000, 1 << 16, 1 << 18] {
         for placement in [Placement::OutOfPlace, Placement::InPlace] {
-            check_spec(&FftSpec::new(n).placement(placement), 3);
+            let batch = if n <= 1 << 16 { 3 } else { 2 };
+            check_spec(&FftSpec::new(n).precision(precision).placement(placement), batch);
         }
     }
+}
+
+#[test]
+fn f32_sizes() {
+    sizes(Precision::F32)
+}
+
+#[test]
+fn f64_sizes() {
+    sizes(Precision::F64)
+}
+
+/// Three passes (a tile of at most ~1500 points) and normalisation applied once.
+#[test]
+fn three_passes_and_normalization() {
+    let spec = FftSpec::new(1 << 22).normalization(Normalization::Unitary);
+    let plan = fftgen::plan::plan(&spec).unwrap();
+    assert_eq!(plan.passes.len(), 3);
+    check_spec(&spec, 1);
+    check_spec(&FftSpec::new(3usize.pow(10)).normalization(Normalization::Inverse), 1);
 }
