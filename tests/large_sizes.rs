@@ -34,7 +34,10 @@ fn sizes(precision: Precision) {
     for n in [8192usize, 12288, 16384, 20000, 1 << 16, 1 << 18] {
         for placement in [Placement::OutOfPlace, Placement::InPlace] {
             let batch = if n <= 1 << 16 { 3 } else { 2 };
-            check_spec(&FftSpec::new(n).precision(precision).placement(placement), batch);
+            check_spec(
+                &FftSpec::new(n).precision(precision).placement(placement),
+                batch,
+            );
         }
     }
 }
@@ -56,5 +59,8 @@ fn three_passes_and_normalization() {
     let plan = fftgen::plan::plan(&spec).unwrap();
     assert_eq!(plan.passes.len(), 3);
     check_spec(&spec, 1);
-    check_spec(&FftSpec::new(3usize.pow(10)).normalization(Normalization::Inverse), 1);
+    check_spec(
+        &FftSpec::new(3usize.pow(10)).normalization(Normalization::Inverse),
+        1,
+    );
 }
