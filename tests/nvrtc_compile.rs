@@ -154,3 +154,47 @@ fn variants_and_explicit_radices() {
         }
     }
 }
+
+/// The multi-pass plans of the PoCL tests (tests/large_sizes.rs and
+/// tests/multi_dim.rs) and the sizes of the GPU targets, for the portable
+/// target and for the H200 (whose plans may use more threads per block).
+#[test]
+fn multi_pass_and_multi_dimensional_plans() {
+    if !nvrtc() {
+        return;
+    }
+    let shapes: Vec<Vec<usize>> = vec![
+        vec![8192],
+        vec![12288],
+        vec![16384],
+        vec![20000],
+        vec![1 << 16],
+        vec![1 << 18],
+        vec![1 << 20],
+        vec![1 << 22],
+        vec![1 << 24],
+        vec![1 << 27],
+        vec![3usize.pow(10)],
+        vec![5usize.pow(7)],
+        vec![6usize.pow(8)],
+        vec![1000, 1000],
+        vec![48, 2187],
+        vec![1024, 1024],
+        vec![4096, 4096],
+        vec![64, 48, 40],
+        vec![256, 256, 256],
+        vec![6, 8192],
+    ];
+    for shape in &shapes {
+        for precision in [Precision::F32, Precision::F64] {
+            for target in [None, Some(Target::H200)] {
+                let mut spec = FftSpec::with_shape(shape).precision(precision);
+                if let Some(target) = target.clone() {
+                    spec = spec.target(target);
+                }
+                compile(&spec);
+            }
+        }
+        compile(&FftSpec::with_shape(shape).placement(Placement::InPlace).normalization(Normalization::Unitary));
+    }
+}

@@ -81,3 +81,20 @@ fn n1331_f32_cuda_input_through_l2_only() {
         Backend::Cuda,
     );
 }
+
+/// A two-pass 1D plan: a column pass reading a tile of neighbouring columns
+/// with the four-step twiddle on its stores, then the second step.
+#[test]
+fn n8192_two_pass_f32_both_dialects() {
+    let spec = FftSpec::new(8192);
+    pin("plan_cuda_f32_n8192_two_pass", &spec, Backend::Cuda);
+    pin("plan_opencl_f32_n8192_two_pass", &spec, Backend::OpenCl);
+}
+
+/// A 2D plan: rows of 40, then the column kernel along the strided axis.
+#[test]
+fn n32x40_column_kernel_f32_both_dialects() {
+    let spec = FftSpec::with_shape(&[32, 40]).directions(&[Direction::Forward]);
+    pin("plan_cuda_f32_n32x40_columns", &spec, Backend::Cuda);
+    pin("plan_opencl_f32_n32x40_columns", &spec, Backend::OpenCl);
+}

@@ -950,12 +950,41 @@ mod tests {
             Err(Error::UnsupportedPrime { prime: 17, .. })
         ));
         assert!(matches!(
-            plan(&FftSpec::new(8192)),
+            plan(&FftSpec::new((1 << 30) + 1024)),
             Err(Error::TooLarge { .. })
         ));
         assert!(matches!(
-            plan(&FftSpec::new(8192).precision(Precision::F64)),
-            Err(Error::TooLarge { max: 4096, .. })
+            plan(&FftSpec::with_shape(&[1 << 16, 1 << 15]).precision(Precision::F64)),
+            Err(Error::TooLarge { max: MAX_POINTS, .. })
+        ));
+        assert!(matches!(
+            plan(&FftSpec::with_shape(&[64, 1, 8])),
+            Err(Error::BadShape { .. })
+        ));
+        assert!(matches!(
+            plan(&FftSpec::with_shape(&[2, 2, 2, 2])),
+            Err(Error::BadShape { .. })
+        ));
+        assert!(matches!(
+            plan(&FftSpec::with_shape(&[64, 34])),
+            Err(Error::UnsupportedPrime { prime: 17, .. })
+        ));
+        // Shape choices are for single kernels.
+        assert!(matches!(
+            plan(&FftSpec::new(8192).radices(&[8, 8, 8, 16])),
+            Err(Error::ChoiceNeedsOneKernel { passes: 2, .. })
+        ));
+        let padded = crate::Layout::embedded(&[8, 8], &[8, 9], 1, 72).unwrap();
+        assert!(matches!(
+            plan(&FftSpec::with_shape(&[8, 8])
+                .layouts(padded, crate::Layout::contiguous(&[8, 8]))
+                .placement(crate::Placement::InPlace)),
+            Err(Error::BadLayout { .. })
+        ));
+        let overlapping = crate::Layout { strides: vec![4, 1], distance: 64 };
+        assert!(matches!(
+            plan(&FftSpec::with_shape(&[8, 8]).layouts(overlapping.clone(), overlapping)),
+            Err(Error::BadLayout { .. })
         ));
         assert!(matches!(
             plan(&FftSpec::new(64).radices(&[8, 4])),
