@@ -224,7 +224,7 @@ impl CudaFft {
         let (input_ptr, _read_input) = input.device_ptr(stream);
         let (output_ptr, _write_output) = output.device_ptr_mut(stream);
         let caller = [input_ptr, output_ptr];
-        self.enqueue::<T>(stream, transform, &grids, caller, None, batch)
+        self.enqueue(stream, transform, &grids, caller, None, batch)
     }
 
     /// Enqueues `batch` transforms in `data` in place on `stream` (in-place
@@ -246,7 +246,7 @@ impl CudaFft {
         )?;
         let grids = self.grids(transform, batch)?;
         let (data_ptr, _write_data) = data.device_ptr_mut(stream);
-        self.enqueue::<T>(stream, transform, &grids, [data_ptr, data_ptr], None, batch)
+        self.enqueue(stream, transform, &grids, [data_ptr, data_ptr], None, batch)
     }
 
     /// [`CudaFft::launch`] with the caller's `workspace` (as
@@ -278,7 +278,7 @@ impl CudaFft {
         let (output_ptr, _write_output) = output.device_ptr_mut(stream);
         let (workspace_ptr, _use_workspace) = workspace.device_ptr_mut(stream);
         let caller = [input_ptr, output_ptr];
-        self.enqueue::<T>(
+        self.enqueue(
             stream,
             transform,
             &grids,
@@ -310,7 +310,7 @@ impl CudaFft {
         let (data_ptr, _write_data) = data.device_ptr_mut(stream);
         let (workspace_ptr, _use_workspace) = workspace.device_ptr_mut(stream);
         let caller = [data_ptr, data_ptr];
-        self.enqueue::<T>(
+        self.enqueue(
             stream,
             transform,
             &grids,
@@ -415,11 +415,7 @@ impl CudaFft {
             .as_ref()
             .map_or(0, |s| s.len());
         let bytes = scratch_bytes(&self.manifest, batch);
-        if held >= bytes {
-            0
-        } else {
-            bytes - held
-        }
+        bytes.saturating_sub(held)
     }
 
     /// The device's free memory, as the driver reports it now.
@@ -508,7 +504,7 @@ impl CudaFft {
     /// pointers of the caller's input and output (both the data buffer in
     /// place), already ordered after their earlier uses, and `workspace` the
     /// caller's workspace, if given (else the plan's own serves).
-    fn enqueue<T: Real>(
+    fn enqueue(
         &self,
         stream: &CudaStream,
         transform: &TransformLaunch,

@@ -194,7 +194,7 @@ impl OpenClFft {
             &[("input", input.get()), ("output", output.get())],
             batch,
         )?;
-        self.enqueue::<T>(queue, transform, [input.get(), output.get()], None, batch)
+        self.enqueue(queue, transform, [input.get(), output.get()], None, batch)
     }
 
     /// Enqueues `batch` transforms in `data` in place on `queue` (in-place
@@ -213,7 +213,7 @@ impl OpenClFft {
             &[("data", data.get())],
             batch,
         )?;
-        self.enqueue::<T>(queue, transform, [data.get(), data.get()], None, batch)
+        self.enqueue(queue, transform, [data.get(), data.get()], None, batch)
     }
 
     /// [`OpenClFft::launch`] with the caller's `workspace` (cufftSetWorkArea's
@@ -239,7 +239,7 @@ impl OpenClFft {
         )?;
         let workspace = self.check_workspace(workspace.get(), batch)?;
         let caller = [input.get(), output.get()];
-        self.enqueue::<T>(queue, transform, caller, Some(workspace), batch)
+        self.enqueue(queue, transform, caller, Some(workspace), batch)
     }
 
     /// [`OpenClFft::launch_in_place`] with the caller's `workspace`, like
@@ -261,7 +261,7 @@ impl OpenClFft {
         )?;
         let workspace = self.check_workspace(workspace.get(), batch)?;
         let caller = [data.get(), data.get()];
-        self.enqueue::<T>(queue, transform, caller, Some(workspace), batch)
+        self.enqueue(queue, transform, caller, Some(workspace), batch)
     }
 
     /// Checks a device-buffer call: placement, precision, batch, each
@@ -339,7 +339,7 @@ impl OpenClFft {
     /// buffers the manifest routes it through: the caller's (`[input,
     /// output]`; both the data buffer in place) and the `workspace`, which is
     /// allocated here when the caller gave none and a pass needs one.
-    fn enqueue<T: Real>(
+    fn enqueue(
         &self,
         queue: &CommandQueue,
         transform: &TransformLaunch,
@@ -416,7 +416,7 @@ impl OpenClFft {
             Some(out) => [device_input.get(), out.get()],
             None => [device_input.get(), device_input.get()],
         };
-        self.enqueue::<T>(queue, transform, caller, None, batch)?;
+        self.enqueue(queue, transform, caller, None, batch)?;
 
         let result_buffer = device_output.as_mut().unwrap_or(&mut device_input);
         let mut result = vec![Complex::<T>::default(); output.map_or(input.len(), |o| o.len())];
