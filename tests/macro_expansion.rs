@@ -63,6 +63,13 @@ fn sources_record_the_call_in_their_header() {
 }
 
 #[test]
+fn a_shape_names_the_struct_and_is_recorded() {
+    fft_kernel!(shape = [16, 64], radix = [8, 8]);
+    assert_eq!(Fft16x64F32::SHAPE, &[16, 64]);
+    assert!(Fft16x64F32::CUDA_SOURCE.contains("fft_kernel!(shape = [16, 64], radix = [8, 8])"));
+}
+
+#[test]
 fn defaults_give_a_derived_name_and_the_call_as_written() {
     assert_eq!(Fft4096F32::N, 4096);
     assert_eq!(Fft4096F32::RADICES, &[8, 8, 8, 8]);

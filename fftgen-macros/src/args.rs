@@ -14,8 +14,9 @@ use syn::punctuated::Punctuated;
 use syn::{Error, Expr, Ident, Lit, LitInt, Result, Token};
 
 /// Every key the macro accepts, in the order the documentation lists them.
-const KEYS: [&str; 7] = [
+const KEYS: [&str; 8] = [
     "n",
+    "shape",
     "radix",
     "precision",
     "direction",
@@ -30,7 +31,8 @@ pub struct KernelArgs {
     pub spec: FftSpec,
     /// Whether the caller gave `direction` explicitly.
     pub direction_tokens: Option<TokenStream>,
-    /// The tokens of the `n` value.
+    /// The tokens of the `n` value (or of the `shape` list), where size
+    /// errors point.
     pub n_tokens: TokenStream,
     /// The tokens of the radix list, if one was given.
     pub radix_tokens: Option<RadixTokens>,
@@ -101,9 +103,20 @@ impl Parse for KernelArgs {
                 ));
             }
             seen.push(key_text.clone());
+            if (key_text == "n" || key_text == "shape") && n_tokens.is_some() {
+                return Err(Error::new(
+                    key.span(),
+                    "`n` and `shape` are exclusive: `n = 4096` means `shape = [4096]`; \
+                     give one of them and remove this one",
+                ));
+            }
             match key_text.as_str() {
                 "n" => {
                     spec.shape = vec![integer(value, "`n`", "n = 4096")?];
+                    n_tokens = Some(value.to_token_stream());
+                }
+                "shape" => {
+                    spec.shape = shape_list(value)?;
                     n_tokens = Some(value.to_token_stream());
                 }
                 "radix" => {
@@ -149,7 +162,8 @@ impl Parse for KernelArgs {
         let n_tokens = n_tokens.ok_or_else(|| {
             Error::new(
                 Span::call_site(),
-                "missing `n`: give the transform length, e.g. `fft_kernel!(n = 4096, radix = [8, 8, 8, 8])`",
+                "missing `n`: give the transform length, e.g. `fft_kernel!(n = 4096, radix = [8, 8, 8, 8])`, \
+                 or a shape, e.g. `fft_kernel!(shape = [1024, 1024])`",
             )
         })?;
         Ok(KernelArgs {
@@ -229,6 +243,39 @@ fn radix_list(value: &Expr) -> Result<RadixTokens> {
         list: value.to_token_stream(),
         elements,
     })
+}
+
+/// A bracketed list of 1 to 3 axis lengths, first axis first, each at least 1.
+fn shape_list(value: &Expr) -> Result<Vec<usize>> {
+    let example = "shape = [1024, 1024]";
+    let Expr::Array(array) = value else {
+        return Err(Error::new_spanned(
+            value,
+            format!("`shape` takes a list of axis lengths, first axis first, as in `{example}`"),
+        ));
+    };
+    if array.elems.is_empty() || array.elems.len() > 3 {
+        return Err(Error::new_spanned(
+            value,
+            format!(
+                "`shape` lists 1 to 3 axis lengths, as in `{example}`; this list has {}",
+                array.elems.len()
+            ),
+        ));
+    }
+    array
+        .elems
+        .iter()
+        .map(
+            |element| match integer(element, "each axis of `shape`", example)? {
+                0 => Err(Error::new_spanned(
+                    element,
+                    "an axis of length 0 holds no points; every axis of `shape` must be at least 1",
+                )),
+                length => Ok(length),
+            },
+        )
+        .collect()
 }
 
 /// One of `valid`, written as an identifier or a string literal.

@@ -1,5 +1,5 @@
-//! The items `fft_kernel!` expands to: a documented unit struct, its `N` and
-//! `RADICES` constants, and its `fftgen_runtime::StaticKernels` implementation
+//! The items `fft_kernel!` expands to: a documented unit struct, its `N`,
+//! `SHAPE` and `RADICES` constants, and its `fftgen_runtime::StaticKernels` implementation
 //! holding both sources and the manifest JSON as string constants.
 
 use crate::args::KernelArgs;
@@ -12,6 +12,7 @@ use syn::Ident;
 pub fn expand(args: &KernelArgs, generated: &Generated) -> TokenStream {
     let name = args.name.clone().unwrap_or_else(|| derived_name(args));
     let n = generated.plan.n;
+    let shape = &args.spec.shape;
     let radices: Vec<usize> = generated
         .plan
         .passes
@@ -28,8 +29,10 @@ pub fn expand(args: &KernelArgs, generated: &Generated) -> TokenStream {
         pub struct #name;
 
         impl #name {
-            /// Transform length.
+            /// Transform length (of the last axis).
             pub const N: usize = #n;
+            /// Length of each axis, first axis first (row-major, the last contiguous).
+            pub const SHAPE: &'static [usize] = &[#(#shape),*];
             /// The radix of every stage, first stage first; their product is `N`.
             pub const RADICES: &'static [usize] = &[#(#radices),*];
         }
@@ -42,8 +45,9 @@ pub fn expand(args: &KernelArgs, generated: &Generated) -> TokenStream {
     }
 }
 
-/// `Fft{n}{precision}`, then the direction if only one, `InPlace`, and the
-/// normalisation if any: `Fft4096F32`, `Fft1024F64ForwardInPlace`.
+/// `Fft{shape}{precision}`, the shape's axes joined by `x`, then the
+/// direction if only one, `InPlace`, and the normalisation if any:
+/// `Fft4096F32`, `Fft1024x1024F32`, `Fft1024F64ForwardInPlace`.
 fn derived_name(args: &KernelArgs) -> Ident {
     let spec = &args.spec;
     let precision = match spec.precision {
@@ -66,7 +70,7 @@ fn derived_name(args: &KernelArgs) -> Ident {
     };
     format_ident!(
         "Fft{}{precision}{direction}{placement}{normalization}",
-        spec.n()
+        shape_text(&spec.shape)
     )
 }
 
@@ -85,7 +89,7 @@ fn doc_lines(args: &KernelArgs, generated: &Generated, radices: &[usize]) -> Vec
     let mut lines = vec![
         format!(
             " {}-point complex-to-complex FFT kernels ({}, {}, {}, normalization {}, radices {:?}),",
-            spec.n(),
+            shape_text(&spec.shape),
             spec.precision,
             directions.join(" and "),
             spec.placement,
@@ -104,4 +108,10 @@ fn doc_lines(args: &KernelArgs, generated: &Generated, radices: &[usize]) -> Vec
     ];
     lines.extend(kernels);
     lines
+}
+
+/// `4096`, `1024x1024`.
+fn shape_text(shape: &[usize]) -> String {
+    let axes: Vec<String> = shape.iter().map(|n| n.to_string()).collect();
+    axes.join("x")
 }

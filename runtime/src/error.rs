@@ -117,10 +117,12 @@ pub enum Error {
     )]
     ForeignOpenClContext { what: &'static str },
 
-    /// A device buffer does not hold `2 * n * batch` reals.
+    /// A device buffer does not hold the reals a batch needs: twice the
+    /// complex elements of its layout (`2 * n * batch` when dense).
     #[error(
-        "the {buffer} device buffer holds {got} real values but 2 * n * batch = {expected} \
-         (interleaved complex values); nothing was launched"
+        "the {buffer} device buffer holds {got} real values but the batch needs {expected} \
+         (interleaved complex values: 2 * n * batch when dense, 2 * ((batch - 1) * distance + \
+         span) with a layout); nothing was launched"
     )]
     WrongDeviceLength {
         buffer: &'static str,
@@ -128,14 +130,38 @@ pub enum Error {
         got: usize,
     },
 
-    /// A host buffer does not hold `batch * n` complex values.
+    /// A host buffer does not hold the complex values a batch needs (`batch *
+    /// n` when dense, `(batch - 1) * distance + span` with a layout).
     #[error(
-        "the {buffer} buffer holds {got} complex values but batch * n = {expected}; \
+        "the {buffer} buffer holds {got} complex values but the batch needs {expected} \
+         (batch * n when dense, (batch - 1) * distance + span with a layout); \
          nothing was written"
     )]
     WrongLength {
         buffer: &'static str,
         expected: usize,
+        got: usize,
+    },
+
+    /// The device has too little memory for the buffers of a call.
+    #[error(
+        "not enough device memory for {what}: {needed} bytes needed, {available} available; \
+         lower the batch (run it in parts) or free device memory; nothing was allocated"
+    )]
+    DeviceMemory {
+        needed: u64,
+        available: u64,
+        what: String,
+    },
+
+    /// A caller's workspace is smaller than the batch needs.
+    #[error(
+        "the workspace holds {got} bytes but a batch of {batch} needs {needed} \
+         (workspace_bytes(batch)); pass a larger buffer; nothing was launched"
+    )]
+    WorkspaceTooSmall {
+        batch: usize,
+        needed: usize,
         got: usize,
     },
 

@@ -1,8 +1,9 @@
 //! Backend-neutral launch logic: checking a manifest once when kernels are
 //! loaded, checking what the compiled kernels report, checking each call's
-//! buffers before any data moves, and routing data between device buffers
-//! across the passes of a transform. OpenCL and CUDA execution share it, so
-//! both reject the same mistakes with the same errors.
+//! buffers before any data moves (their lengths come from the manifest's
+//! layouts, the batch bound from [`crate::memory`], the route of each
+//! transform's passes from [`crate::route`]). OpenCL and CUDA execution
+//! share it, so both reject the same mistakes with the same errors.
 //!
 //! Every launch shape is checked twice: against [`Target::PORTABLE`], what
 //! every GPU accepts, and against the device's own [`Target`]. A CPU OpenCL
@@ -11,7 +12,9 @@
 //! that passes the tests on PoCL from failing on a real GPU.
 
 use crate::error::{Error, Result};
+use crate::memory::check_batch;
 use crate::real::Real;
+use crate::route::check_route;
 use fftgen_manifest::{
     Direction, GridRule, KernelArg, LimitExceeded, Manifest, PassLaunch, Placement, Target,
     TransformLaunch,
@@ -24,14 +27,16 @@ const HOST_METHODS: [&str; 2] = [
     "run_in_place(direction, data, batch)",
 ];
 
-/// Checks that `manifest` describes launchable kernels: a length, at least
-/// one pass per transform, buffer roles that make sense, and block shapes
-/// within both the `device` target and [`Target::PORTABLE`].
+/// Checks that `manifest` describes launchable kernels: a shape and layouts
+/// that hold it, at least one pass per transform, buffer roles and routes
+/// that make sense, and block shapes within both the `device` target and
+/// [`Target::PORTABLE`].
 pub(crate) fn check_manifest(manifest: &Manifest, device: &Target) -> Result<()> {
     let invalid = |reason: String| Err(Error::InvalidManifest(reason));
     if manifest.n == 0 {
         return invalid("n is 0; a transform has at least one point".into());
     }
+    check_shape(manifest)?;
     if manifest.transforms.is_empty() {
         return invalid("it lists no transform".into());
     }
@@ -53,6 +58,37 @@ pub(crate) fn check_manifest(manifest: &Manifest, device: &Target) -> Result<()>
             check_twiddle_args(manifest, pass)?;
             check_block(pass, device)?;
         }
+        check_route(manifest, transform)?;
+    }
+    Ok(())
+}
+
+/// The shape is the product `n`, and both layouts hold it (in place, in one
+/// layout).
+fn check_shape(manifest: &Manifest) -> Result<()> {
+    let invalid = |reason: String| Err(Error::InvalidManifest(reason));
+    let shape = &manifest.shape;
+    if shape.is_empty() || shape.contains(&0) {
+        return invalid(format!(
+            "the shape {shape:?} must list at least one axis, none of length 0"
+        ));
+    }
+    if shape.iter().try_fold(1usize, |p, &a| p.checked_mul(a)) != Some(manifest.n) {
+        return invalid(format!(
+            "n is {} but the shape {shape:?} holds another number of points",
+            manifest.n
+        ));
+    }
+    for (layout, role) in [(&manifest.input, "input"), (&manifest.output, "output")] {
+        if let Err(why) = layout.check(shape) {
+            return invalid(format!("the {role} layout {layout:?}: {why}"));
+        }
+    }
+    if manifest.placement == Placement::InPlace && manifest.input != manifest.output {
+        return invalid(format!(
+            "in place, the output layout {:?} must be the input's {:?}",
+            manifest.output, manifest.input
+        ));
     }
     Ok(())
 }
@@ -67,7 +103,31 @@ fn check_block(pass: &PassLaunch, device: &Target) -> Result<()> {
     }
     within_limits(pass, device, |target| {
         target.check_block(pass.block, pass.shared_bytes)
-    })
+    })?;
+    check_opt_in(
+        pass,
+        device,
+        "static and dynamic shared memory (bytes)",
+        pass.shared_bytes.into(),
+    )
+}
+
+/// Dynamic shared memory is opted into per device, so the kernel's static
+/// plus dynamic memory is held to the `device`'s opt-in limit alone (not
+/// [`Target::PORTABLE`]'s: a plan with it is made for one device's target).
+fn check_opt_in(
+    pass: &PassLaunch,
+    device: &Target,
+    what: &'static str,
+    static_bytes: u64,
+) -> Result<()> {
+    if pass.dynamic_shared_bytes == 0 {
+        return Ok(());
+    }
+    let total = static_bytes + u64::from(pass.dynamic_shared_bytes);
+    device
+        .check(what, total, device.max_opt_in_shared_bytes as u64)
+        .map_err(|over| launch_limit(pass, over))
 }
 
 /// Runs `check` against [`Target::PORTABLE`] and then against `device`.
@@ -119,6 +179,12 @@ pub(crate) fn check_compiled(
             target.max_static_shared_bytes as u64,
         )
     })?;
+    check_opt_in(
+        pass,
+        device,
+        "static shared memory of the compiled kernel and dynamic (bytes)",
+        compiled.shared_bytes,
+    )?;
     let threads: u64 = pass.block.iter().map(|&b| u64::from(b)).product();
     device
         .check("threads per block", threads, compiled.max_threads_per_block)
@@ -194,9 +260,10 @@ fn check_pass(pass: &PassLaunch) -> Result<()> {
 /// The buffers of one call, by role, and what their lengths count.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Buffers<'a> {
-    /// Host slices, in complex values (`n * batch` each).
+    /// Host slices, in complex values (the elements of their layouts:
+    /// `n * batch` each when dense).
     Host(&'a [(&'static str, usize)]),
-    /// Device buffers, in reals (`2 * n * batch` each).
+    /// Device buffers, in reals (twice their layouts' elements).
     Device(&'a [(&'static str, usize)]),
 }
 
@@ -228,27 +295,18 @@ pub(crate) fn check_call<'m, T: Real>(
             buffer: T::PRECISION,
         });
     }
-    if batch == 0 {
-        return Err(Error::ZeroBatch);
-    }
-    // The kernels take the batch as a 32-bit unsigned integer.
-    let max = (u32::MAX as usize)
-        .min(isize::MAX as usize / manifest.precision.complex_bytes() / manifest.n);
-    if batch > max {
-        return Err(Error::BatchTooLarge {
-            batch,
-            n: manifest.n,
-            max,
-        });
-    }
-    // Bounded above: batch * n * 2 reals fit in isize::MAX bytes.
-    let expected = batch * manifest.n;
+    check_batch(manifest, batch)?;
+    // Bounded by check_batch: every buffer's bytes fit in isize::MAX.
+    let expected = |buffer: &str| match buffer {
+        "output" => manifest.output_elements(batch),
+        _ => manifest.input_elements(batch),
+    };
     if let Buffers::Host(buffers) = buffers {
         for &(buffer, got) in buffers {
-            if got != expected {
+            if got != expected(buffer) {
                 return Err(Error::WrongLength {
                     buffer,
-                    expected,
+                    expected: expected(buffer),
                     got,
                 });
             }
@@ -267,10 +325,10 @@ pub(crate) fn check_call<'m, T: Real>(
         })?;
     if let Buffers::Device(buffers) = buffers {
         for &(buffer, got) in buffers {
-            if got != 2 * expected {
+            if got != 2 * expected(buffer) {
                 return Err(Error::WrongDeviceLength {
                     buffer,
-                    expected: 2 * expected,
+                    expected: 2 * expected(buffer),
                     got,
                 });
             }
@@ -299,55 +357,13 @@ pub(crate) fn check_host_call<'m, T: Real>(
     check_call::<T>(manifest, direction, called, HOST_METHODS, buffers, batch)
 }
 
-/// Which of the two device buffers a pass reads and writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Route {
-    /// Buffer bound to the Input or InOut argument.
-    pub read: usize,
-    /// Buffer bound to the Output or InOut argument.
-    pub write: usize,
-}
-
-/// The buffers each pass uses, and the buffer that holds the result. The data
-/// starts in buffer 0; a pass with an output buffer writes the other buffer
-/// (ping-pong), an in-out pass stays where the data is.
-pub(crate) fn route(passes: &[PassLaunch]) -> (Vec<Route>, usize) {
-    let mut current = 0;
-    let routes = passes
-        .iter()
-        .map(|pass| {
-            let in_place = pass
-                .args
-                .iter()
-                .any(|a| matches!(a, KernelArg::InOut { .. }));
-            let read = current;
-            if !in_place {
-                current = 1 - current;
-            }
-            Route {
-                read,
-                write: current,
-            }
-        })
-        .collect();
-    (routes, current)
-}
-
 /// How errors name the device buffer of a role.
 pub(crate) fn device_buffer_words(buffer: &str) -> &'static str {
     match buffer {
         "input" => "input buffer",
         "output" => "output buffer",
+        "workspace" => "workspace buffer",
         _ => "data buffer",
-    }
-}
-
-/// Device buffers a transform needs: one if every pass works in place.
-pub(crate) fn buffers_needed(routes: &[Route]) -> usize {
-    if routes.iter().all(|r| r.read == r.write) {
-        1
-    } else {
-        2
     }
 }
 

@@ -20,6 +20,7 @@
 pub mod cuda;
 pub mod error;
 mod launch;
+mod memory;
 mod model;
 pub mod opencl;
 #[cfg(feature = "planner")]

@@ -1,7 +1,9 @@
 //! CudaFft on a real GPU with hand-written kernels and manifests (the CUDA
 //! twins of opencl_launch.rs): arguments bound by role, a ragged batch,
-//! multi-pass transforms through the scratch buffer, in place, the host and
-//! the device-buffer APIs, streams of the plan's context and of another one,
+//! multi-pass transforms through the buffers the manifest routes them (the
+//! plan's workspace or the caller's), in place, dynamic shared memory above
+//! the 48 KiB default, the device's free memory, the host and the
+//! device-buffer APIs, streams of the plan's context and of another one,
 //! and every check failing before anything is written. The kernels only scale
 //! and shift, so every expected value is exact.
 //!
@@ -16,12 +18,12 @@ use common::host::{
 };
 use common::plans::{
     add_one, c_real, forward_only, halve, in_place, in_place_forward, in_place_inverse, manifest,
-    map, name, out_of_place, signal, single_in_out, widen, N,
+    map, name, out_of_place, signal, single_in_out, via, widen, N,
 };
 use fftgen_runtime::cuda::{CudaContext, CudaSlice, CudaStream};
 use fftgen_runtime::{
-    driver_available, CacheOrigin, Complex, CubinCache, CudaDevice, CudaFft, Direction, Error,
-    KernelArg, Manifest, PassLaunch, Placement, Precision, Real, Target,
+    driver_available, Buffer as Role, CacheOrigin, Complex, CubinCache, CudaDevice, CudaFft,
+    Direction, Error, KernelArg, Manifest, PassLaunch, Placement, Precision, Real, Target,
 };
 use std::io::Write;
 use std::sync::Arc;
@@ -95,6 +97,18 @@ extern "C" __global__ void add_one(R2* data, unsigned int batch) {{
     unsigned int fft = blockIdx.x * blockDim.y + threadIdx.y;
     if (fft >= batch) return;
     data[fft * N + threadIdx.x].x += (R)1;
+}}
+
+// out = in / 2 through 64 KiB of dynamic shared memory (above the 48 KiB
+// default, so the plan must opt in): each point's value is staged 8 KiB apart.
+extern "C" __global__ void halve_dynamic(const R2* in, R2* out) {{
+    extern __shared__ unsigned char bytes[];
+    R2* tile = (R2*)bytes;
+    unsigned int i = blockIdx.x * N + threadIdx.x;
+    unsigned int at = threadIdx.x * (8192 / sizeof(R2));
+    tile[at] = in[i];
+    __syncthreads();
+    out[i] = pack(tile[at].x * (R)0.5, tile[at].y * (R)0.5);
 }}
 
 // Launch bounds below the block the manifest will ask for.
@@ -294,8 +308,8 @@ fn in_place_plans_run_from_host_and_device() {
 }
 
 #[test]
-fn an_in_out_first_pass_never_writes_the_input() {
-    let Some(device) = gpu("an_in_out_first_pass_never_writes_the_input") else {
+fn an_in_out_pass_works_on_the_output_and_the_input_stays() {
+    let Some(device) = gpu("an_in_out_pass_works_on_the_output_and_the_input_stays") else {
         return;
     };
     let fft = load(
@@ -303,7 +317,10 @@ fn an_in_out_first_pass_never_writes_the_input() {
         &manifest(
             Precision::F64,
             Placement::OutOfPlace,
-            vec![(Direction::Forward, vec![add_one(), halve()])],
+            vec![(
+                Direction::Forward,
+                vec![halve(), via(add_one(), Role::Output, Role::Output)],
+            )],
         ),
     );
     let batch = 3;
@@ -315,9 +332,116 @@ fn an_in_out_first_pass_never_writes_the_input() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         widen(&download(stream, &d_output)),
-        map(&input, |re, im| ((re + 1.0) / 2.0, im / 2.0))
+        map(&input, |re, im| (re / 2.0 + 1.0, im / 2.0))
     );
     assert_eq!(download(stream, &d_input), input);
+}
+
+#[test]
+fn the_callers_workspace_serves_launches() {
+    let Some((device, fft)) = gpu_plan("the_callers_workspace_serves_launches") else {
+        return;
+    };
+    let batch = 5;
+    let input = signal::<f32>(batch * N);
+    let stream = device.stream();
+    let d_input = upload(stream, &input);
+    let mut d_output = stream.alloc_zeros::<f32>(2 * N * batch).unwrap();
+    let bytes = fft.workspace_bytes(batch).unwrap();
+    assert_eq!(bytes, batch * N * 8);
+    let mut workspace = stream.alloc_zeros::<u8>(bytes).unwrap();
+    fft.launch_with_workspace(
+        stream,
+        Direction::Inverse,
+        &d_input,
+        &mut d_output,
+        &mut workspace,
+        batch,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        widen(&download(stream, &d_output)),
+        map(&input, |re, im| (re / 8.0, im / 8.0))
+    );
+    let mut small = stream.alloc_zeros::<u8>(bytes - 1).unwrap();
+    assert_eq!(
+        fft.launch_with_workspace(
+            stream,
+            Direction::Inverse,
+            &d_input,
+            &mut d_output,
+            &mut small,
+            batch
+        ),
+        Err(Error::WorkspaceTooSmall {
+            batch,
+            needed: bytes,
+            got: bytes - 1
+        })
+    );
+    let mixed = load(&device, &in_place());
+    let mut d_data = upload(stream, &input);
+    mixed
+        .launch_in_place_with_workspace(
+            stream,
+            Direction::Inverse,
+            &mut d_data,
+            &mut workspace,
+            batch,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(widen(&download(stream, &d_data)), in_place_inverse(&input));
+}
+
+#[test]
+fn dynamic_shared_memory_above_48_kib_is_opted_into() {
+    let Some(device) = gpu("dynamic_shared_memory_above_48_kib_is_opted_into") else {
+        return;
+    };
+    let dynamic = |bytes: u32| {
+        forward_only(vec![PassLaunch {
+            kernel: name("halve_dynamic"),
+            dynamic_shared_bytes: bytes,
+            ..halve()
+        }])
+    };
+    if device.target().max_opt_in_shared_bytes >= 64 * 1024 {
+        let fft = load(&device, &dynamic(64 * 1024));
+        let input = signal::<f32>(3 * N);
+        let mut output = vec![Complex::default(); 3 * N];
+        fft.run(Direction::Forward, &input, &mut output, 3)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(widen(&output), map(&input, |re, im| (re / 2.0, im / 2.0)));
+    }
+    // Beyond the device's opt-in limit: refused at load.
+    let over = device.target().max_opt_in_shared_bytes as u32 + 1;
+    match CudaFft::new(&device, &source("float"), &dynamic(over)) {
+        Err(Error::LaunchLimit { what, .. }) => {
+            assert!(what.contains("dynamic"), "{what}")
+        }
+        other => panic!("expected a launch limit error, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_workspace_beyond_the_devices_memory_is_refused_before_allocating() {
+    let Some(device) = gpu("a_workspace_beyond_the_devices_memory_is_refused_before_allocating")
+    else {
+        return;
+    };
+    // 2^40 elements (8 TiB in f32) of workspace per transform.
+    let mut hungry = out_of_place(Precision::F32);
+    hungry.scratch_elements = 1 << 40;
+    let fft = load(&device, &hungry);
+    let input = signal::<f32>(2 * N);
+    let sentinel = Complex::new(-7.0f32, 7.0);
+    let mut output = vec![sentinel; 2 * N];
+    let err = fft
+        .run(Direction::Inverse, &input, &mut output, 2)
+        .unwrap_err();
+    assert!(matches!(err, Error::DeviceMemory { .. }), "{err}");
+    assert!(err.to_string().contains("lower the batch"), "{err}");
+    assert!(output.iter().all(|&x| x == sentinel));
 }
 
 #[test]

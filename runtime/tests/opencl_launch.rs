@@ -1,8 +1,11 @@
 //! OpenClFft on PoCL with hand-written kernels and manifests: arguments are
 //! bound by role whatever their order, the grid rule covers a ragged batch,
-//! multi-pass transforms ping-pong between buffers, and every check fails
-//! before any data moves, leaving the caller's buffers untouched. The kernels
-//! only scale and shift, so every expected value is exact.
+//! multi-pass transforms follow the buffers their manifest routes them
+//! through (the plan's workspace or the caller's), buffers are sized by the
+//! layouts, the device's memory is checked before anything is allocated, and
+//! every check fails before any data moves, leaving the caller's buffers
+//! untouched. The kernels only scale and shift, so every expected value is
+//! exact.
 
 mod common;
 
@@ -10,15 +13,18 @@ use common::host::{
     refuses_a_missing_direction, refuses_bad_host_calls, runs_in_place, runs_out_of_place, HostPlan,
 };
 use common::plans::{
-    c_real, forward_only, halve, in_place, in_place_forward, manifest, name, out_of_place, signal,
-    times_table, twice_plus_batch, widen, N,
+    add_one, c_real, forward_only, halve, in_place, in_place_forward, in_place_inverse, manifest,
+    map, name, out_of_place, signal, times_table, twice_plus_batch, via, widen, with_scratch, N,
 };
 use fftgen_runtime::{
-    Complex, Direction, Error, GridRule, KernelArg, Manifest, OpenClDevice, OpenClFft, PassLaunch,
-    Placement, Precision, Target,
+    Buffer as Role, Complex, Direction, Error, GridRule, KernelArg, Layout, Manifest, OpenClDevice,
+    OpenClFft, PassLaunch, Placement, Precision, Target,
 };
 use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
 use opencl3::types::CL_BLOCKING;
+
+/// Elements between transforms of the spread output layout (`halve_spread`).
+const D: usize = 12;
 
 /// Kernels over `T2` (float2 or double2) for transforms of N points. Argument
 /// orders differ on purpose, to prove that the runtime binds by role.
@@ -30,6 +36,7 @@ fn source(real: &str) -> String {
     };
     format!(
         r#"{fp64}#define N {N}
+#define D {D}
 typedef {real} R;
 typedef {real}2 R2;
 
@@ -51,6 +58,11 @@ __kernel void halve(__global const R2* in, __global R2* out) {{
 __kernel void times_table(__global const R2* in, __global R2* out, __global const R2* table) {{
     uint i = get_group_id(0) * N + get_local_id(0);
     out[i] = in[i] * table[get_local_id(0)];
+}}
+
+// Reads dense transforms, writes them D apart (the output layout's distance).
+__kernel void halve_spread(__global const R2* in, __global R2* out) {{
+    out[get_group_id(0) * D + get_local_id(0)] = in[get_group_id(0) * N + get_local_id(0)] * (R)0.5;
 }}
 
 __kernel void add_one(__global R2* data, uint batch) {{
@@ -81,12 +93,18 @@ fn binds_arguments_by_role_and_runs_passes_in_order() {
     let expected: Vec<_> = input.iter().map(|x| x * 0.125).collect();
     assert_eq!(output, expected);
 
-    // An even number of passes ends in the first buffer.
-    let two = manifest(
+    // Two passes through the workspace.
+    let two = with_scratch(manifest(
         Precision::F32,
         Placement::OutOfPlace,
-        vec![(Direction::Inverse, vec![halve(), halve()])],
-    );
+        vec![(
+            Direction::Inverse,
+            vec![
+                via(halve(), Role::Input, Role::Scratch),
+                via(halve(), Role::Scratch, Role::Output),
+            ],
+        )],
+    ));
     let fft = load(device, &two);
     fft.run(Direction::Inverse, &input, &mut output, 3).unwrap();
     let expected: Vec<_> = input.iter().map(|x| x * 0.25).collect();
@@ -264,11 +282,18 @@ fn source_and_manifest_mismatches_are_reported() {
         }
     );
 
+    // An in-place pass (one argument) of a kernel that takes two.
     let short = PassLaunch {
         args: vec![KernelArg::InOut { name: name("x") }],
+        writes: Role::Input,
         ..halve()
     };
-    let err = OpenClFft::new(device, &source("float"), &with(short)).unwrap_err();
+    let in_place_short = manifest(
+        Precision::F32,
+        Placement::InPlace,
+        vec![(Direction::Forward, vec![short])],
+    );
+    let err = OpenClFft::new(device, &source("float"), &in_place_short).unwrap_err();
     assert!(
         matches!(&err, Error::InvalidManifest(why) if why.contains("takes 2 arguments")),
         "{err}"
@@ -467,7 +492,7 @@ fn device_buffers_run_on_a_queue_out_of_place_and_in_place() {
         .map(|x| x * 2.0 + Complex::new(0.0, 3.0))
         .collect();
     assert_eq!(read_back(device, &d_output, 3 * N), expected);
-    // Three passes: the route goes through a scratch buffer, the input stays.
+    // Three passes: through the output and the plan's workspace; the input stays.
     fft.launch(queue, Direction::Inverse, &d_input, &mut d_output, 3)
         .unwrap();
     let expected: Vec<_> = input.iter().map(|x| x * 0.125).collect();
@@ -543,4 +568,275 @@ fn device_buffer_mistakes_are_refused_before_anything_runs() {
         foreign_context("queue")
     );
     assert_eq!(read_back(device, &d_output, 3 * N), vec![sentinel; 3 * N]);
+}
+
+#[test]
+fn the_manifest_routes_every_pass_and_unsound_routes_are_refused() {
+    let Some(device) =
+        common::pocl("the_manifest_routes_every_pass_and_unsound_routes_are_refused")
+    else {
+        return;
+    };
+    // An in-out pass on the output after an out-of-place first pass.
+    let then_in_out = manifest(
+        Precision::F32,
+        Placement::OutOfPlace,
+        vec![(
+            Direction::Forward,
+            vec![halve(), via(add_one(), Role::Output, Role::Output)],
+        )],
+    );
+    let fft = load(device, &then_in_out);
+    let input = signal::<f32>(3 * N);
+    let mut output = vec![Complex::new(f32::NAN, 0.0); 3 * N];
+    fft.run(Direction::Forward, &input, &mut output, 3).unwrap();
+    assert_eq!(
+        widen(&output),
+        map(&input, |re, im| (re / 2.0 + 1.0, im / 2.0))
+    );
+
+    // Out of place, an in-out first pass would write the caller's input.
+    let writes_input = manifest(
+        Precision::F32,
+        Placement::OutOfPlace,
+        vec![(Direction::Forward, vec![add_one(), halve()])],
+    );
+    let err = OpenClFft::new(device, &source("float"), &writes_input).unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidManifest(m) if m.contains("leave intact")),
+        "{err}"
+    );
+    // The workspace, with no workspace planned.
+    let mut no_scratch = out_of_place(Precision::F32);
+    no_scratch.scratch_elements = 0;
+    let err = OpenClFft::new(device, &source("float"), &no_scratch).unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidManifest(m) if m.contains("scratch_elements is 0")),
+        "{err}"
+    );
+    // The last pass leaves the result in the workspace.
+    let mut lost = out_of_place(Precision::F32);
+    lost.transforms[1].passes.pop();
+    let err = OpenClFft::new(device, &source("float"), &lost).unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidManifest(m) if m.contains("must write the output")),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_callers_workspace_serves_device_launches() {
+    let Some(device) = common::pocl("the_callers_workspace_serves_device_launches") else {
+        return;
+    };
+    let batch = 3;
+    let OnDevice {
+        fft,
+        input,
+        d_input,
+        mut d_output,
+    } = on_device(device, Complex::new(f32::NAN, 0.0));
+    assert_eq!(fft.workspace_bytes(batch), Ok(batch * N * 8));
+    let mut workspace = bytes_buffer(device, batch * N * 8);
+    let queue = device.queue();
+    fft.launch_with_workspace(
+        queue,
+        Direction::Inverse,
+        &d_input,
+        &mut d_output,
+        &mut workspace,
+        batch,
+    )
+    .unwrap();
+    let expected: Vec<_> = input.iter().map(|x| x * 0.125).collect();
+    assert_eq!(read_back(device, &d_output, batch * N), expected);
+    assert_eq!(read_back(device, &d_input, batch * N), input);
+
+    // Too small by one byte, or of another context: refused, nothing runs.
+    let mut small = bytes_buffer(device, batch * N * 8 - 1);
+    let sentinel = Complex::new(7.0f32, -7.0);
+    let mut d_kept = device_buffer(device, &[sentinel; 3 * N]);
+    assert_eq!(
+        fft.launch_with_workspace(
+            queue,
+            Direction::Inverse,
+            &d_input,
+            &mut d_kept,
+            &mut small,
+            batch
+        )
+        .unwrap_err(),
+        Error::WorkspaceTooSmall {
+            batch,
+            needed: batch * N * 8,
+            got: batch * N * 8 - 1
+        }
+    );
+    let other = OpenClDevice::find(Some("Portable")).unwrap();
+    let mut foreign = bytes_buffer(&other, batch * N * 8);
+    assert_eq!(
+        fft.launch_with_workspace(
+            queue,
+            Direction::Inverse,
+            &d_input,
+            &mut d_kept,
+            &mut foreign,
+            batch
+        )
+        .unwrap_err(),
+        Error::ForeignOpenClContext {
+            what: "workspace buffer"
+        }
+    );
+    assert_eq!(read_back(device, &d_kept, 3 * N), vec![sentinel; 3 * N]);
+
+    // In place, through the workspace both ways.
+    let mixed = load(device, &in_place());
+    assert_eq!(mixed.workspace_bytes(batch), Ok(batch * N * 8));
+    for (direction, expected) in [
+        (Direction::Forward, in_place_forward(&input, batch)),
+        (Direction::Inverse, in_place_inverse(&input)),
+    ] {
+        let mut d_data = device_buffer(device, &input);
+        mixed
+            .launch_in_place_with_workspace(queue, direction, &mut d_data, &mut workspace, batch)
+            .unwrap();
+        assert_eq!(widen(&read_back(device, &d_data, batch * N)), expected);
+    }
+}
+
+#[test]
+fn buffers_are_sized_by_the_layouts_and_gaps_keep_their_values() {
+    let Some(device) = common::pocl("buffers_are_sized_by_the_layouts_and_gaps_keep_their_values")
+    else {
+        return;
+    };
+    let mut spread = forward_only(vec![PassLaunch {
+        kernel: name("halve_spread"),
+        ..halve()
+    }]);
+    spread.output = Layout {
+        strides: vec![1],
+        distance: D,
+    };
+    let fft = load(device, &spread);
+    let batch = 3;
+    let len = (batch - 1) * D + N;
+    let input = signal::<f32>(batch * N);
+    let sentinel = Complex::new(-7.0f32, 7.0);
+    let mut output = vec![sentinel; len];
+    fft.run(Direction::Forward, &input, &mut output, batch)
+        .unwrap();
+    for (i, value) in output.iter().enumerate() {
+        let (fft, point) = (i / D, i % D);
+        if point < N {
+            assert_eq!(*value, input[fft * N + point] * 0.5, "element {i}");
+        } else {
+            assert_eq!(*value, sentinel, "element {i} is outside the layout");
+        }
+    }
+    // A dense-sized output is refused with the layout's length.
+    let mut dense = vec![sentinel; batch * N];
+    assert_eq!(
+        fft.run(Direction::Forward, &input, &mut dense, batch),
+        Err(Error::WrongLength {
+            buffer: "output",
+            expected: len,
+            got: batch * N
+        })
+    );
+    let d_input = device_buffer(device, &input);
+    let mut d_dense = device_buffer(device, &dense);
+    assert_eq!(
+        fft.launch(
+            device.queue(),
+            Direction::Forward,
+            &d_input,
+            &mut d_dense,
+            batch
+        )
+        .unwrap_err(),
+        Error::WrongDeviceLength {
+            buffer: "output",
+            expected: 2 * len,
+            got: 2 * batch * N
+        }
+    );
+}
+
+#[test]
+fn a_batch_beyond_the_devices_memory_is_refused_before_allocating() {
+    let Some(device) =
+        common::pocl("a_batch_beyond_the_devices_memory_is_refused_before_allocating")
+    else {
+        return;
+    };
+    // A workspace of 2^32 elements (32 GiB in f32) per transform: the batch
+    // stays small on the host and within the batch bound.
+    let mut hungry = out_of_place(Precision::F32);
+    hungry.scratch_elements = 1 << 32;
+    let fft = load(device, &hungry);
+    let info = device.info();
+    let batch = (info.global_mem_bytes / (8 << 32)) as usize + 1;
+    let input = signal::<f32>(batch * N);
+    let sentinel = Complex::new(-7.0f32, 7.0);
+    let mut output = vec![sentinel; batch * N];
+    let err = fft
+        .run(Direction::Inverse, &input, &mut output, batch)
+        .unwrap_err();
+    match &err {
+        Error::DeviceMemory {
+            needed, available, ..
+        } => assert!(needed > available, "{err}"),
+        other => panic!("expected a device memory error, got {other}"),
+    }
+    assert!(err.to_string().contains("lower the batch"), "{err}");
+    assert!(output.iter().all(|&x| x == sentinel));
+    // The forward pass needs no workspace, so the same batch runs.
+    fft.run(Direction::Forward, &input, &mut output, batch)
+        .unwrap();
+    // Device buffers: the plan's own workspace is checked before it is made.
+    let d_input = device_buffer(device, &input);
+    let mut d_output = device_buffer(device, &output);
+    let err = fft
+        .launch(
+            device.queue(),
+            Direction::Inverse,
+            &d_input,
+            &mut d_output,
+            batch,
+        )
+        .unwrap_err();
+    assert!(matches!(err, Error::DeviceMemory { .. }), "{err}");
+}
+
+#[test]
+fn dynamic_shared_memory_is_refused_on_opencl() {
+    let Some(device) = common::pocl("dynamic_shared_memory_is_refused_on_opencl") else {
+        return;
+    };
+    let dynamic = forward_only(vec![PassLaunch {
+        dynamic_shared_bytes: 1024,
+        ..halve()
+    }]);
+    let err = OpenClFft::new(device, &source("float"), &dynamic).unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidManifest(m)
+            if m.contains("opt-in shared memory") && m.contains("plan for this device's target")),
+        "{err}"
+    );
+}
+
+/// An uninitialised device buffer of `bytes` bytes (a workspace).
+fn bytes_buffer(device: &OpenClDevice, bytes: usize) -> Buffer<u8> {
+    // SAFETY: no host pointer is given, so OpenCL allocates the memory.
+    unsafe {
+        Buffer::<u8>::create(
+            device.context(),
+            CL_MEM_READ_WRITE,
+            bytes,
+            std::ptr::null_mut(),
+        )
+    }
+    .unwrap()
 }

@@ -1,7 +1,8 @@
 //! How fftgen measures accuracy, shared by `fftgen check` and the tests:
 //! random inputs from fixed seeds, the f64 reference (RustFFT, itself checked
-//! against the textbook DFT in the tests), the relative L2 error, and the
-//! tolerance `c * eps * log2(n)`.
+//! against the textbook DFT in the tests; the N-D DFT as RustFFT along each
+//! axis in turn, [`reference_nd`]), the relative L2 error, and the tolerance
+//! `c * eps * log2(n)`.
 
 use fftgen::{Direction, Normalization, Precision};
 use num_complex::Complex;
@@ -51,9 +52,114 @@ pub fn reference(
     out
 }
 
+/// The f64 reference of a batch of N-D transforms of `shape` on logical
+/// arrays (each transform row-major and dense, one after another, as numpy's
+/// `fftn` over the last axes), with the kernels' normalisation over all
+/// `shape`'s points. A shape of one axis is [`reference`].
+pub fn reference_nd(
+    shape: &[usize],
+    data: &[Complex<f64>],
+    direction: Direction,
+    normalization: Normalization,
+) -> Vec<Complex<f64>> {
+    let points: usize = shape.iter().product();
+    let mut planner = rustfft::FftPlanner::<f64>::new();
+    let mut out = data.to_vec();
+    for (axis, &len) in shape.iter().enumerate() {
+        if len == 1 {
+            continue;
+        }
+        let fft = match direction {
+            Direction::Forward => planner.plan_fft_forward(len),
+            Direction::Inverse => planner.plan_fft_inverse(len),
+        };
+        // Elements between neighbours along `axis`, and lines along it per transform.
+        let stride: usize = shape[axis + 1..].iter().product();
+        let mut line = vec![Complex::default(); len];
+        for transform in out.chunks_mut(points.max(1)) {
+            for outer in 0..points / (len * stride) {
+                for inner in 0..stride {
+                    let start = outer * len * stride + inner;
+                    for (k, value) in line.iter_mut().enumerate() {
+                        *value = transform[start + k * stride];
+                    }
+                    fft.process(&mut line);
+                    for (k, value) in line.iter().enumerate() {
+                        transform[start + k * stride] = *value;
+                    }
+                }
+            }
+        }
+    }
+    let scale = normalization.scale(points, direction);
+    if scale != 1.0 {
+        out.iter_mut().for_each(|c| *c *= scale);
+    }
+    out
+}
+
 /// `||got - want|| / ||want||`.
 pub fn relative_l2(got: &[Complex<f64>], want: &[Complex<f64>]) -> f64 {
     let diff: f64 = got.iter().zip(want).map(|(a, b)| (a - b).norm_sqr()).sum();
     let norm: f64 = want.iter().map(|b| b.norm_sqr()).sum();
     (diff / norm).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The textbook N-D DFT of one transform.
+    fn dft_nd(shape: &[usize], x: &[Complex<f64>], sign: f64) -> Vec<Complex<f64>> {
+        let index = |mut flat: usize| -> Vec<usize> {
+            let mut idx = vec![0; shape.len()];
+            for a in (0..shape.len()).rev() {
+                idx[a] = flat % shape[a];
+                flat /= shape[a];
+            }
+            idx
+        };
+        (0..x.len())
+            .map(|k| {
+                let kk = index(k);
+                (0..x.len())
+                    .map(|j| {
+                        let jj = index(j);
+                        let phase: f64 = (0..shape.len())
+                            .map(|a| (kk[a] * jj[a]) as f64 / shape[a] as f64)
+                            .sum();
+                        x[j] * Complex::from_polar(1.0, sign * 2.0 * std::f64::consts::PI * phase)
+                    })
+                    .sum()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_nd_reference_is_the_nd_dft() {
+        for shape in [&[6][..], &[4, 6], &[3, 4, 5], &[1, 8], &[4, 1]] {
+            let points: usize = shape.iter().product();
+            let batch = 2;
+            let x = random_input(batch * points, 7);
+            for (direction, sign) in [(Direction::Forward, -1.0), (Direction::Inverse, 1.0)] {
+                let got = reference_nd(shape, &x, direction, Normalization::Inverse);
+                let scale = Normalization::Inverse.scale(points, direction);
+                let want: Vec<_> = x
+                    .chunks(points)
+                    .flat_map(|t| dft_nd(shape, t, sign))
+                    .map(|c| c * scale)
+                    .collect();
+                let error = relative_l2(&got, &want);
+                assert!(error < 1e-13, "{shape:?} {direction}: {error}");
+            }
+        }
+        // One axis: the same as the 1-D reference.
+        let x = random_input(3 * 16, 3);
+        assert_eq!(
+            reference_nd(&[16], &x, Direction::Forward, Normalization::None),
+            x.chunks(16)
+                .flat_map(|t| reference(t, 16, Direction::Forward, Normalization::None))
+                .collect::<Vec<_>>()
+        );
+    }
 }

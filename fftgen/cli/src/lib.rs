@@ -1,6 +1,7 @@
 //! The tools behind the `fftgen` command, kept out of the generator library
 //! (which every user crate compiles through `fft_kernel!`): accuracy checks
-//! against an f64 reference ([`accuracy`], [`check`]), `.npy` files for
+//! against an f64 reference ([`accuracy`], [`check`]) through the layouts of
+//! the buffers ([`strided`]), `.npy` files for
 //! numpy ([`npy`]) and the GPU benchmark and shape search against cuFFT
 //! ([`bench`]). The binary (`src/main.rs`) parses the command line on top.
 
@@ -8,3 +9,4 @@ pub mod accuracy;
 pub mod bench;
 pub mod check;
 pub mod npy;
+pub mod strided;

@@ -280,3 +280,104 @@ fn targets_and_wisdom_files_choose_the_plan() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn shapes_and_layouts_are_parsed_and_checked() {
+    // A shape and layouts travel into the header's command line as given.
+    let out = scratch("layouts");
+    let result = fftgen(&[
+        "emit",
+        "--n",
+        "64x48",
+        "--input-strides",
+        "50,1",
+        "--input-distance",
+        "3200",
+        "--output-strides",
+        "48,1",
+        "--output-distance",
+        "3072",
+        "--backend",
+        "cuda",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let emitted: String = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|f| std::fs::read_to_string(f.unwrap().path()).unwrap())
+        .collect();
+    assert!(
+        emitted.contains(
+            "fftgen emit --n 64x48 --input-strides 50,1 --input-distance 3200 \
+             --output-strides 48,1 --output-distance 3072"
+        ),
+        "the header reproduces the shape and layouts"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+    let plan = fftgen(&["plan", "--n", "64x48x40"]);
+    assert!(
+        plan.status.success(),
+        "{}",
+        String::from_utf8_lossy(&plan.stderr)
+    );
+    assert!(String::from_utf8_lossy(&plan.stdout).starts_with("shape = 64x48x40, "));
+
+    let cases: [(&[&str], &str); 7] = [
+        (&["plan", "--n", "0x64"], "axis of length 0"),
+        (&["plan", "--n", "64xfoo"], "is not a shape"),
+        (&["plan", "--n", "2x2x2x2"], "has 4 axes"),
+        (
+            &["plan", "--n", "64x48", "--input-strides", "48,1"],
+            "--input-strides and --input-distance go together",
+        ),
+        (
+            &[
+                "plan",
+                "--n",
+                "64x48",
+                "--input-strides",
+                "40,1",
+                "--input-distance",
+                "4000",
+            ],
+            "overlap",
+        ),
+        (
+            &[
+                "check",
+                "--n",
+                "64x48",
+                "--output-strides",
+                "48,1",
+                "--output-distance",
+                "3000",
+            ],
+            "give a distance of at least 3072",
+        ),
+        (
+            &[
+                "plan",
+                "--n",
+                "64",
+                "--placement",
+                "in-place",
+                "--output-strides",
+                "1",
+                "--output-distance",
+                "64",
+            ],
+            "for out-of-place transforms",
+        ),
+    ];
+    for (args, message) in cases {
+        let result = fftgen(args);
+        assert_eq!(result.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}

@@ -4,14 +4,18 @@
 //! compiled kernels report (parameters, shared memory, the largest block
 //! their registers allow) against the manifest. A transform is then launched
 //! on device buffers on any stream of the same context: every pass in order,
-//! its arguments bound by role, intermediate results in a scratch buffer that
-//! is allocated on the first launch that needs one (multi-pass plans).
-//! Everything that can be checked is checked before anything is enqueued.
+//! its arguments bound by role and its buffers as the manifest routes them,
+//! intermediate results in the caller's workspace or in a scratch buffer the
+//! plan allocates on the first launch that needs one (multi-pass plans).
+//! Kernels planned with dynamic shared memory get their opt-in limit raised
+//! at load. Everything that can be checked is checked before anything is
+//! enqueued, and the device's free memory before anything is allocated.
 //!
-//! Device buffers hold interleaved complex values as `2 * n * batch` reals;
-//! the host conveniences `run` and `run_in_place` upload, launch on the
-//! device's default stream, synchronise and download, writing the caller's
-//! buffer only after everything succeeded.
+//! Device buffers hold interleaved complex values as twice their layouts'
+//! elements in reals (`2 * n * batch` when dense); the host conveniences
+//! `run` and `run_in_place` upload, launch on the device's default stream,
+//! synchronise and download, writing the caller's buffer only after
+//! everything succeeded.
 
 use super::cache::{CacheOrigin, CachedCubin, CubinCache};
 use super::device::CudaDevice;
@@ -20,10 +24,11 @@ use crate::launch::{
     check_call, check_compiled, check_host_call, check_manifest, device_buffer_words, grids_for,
     Buffers, CompiledKernel,
 };
+use crate::memory::{check_fits, scratch_bytes, workspace_bytes, DeviceMemory};
 use crate::real::Real;
-use crate::route::{DeviceRoute, Slot};
+use crate::route::{bind, needs_scratch};
 use cudarc::driver::result::DriverError;
-use cudarc::driver::sys::{self, CUresult};
+use cudarc::driver::sys::{self, CUfunction_attribute, CUresult};
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DevicePtrMut,
     LaunchConfig, PushKernelArg,
@@ -58,8 +63,6 @@ pub struct CudaFft {
     manifest: Manifest,
     functions: HashMap<String, CudaFunction>,
     kernels: Vec<CudaKernelInfo>,
-    // The buffers of every pass, per direction, worked out once.
-    routes: Vec<(Direction, DeviceRoute)>,
     // What the device allows, read once from the driver.
     target: Target,
     cubin: CachedCubin,
@@ -129,11 +132,9 @@ impl CudaFft {
                 check_kernel(&target, &functions[&pass.kernel], info, pass)?;
             }
         }
-        let routes = manifest
-            .transforms
-            .iter()
-            .map(|t| (t.direction, DeviceRoute::new(&t.passes, manifest.placement)))
-            .collect();
+        for (name, function) in &functions {
+            opt_into_dynamic_shared(manifest, name, function)?;
+        }
         let stream = device.stream();
         let twiddles = manifest
             .twiddle_bytes()
@@ -149,7 +150,6 @@ impl CudaFft {
             manifest: manifest.clone(),
             functions,
             kernels,
-            routes,
             target,
             cubin,
             scratch: Mutex::new(None),
@@ -184,12 +184,24 @@ impl CudaFft {
         &self.kernels
     }
 
-    /// Enqueues `batch` transforms of `n` points from `input` into `output`
-    /// on `stream` (out-of-place kernels). Both buffers hold `2 * n * batch`
-    /// reals (interleaved complex values); `input` is never written. Returns
-    /// once the work is enqueued: synchronise the stream (or record an event)
-    /// before reading `output` on the host. On error nothing is enqueued,
-    /// except when the driver fails part-way.
+    /// Bytes of workspace (scratch memory) a batch of `batch` transforms
+    /// needs: 0 when no pass uses one (cufftGetSize's counterpart). Pass a
+    /// buffer of at least this many bytes to
+    /// [`CudaFft::launch_with_workspace`], or let the plan allocate and keep
+    /// one.
+    pub fn workspace_bytes(&self, batch: usize) -> Result<usize> {
+        workspace_bytes(&self.manifest, batch)
+    }
+
+    /// Enqueues `batch` transforms from `input` into `output` on `stream`
+    /// (out-of-place kernels). Each buffer holds its layout's elements as
+    /// interleaved reals (`2 * n * batch` when dense); `input` is never
+    /// written. A plan whose passes need a workspace uses its own, allocated
+    /// on the first launch that needs it (see
+    /// [`CudaFft::launch_with_workspace`]). Returns once the work is
+    /// enqueued: synchronise the stream (or record an event) before reading
+    /// `output` on the host. On error nothing is enqueued, except when the
+    /// driver fails part-way.
     pub fn launch<T: Real>(
         &self,
         stream: &CudaStream,
@@ -211,11 +223,12 @@ impl CudaFft {
         let grids = self.grids(transform, batch)?;
         let (input_ptr, _read_input) = input.device_ptr(stream);
         let (output_ptr, _write_output) = output.device_ptr_mut(stream);
-        self.enqueue::<T>(stream, transform, &grids, [input_ptr, output_ptr], batch)
+        let caller = [input_ptr, output_ptr];
+        self.enqueue(stream, transform, &grids, caller, None, batch)
     }
 
-    /// Enqueues `batch` transforms of `n` points in `data` in place on
-    /// `stream` (in-place kernels). `data` holds `2 * n * batch` reals.
+    /// Enqueues `batch` transforms in `data` in place on `stream` (in-place
+    /// kernels); `data` holds its layout's elements as interleaved reals.
     /// Returns once the work is enqueued, like [`CudaFft::launch`].
     pub fn launch_in_place<T: Real>(
         &self,
@@ -233,12 +246,85 @@ impl CudaFft {
         )?;
         let grids = self.grids(transform, batch)?;
         let (data_ptr, _write_data) = data.device_ptr_mut(stream);
-        self.enqueue::<T>(stream, transform, &grids, [data_ptr, data_ptr], batch)
+        self.enqueue(stream, transform, &grids, [data_ptr, data_ptr], None, batch)
     }
 
-    /// Transforms `batch` signals of `n` points from `input` into `output`
-    /// (out-of-place kernels) on the device's default stream, waiting for
-    /// the result. On error `output` is left as it was.
+    /// [`CudaFft::launch`] with the caller's `workspace` (as
+    /// cufftSetWorkArea) instead of the plan's own: at least
+    /// [`CudaFft::workspace_bytes`] bytes, in the plan's context. Its
+    /// contents need no initialising and are undefined afterwards.
+    pub fn launch_with_workspace<T: Real>(
+        &self,
+        stream: &CudaStream,
+        direction: Direction,
+        input: &CudaSlice<T>,
+        output: &mut CudaSlice<T>,
+        workspace: &mut CudaSlice<u8>,
+        batch: usize,
+    ) -> Result<()> {
+        let transform = self.check_launch::<T>(
+            stream,
+            direction,
+            Placement::OutOfPlace,
+            &[
+                ("input", input.len(), input.context()),
+                ("output", output.len(), output.context()),
+            ],
+            batch,
+        )?;
+        self.check_workspace(workspace, batch)?;
+        let grids = self.grids(transform, batch)?;
+        let (input_ptr, _read_input) = input.device_ptr(stream);
+        let (output_ptr, _write_output) = output.device_ptr_mut(stream);
+        let (workspace_ptr, _use_workspace) = workspace.device_ptr_mut(stream);
+        let caller = [input_ptr, output_ptr];
+        self.enqueue(
+            stream,
+            transform,
+            &grids,
+            caller,
+            Some(workspace_ptr),
+            batch,
+        )
+    }
+
+    /// [`CudaFft::launch_in_place`] with the caller's `workspace`, like
+    /// [`CudaFft::launch_with_workspace`].
+    pub fn launch_in_place_with_workspace<T: Real>(
+        &self,
+        stream: &CudaStream,
+        direction: Direction,
+        data: &mut CudaSlice<T>,
+        workspace: &mut CudaSlice<u8>,
+        batch: usize,
+    ) -> Result<()> {
+        let transform = self.check_launch::<T>(
+            stream,
+            direction,
+            Placement::InPlace,
+            &[("data", data.len(), data.context())],
+            batch,
+        )?;
+        self.check_workspace(workspace, batch)?;
+        let grids = self.grids(transform, batch)?;
+        let (data_ptr, _write_data) = data.device_ptr_mut(stream);
+        let (workspace_ptr, _use_workspace) = workspace.device_ptr_mut(stream);
+        let caller = [data_ptr, data_ptr];
+        self.enqueue(
+            stream,
+            transform,
+            &grids,
+            caller,
+            Some(workspace_ptr),
+            batch,
+        )
+    }
+
+    /// Transforms `batch` signals from `input` into `output` (out-of-place
+    /// kernels) on the device's default stream, waiting for the result. Each
+    /// slice holds its layout's elements (`n * batch` when dense); elements
+    /// of `output` outside its layout keep their values. On error `output`
+    /// is left as it was.
     pub fn run<T: Real>(
         &self,
         direction: Direction,
@@ -246,51 +332,124 @@ impl CudaFft {
         output: &mut [Complex<T>],
         batch: usize,
     ) -> Result<()> {
-        check_host_call(&self.manifest, direction, input, Some(output), batch)?;
-        let result = self.execute(direction, input, batch)?;
+        let transform = check_host_call(&self.manifest, direction, input, Some(output), batch)?;
+        let result = self.execute(transform, input, Some(output), batch)?;
         as_reals_mut(output).copy_from_slice(&result);
         Ok(())
     }
 
-    /// Transforms `batch` signals of `n` points in `data` in place (in-place
-    /// kernels) on the device's default stream, waiting for the result. On
-    /// error `data` is left as it was.
+    /// Transforms `batch` signals in `data` in place (in-place kernels) on
+    /// the device's default stream, waiting for the result; `data` holds its
+    /// layout's elements. On error `data` is left as it was.
     pub fn run_in_place<T: Real>(
         &self,
         direction: Direction,
         data: &mut [Complex<T>],
         batch: usize,
     ) -> Result<()> {
-        check_host_call(&self.manifest, direction, data, None, batch)?;
-        let result = self.execute(direction, data, batch)?;
+        let transform = check_host_call(&self.manifest, direction, data, None, batch)?;
+        let result = self.execute(transform, data, None, batch)?;
         as_reals_mut(data).copy_from_slice(&result);
         Ok(())
     }
 
-    /// Uploads `input`, launches the transform on the default stream (out of
-    /// place or in place, as the manifest's kernels are) and returns the
-    /// result's reals once it is downloaded.
+    /// Uploads `input` (and, where the output's layout leaves gaps, what
+    /// `output` holds, so that the gaps keep it), launches the transform on
+    /// the default stream and returns the result's reals once it is
+    /// downloaded. The device's free memory is checked first.
     fn execute<T: Real>(
         &self,
-        direction: Direction,
+        transform: &TransformLaunch,
         input: &[Complex<T>],
+        output: Option<&[Complex<T>]>,
         batch: usize,
     ) -> Result<Vec<T>> {
+        let bytes = |values: usize| values * std::mem::size_of::<Complex<T>>();
+        let mut needs = vec![(
+            if output.is_some() {
+                "input buffer"
+            } else {
+                "data buffer"
+            },
+            bytes(input.len()),
+        )];
+        if let Some(output) = output {
+            needs.push(("output buffer", bytes(output.len())));
+        }
+        if needs_scratch(transform) {
+            needs.push(("workspace", self.scratch_growth(batch)));
+        }
+        check_fits(self.memory()?, &needs)?;
+
+        let direction = transform.direction;
         let stream = self.device.stream();
         let mut device_input = stream
             .clone_htod(as_reals(input))
             .map_err(|e| Error::cuda("cuMemcpyHtoDAsync", e))?;
-        match self.manifest.placement {
-            Placement::OutOfPlace => {
-                let mut device_output = alloc::<T>(stream, 2 * input.len())?;
+        match output {
+            Some(output) => {
+                let mut device_output = if output.len() != batch * self.manifest.n {
+                    stream
+                        .clone_htod(as_reals(output))
+                        .map_err(|e| Error::cuda("cuMemcpyHtoDAsync", e))?
+                } else {
+                    alloc::<T>(stream, 2 * output.len())?
+                };
                 self.launch(stream, direction, &device_input, &mut device_output, batch)?;
                 download(stream, &device_output)
             }
-            Placement::InPlace => {
+            None => {
                 self.launch_in_place(stream, direction, &mut device_input, batch)?;
                 download(stream, &device_input)
             }
         }
+    }
+
+    /// Bytes the plan's scratch buffer must grow by for `batch` (growing
+    /// frees the old buffer first).
+    fn scratch_growth(&self, batch: usize) -> usize {
+        let held = self
+            .scratch
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .map_or(0, |s| s.len());
+        let bytes = scratch_bytes(&self.manifest, batch);
+        bytes.saturating_sub(held)
+    }
+
+    /// The device's free memory, as the driver reports it now.
+    fn memory(&self) -> Result<DeviceMemory> {
+        let (free, _total) = self
+            .device
+            .context()
+            .mem_get_info()
+            .map_err(|e| Error::cuda("cuMemGetInfo", e))?;
+        Ok(DeviceMemory {
+            available: free as u64,
+            source: "the device's free memory, cuMemGetInfo",
+            max_buffer: None,
+        })
+    }
+
+    /// Checks a caller's workspace: its context and its size.
+    fn check_workspace(&self, workspace: &CudaSlice<u8>, batch: usize) -> Result<()> {
+        let ours = self.device.context();
+        let theirs = workspace.context();
+        if !(Arc::ptr_eq(ours, theirs) || **ours == **theirs) {
+            return Err(Error::ForeignContext {
+                what: device_buffer_words("workspace"),
+            });
+        }
+        let needed = scratch_bytes(&self.manifest, batch);
+        if workspace.len() < needed {
+            return Err(Error::WorkspaceTooSmall {
+                batch,
+                needed,
+                got: workspace.len(),
+            });
+        }
+        Ok(())
     }
 
     /// Every check of a device launch, in the order a caller fixes them:
@@ -340,59 +499,40 @@ impl CudaFft {
             .collect()
     }
 
-    /// Enqueues the passes of `transform` on `stream`. `caller` holds the
-    /// device pointers of the caller's input and output (both the data
-    /// buffer in place), already ordered after their earlier uses.
-    fn enqueue<T: Real>(
+    /// Enqueues the passes of `transform` on `stream`, each between the
+    /// buffers the manifest routes it through. `caller` holds the device
+    /// pointers of the caller's input and output (both the data buffer in
+    /// place), already ordered after their earlier uses, and `workspace` the
+    /// caller's workspace, if given (else the plan's own serves).
+    fn enqueue(
         &self,
         stream: &CudaStream,
         transform: &TransformLaunch,
         grids: &[(u32, u32, u32)],
         caller: [sys::CUdeviceptr; 2],
+        workspace: Option<sys::CUdeviceptr>,
         batch: usize,
     ) -> Result<()> {
-        let passes = &transform.passes;
-        let route = self
-            .routes
-            .iter()
-            .find(|(direction, _)| *direction == transform.direction)
-            .map(|(_, route)| route)
-            .ok_or_else(|| Error::InvalidManifest("a transform without a route".into()))?;
-        let bytes = 2 * self.manifest.n * batch * std::mem::size_of::<T>();
-
         let context = stream.context();
         context
             .bind_to_thread()
             .map_err(|e| Error::cuda("cuCtxSetCurrent", e))?;
+        let own = workspace.is_none() && needs_scratch(transform);
         let mut scratch = self.scratch.lock().unwrap_or_else(PoisonError::into_inner);
-        if route.needs_scratch() {
-            self.grow_scratch(&mut scratch, bytes)?;
+        if own {
+            self.grow_scratch(&mut scratch, scratch_bytes(&self.manifest, batch))?;
         }
         let scratch_ptr = match scratch.as_mut() {
-            Some(buffer) if route.needs_scratch() => Some(buffer.device_ptr_mut(stream)),
+            Some(buffer) if own => Some(buffer.device_ptr_mut(stream)),
             _ => None,
         };
-        let pointer = |slot: Slot| match slot {
-            Slot::Input => caller[0],
-            Slot::Output => caller[1],
-            Slot::Scratch => scratch_ptr.as_ref().map_or(0, |(ptr, _)| *ptr),
-        };
-
-        if let Some((from, to)) = route.copy_first {
-            // SAFETY: both buffers hold `bytes` bytes (checked lengths, scratch
-            // grown above) and belong to the stream's context, which is bound.
-            unsafe {
-                cudarc::driver::result::memcpy_dtod_async(
-                    pointer(to),
-                    pointer(from),
-                    bytes,
-                    stream.cu_stream(),
-                )
-            }
-            .map_err(|e| Error::cuda("cuMemcpyDtoDAsync", e))?;
-        }
-        for ((pass, &(read, write)), &grid) in passes.iter().zip(&route.passes).zip(grids) {
-            self.launch_pass(stream, pass, pointer(read), pointer(write), grid, batch)?;
+        let scratch_at = workspace
+            .or(scratch_ptr.as_ref().map(|(ptr, _)| *ptr))
+            .unwrap_or(0);
+        for (pass, &grid) in transform.passes.iter().zip(grids) {
+            let read = bind(pass.reads, caller, scratch_at);
+            let write = bind(pass.writes, caller, scratch_at);
+            self.launch_pass(stream, pass, read, write, grid, batch)?;
         }
         // Record the scratch buffer's use on the stream before the lock goes.
         drop(scratch_ptr);
@@ -408,6 +548,8 @@ impl CudaFft {
         if scratch.as_ref().is_some_and(|s| s.len() >= bytes) {
             return Ok(());
         }
+        let held = scratch.as_ref().map_or(0, |s| s.len());
+        check_fits(self.memory()?, &[("workspace", bytes - held)])?;
         // Dropping the old buffer frees it in stream order after its last use.
         *scratch = None;
         let stream = self.device.stream();
@@ -453,17 +595,53 @@ impl CudaFft {
         let config = LaunchConfig {
             grid_dim: grid,
             block_dim: (x, y, z),
-            shared_mem_bytes: 0,
+            // Raised at load where above the default (opt_into_dynamic_shared).
+            shared_mem_bytes: pass.dynamic_shared_bytes,
         };
         // SAFETY: check_kernel matched the kernel's parameters to the manifest
         // (count and sizes, where the driver can tell): device pointers to
-        // buffers of 2 * n * batch reals of the manifest's precision, and the
-        // batch as a 32-bit unsigned integer. The kernels stay within batch * n
-        // complex values, and out-of-place passes never get the same buffer twice.
+        // buffers of the manifest's precision holding their layouts' elements
+        // (checked lengths; the workspace at least batch * scratch_elements),
+        // and the batch as a 32-bit unsigned integer. The kernels stay within
+        // those layouts, and out-of-place passes never get the same buffer
+        // twice (check_route).
         unsafe { builder.launch(config) }
             .map_err(|e| Error::cuda(format!("cuLaunchKernel({})", pass.kernel), e))?;
         Ok(())
     }
+}
+
+/// Raises the dynamic shared memory `function` may launch with to the most
+/// any pass of `manifest` that runs it asks for (the driver's default limit
+/// is 48 KiB; check_manifest held the total to the device's opt-in limit).
+fn opt_into_dynamic_shared(manifest: &Manifest, name: &str, function: &CudaFunction) -> Result<()> {
+    let most = manifest
+        .transforms
+        .iter()
+        .flat_map(|t| &t.passes)
+        .filter(|p| p.kernel == name)
+        .map(|p| p.dynamic_shared_bytes)
+        .max()
+        .unwrap_or(0);
+    if most == 0 {
+        return Ok(());
+    }
+    let bytes = i32::try_from(most).map_err(|_| {
+        Error::InvalidManifest(format!(
+            "kernel `{name}` asks for {most} bytes of dynamic shared memory, more than any GPU has"
+        ))
+    })?;
+    function
+        .set_attribute(
+            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            bytes,
+        )
+        .map_err(|e| {
+            Error::cuda(
+                format!("cuFuncSetAttribute({name}, MAX_DYNAMIC_SHARED_SIZE_BYTES, {bytes})"),
+                e,
+            )
+        })
 }
 
 /// A grid as the driver takes it.

@@ -44,6 +44,11 @@ pub struct DeviceInfo {
     pub compute_units: usize,
     /// Whether the device has double-precision arithmetic (cl_khr_fp64).
     pub supports_f64: bool,
+    /// Global memory, bytes (CL_DEVICE_GLOBAL_MEM_SIZE; PoCL on a CPU
+    /// reports part of the host's memory).
+    pub global_mem_bytes: u64,
+    /// The largest single buffer, bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE).
+    pub max_mem_alloc_bytes: u64,
 }
 
 impl DeviceInfo {
@@ -269,5 +274,11 @@ fn device_info(device: &Device, platform_name: String) -> Result<DeviceInfo> {
             .max_compute_units()
             .map_err(|e| q("CL_DEVICE_MAX_COMPUTE_UNITS", e))? as usize,
         supports_f64: device.double_fp_config().is_ok_and(|config| config != 0),
+        global_mem_bytes: device
+            .global_mem_size()
+            .map_err(|e| q("CL_DEVICE_GLOBAL_MEM_SIZE", e))?,
+        max_mem_alloc_bytes: device
+            .max_mem_alloc_size()
+            .map_err(|e| q("CL_DEVICE_MAX_MEM_ALLOC_SIZE", e))?,
     })
 }

@@ -1,25 +1,28 @@
 //! Running generated kernels through OpenCL: [`OpenClFft`] builds a source
 //! once, creates the kernels its manifest names, and runs a transform either
 //! on the caller's device buffers on the caller's queue ([`OpenClFft::launch`],
-//! asynchronous) or on host slices (upload, every pass in order, download).
-//! Arguments are bound by role; everything that can be checked is checked
-//! before data moves, and a host output is written only after the whole run
-//! succeeded.
+//! asynchronous; with the caller's workspace or one the plan allocates) or on
+//! host slices (upload, every pass in order, download). Arguments are bound by
+//! role, each pass's buffers as the manifest routes them; everything that can
+//! be checked is checked before data moves (the device's memory before
+//! anything is allocated), and a host output is written only after the whole
+//! run succeeded.
 
 use super::device::OpenClDevice;
 use super::program::build_options;
 use crate::error::{Error, Result};
 use crate::launch::{
-    buffers_needed, check_call, check_compiled, check_host_call, check_manifest,
-    device_buffer_words, grids_for, route, Buffers, CompiledKernel,
+    check_call, check_compiled, check_host_call, check_manifest, device_buffer_words, grids_for,
+    Buffers, CompiledKernel,
 };
+use crate::memory::{check_fits, scratch_bytes, workspace_bytes, DeviceMemory};
 use crate::real::Real;
-use crate::route::{DeviceRoute, Slot};
+use crate::route::{bind, needs_scratch};
 use fftgen_manifest::{
     Direction, KernelArg, Manifest, PassLaunch, Placement, Precision, Target, TransformLaunch,
 };
 use num_complex::Complex;
-use opencl3::command_queue::{enqueue_copy_buffer, CommandQueue};
+use opencl3::command_queue::CommandQueue;
 use opencl3::error_codes::ClError;
 use opencl3::event::Event;
 use opencl3::kernel::Kernel;
@@ -63,6 +66,7 @@ impl OpenClFft {
     /// [`Target::PORTABLE`].
     pub fn new(device: &OpenClDevice, source: &str, manifest: &Manifest) -> Result<Self> {
         let target = device.target();
+        refuse_dynamic_shared(manifest)?;
         check_manifest(manifest, &target)?;
         if manifest.precision == Precision::F64 && !device.info().supports_f64 {
             return Err(Error::UnsupportedPrecision {
@@ -125,8 +129,18 @@ impl OpenClFft {
         &self.device
     }
 
-    /// Transforms `batch` signals of `n` points from `input` into `output`
-    /// (out-of-place kernels). On error `output` is left as it was.
+    /// Bytes of workspace (scratch memory) a batch of `batch` transforms
+    /// needs: 0 when no pass uses one. Pass a buffer of at least this many
+    /// bytes to [`OpenClFft::launch_with_workspace`], or let the plan
+    /// allocate one per launch.
+    pub fn workspace_bytes(&self, batch: usize) -> Result<usize> {
+        workspace_bytes(&self.manifest, batch)
+    }
+
+    /// Transforms `batch` signals from `input` into `output` (out-of-place
+    /// kernels); each slice holds its layout's elements (`n * batch` when
+    /// dense), and elements of `output` outside its layout keep their values.
+    /// On error `output` is left as it was.
     pub fn run<T: Real>(
         &self,
         direction: Direction,
@@ -135,13 +149,14 @@ impl OpenClFft {
         batch: usize,
     ) -> Result<()> {
         let transform = check_host_call(&self.manifest, direction, input, Some(output), batch)?;
-        let result = self.execute(&transform.passes, input, batch)?;
+        let result = self.execute(transform, input, Some(output), batch)?;
         output.copy_from_slice(&result);
         Ok(())
     }
 
-    /// Transforms `batch` signals of `n` points in `data` in place (in-place
-    /// kernels). On error `data` is left as it was.
+    /// Transforms `batch` signals in `data` in place (in-place kernels);
+    /// `data` holds its layout's elements (`n * batch` when dense). On error
+    /// `data` is left as it was.
     pub fn run_in_place<T: Real>(
         &self,
         direction: Direction,
@@ -149,19 +164,21 @@ impl OpenClFft {
         batch: usize,
     ) -> Result<()> {
         let transform = check_host_call(&self.manifest, direction, data, None, batch)?;
-        let result = self.execute(&transform.passes, data, batch)?;
+        let result = self.execute(transform, data, None, batch)?;
         data.copy_from_slice(&result);
         Ok(())
     }
 
-    /// Enqueues `batch` transforms of `n` points from `input` into `output`
-    /// on `queue` (out-of-place kernels). Both buffers hold `n * batch`
-    /// complex values and belong to the plan's context; `input` is never
-    /// written. Returns once the work is enqueued, with the events of the
-    /// commands enqueued, in order (clFFT's out-events): wait on the last
-    /// (or the queue) before reading `output`, or read their profiling times
-    /// on a queue made with profiling. On error nothing is enqueued, except
-    /// when the driver fails part-way.
+    /// Enqueues `batch` transforms from `input` into `output` on `queue`
+    /// (out-of-place kernels). Each buffer holds its layout's elements (`n *
+    /// batch` complex values when dense) and belongs to the plan's context;
+    /// `input` is never written. A plan whose passes need a workspace
+    /// allocates one for this launch (see
+    /// [`OpenClFft::launch_with_workspace`]). Returns once the work is
+    /// enqueued, with the events of the commands enqueued, in order (clFFT's
+    /// out-events): wait on the last (or the queue) before reading `output`,
+    /// or read their profiling times on a queue made with profiling. On error
+    /// nothing is enqueued, except when the driver fails part-way.
     pub fn launch<T: Real>(
         &self,
         queue: &CommandQueue,
@@ -177,11 +194,11 @@ impl OpenClFft {
             &[("input", input.get()), ("output", output.get())],
             batch,
         )?;
-        self.enqueue::<T>(queue, transform, [input.get(), output.get()], batch)
+        self.enqueue(queue, transform, [input.get(), output.get()], None, batch)
     }
 
-    /// Enqueues `batch` transforms of `n` points in `data` in place on
-    /// `queue` (in-place kernels), like [`OpenClFft::launch`].
+    /// Enqueues `batch` transforms in `data` in place on `queue` (in-place
+    /// kernels), like [`OpenClFft::launch`].
     pub fn launch_in_place<T: Real>(
         &self,
         queue: &CommandQueue,
@@ -196,7 +213,55 @@ impl OpenClFft {
             &[("data", data.get())],
             batch,
         )?;
-        self.enqueue::<T>(queue, transform, [data.get(), data.get()], batch)
+        self.enqueue(queue, transform, [data.get(), data.get()], None, batch)
+    }
+
+    /// [`OpenClFft::launch`] with the caller's `workspace` (cufftSetWorkArea's
+    /// counterpart) instead of one the plan allocates: at least
+    /// [`OpenClFft::workspace_bytes`] bytes, in the plan's context. Its
+    /// contents need no initialising and are undefined afterwards; the
+    /// commands enqueued use it until they finish.
+    pub fn launch_with_workspace<T: Real>(
+        &self,
+        queue: &CommandQueue,
+        direction: Direction,
+        input: &Buffer<Complex<T>>,
+        output: &mut Buffer<Complex<T>>,
+        workspace: &mut Buffer<u8>,
+        batch: usize,
+    ) -> Result<Vec<Event>> {
+        let transform = self.check_launch::<T>(
+            queue,
+            direction,
+            Placement::OutOfPlace,
+            &[("input", input.get()), ("output", output.get())],
+            batch,
+        )?;
+        let workspace = self.check_workspace(workspace.get(), batch)?;
+        let caller = [input.get(), output.get()];
+        self.enqueue(queue, transform, caller, Some(workspace), batch)
+    }
+
+    /// [`OpenClFft::launch_in_place`] with the caller's `workspace`, like
+    /// [`OpenClFft::launch_with_workspace`].
+    pub fn launch_in_place_with_workspace<T: Real>(
+        &self,
+        queue: &CommandQueue,
+        direction: Direction,
+        data: &mut Buffer<Complex<T>>,
+        workspace: &mut Buffer<u8>,
+        batch: usize,
+    ) -> Result<Vec<Event>> {
+        let transform = self.check_launch::<T>(
+            queue,
+            direction,
+            Placement::InPlace,
+            &[("data", data.get())],
+            batch,
+        )?;
+        let workspace = self.check_workspace(workspace.get(), batch)?;
+        let caller = [data.get(), data.get()];
+        self.enqueue(queue, transform, caller, Some(workspace), batch)
     }
 
     /// Checks a device-buffer call: placement, precision, batch, each
@@ -211,10 +276,7 @@ impl OpenClFft {
     ) -> Result<&TransformLaunch> {
         let mut lengths = Vec::with_capacity(buffers.len());
         for &(buffer, mem) in buffers {
-            let bytes = get_mem_object_info(mem, CL_MEM_SIZE)
-                .map_err(|e| Error::opencl("clGetMemObjectInfo(CL_MEM_SIZE)", ClError(e)))?
-                .to_size();
-            lengths.push((buffer, bytes / std::mem::size_of::<T>()));
+            lengths.push((buffer, mem_size(mem)? / std::mem::size_of::<T>()));
         }
         let transform = check_call::<T>(
             &self.manifest,
@@ -227,137 +289,141 @@ impl OpenClFft {
             Buffers::Device(&lengths),
             batch,
         )?;
-        let ours = self.device.context().get();
         let queue_context = queue
             .context()
             .map_err(|e| Error::opencl("clGetCommandQueueInfo(CL_QUEUE_CONTEXT)", e))?;
-        if queue_context != ours {
+        if queue_context != self.device.context().get() {
             return Err(Error::ForeignOpenClContext { what: "queue" });
         }
         for &(buffer, mem) in buffers {
-            let context = get_mem_object_info(mem, CL_MEM_CONTEXT)
-                .map_err(|e| Error::opencl("clGetMemObjectInfo(CL_MEM_CONTEXT)", ClError(e)))?
-                .to_ptr() as cl_context;
-            if context != ours {
-                return Err(Error::ForeignOpenClContext {
-                    what: device_buffer_words(buffer),
-                });
-            }
+            self.check_context(buffer, mem)?;
         }
         Ok(transform)
     }
 
-    /// Enqueues every pass of `transform` on `queue` between the caller's
-    /// buffers (`[input, output]`; both the data buffer in place), with a
-    /// scratch buffer for intermediate results where the route needs one.
-    fn enqueue<T: Real>(
+    /// Checks that `mem` belongs to the plan's context.
+    fn check_context(&self, buffer: &str, mem: cl_mem) -> Result<()> {
+        let context = get_mem_object_info(mem, CL_MEM_CONTEXT)
+            .map_err(|e| Error::opencl("clGetMemObjectInfo(CL_MEM_CONTEXT)", ClError(e)))?
+            .to_ptr() as cl_context;
+        if context != self.device.context().get() {
+            return Err(Error::ForeignOpenClContext {
+                what: device_buffer_words(buffer),
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks a caller's workspace (its context and size) after the call's
+    /// other checks, and returns it.
+    fn check_workspace(&self, workspace: cl_mem, batch: usize) -> Result<cl_mem> {
+        self.check_context("workspace", workspace)?;
+        let needed = scratch_bytes(&self.manifest, batch);
+        let got = mem_size(workspace)?;
+        if got < needed {
+            return Err(Error::WorkspaceTooSmall { batch, needed, got });
+        }
+        Ok(workspace)
+    }
+
+    /// What the device's memory holds, as OpenCL reports it (in all, not free).
+    fn memory(&self) -> DeviceMemory {
+        DeviceMemory {
+            available: self.device.info().global_mem_bytes,
+            source: "the device's CL_DEVICE_GLOBAL_MEM_SIZE",
+            max_buffer: Some(self.device.info().max_mem_alloc_bytes),
+        }
+    }
+
+    /// Enqueues every pass of `transform` on `queue`, each between the
+    /// buffers the manifest routes it through: the caller's (`[input,
+    /// output]`; both the data buffer in place) and the `workspace`, which is
+    /// allocated here when the caller gave none and a pass needs one.
+    fn enqueue(
         &self,
         queue: &CommandQueue,
         transform: &TransformLaunch,
         caller: [cl_mem; 2],
+        workspace: Option<cl_mem>,
         batch: usize,
     ) -> Result<Vec<Event>> {
         let grids = grids_for(&transform.passes, batch, &self.target)?;
-        let route = DeviceRoute::new(&transform.passes, self.manifest.placement);
-        let values = self.manifest.n * batch;
-        let scratch = if route.needs_scratch() {
-            // SAFETY: no host pointer is given, so OpenCL allocates the memory.
-            let buffer = unsafe {
-                Buffer::<Complex<T>>::create(
-                    self.device.context(),
-                    CL_MEM_READ_WRITE,
-                    values,
-                    ptr::null_mut(),
-                )
+        let own = match workspace {
+            None if needs_scratch(transform) => {
+                let bytes = scratch_bytes(&self.manifest, batch);
+                check_fits(self.memory(), &[("workspace", bytes)])?;
+                Some(create_buffer::<u8>(&self.device, bytes)?)
             }
-            .map_err(|e| Error::opencl("clCreateBuffer", e))?;
-            Some(buffer)
-        } else {
-            None
+            _ => None,
         };
-        let mut events = Vec::with_capacity(transform.passes.len() + 1);
-        let memory = |slot: Slot| match slot {
-            Slot::Input => caller[0],
-            Slot::Output => caller[1],
-            Slot::Scratch => scratch.as_ref().map_or(ptr::null_mut(), |b| b.get()),
-        };
-        if let Some((from, to)) = route.copy_first {
-            let bytes = values * std::mem::size_of::<Complex<T>>();
-            // SAFETY: both buffers hold `bytes` bytes (checked above, scratch
-            // made with that size) and belong to the queue's context; the
-            // returned event is owned (and released) by `Event`.
-            let event = unsafe {
-                enqueue_copy_buffer(
-                    queue.get(),
-                    memory(from),
-                    memory(to),
-                    0,
-                    0,
-                    bytes,
-                    0,
-                    ptr::null(),
-                )
-            }
-            .map_err(|e| Error::opencl("clEnqueueCopyBuffer", ClError(e)))?;
-            events.push(Event::new(event));
+        let scratch = own
+            .as_ref()
+            .map(|b| b.get())
+            .or(workspace)
+            .unwrap_or(ptr::null_mut());
+        let mut events = Vec::with_capacity(transform.passes.len());
+        for (pass, grid) in transform.passes.iter().zip(&grids) {
+            let read = bind(pass.reads, caller, scratch);
+            let write = bind(pass.writes, caller, scratch);
+            events.push(self.launch_pass(queue, pass, read, write, *grid, batch)?);
         }
-        for ((pass, &(read, write)), grid) in transform.passes.iter().zip(&route.passes).zip(&grids)
-        {
-            events.push(self.launch_pass(
-                queue,
-                pass,
-                memory(read),
-                memory(write),
-                *grid,
-                batch,
-            )?);
-        }
-        // The scratch buffer is released here; OpenCL keeps the memory until
-        // the commands that use it have finished.
+        // A workspace made here is released now; OpenCL keeps the memory
+        // until the commands that use it have finished.
         Ok(events)
     }
 
-    /// Uploads `input`, runs `passes` and returns the downloaded result.
+    /// Uploads `input` (and, where the output's layout leaves gaps, what
+    /// `output` holds, so that the gaps keep it), runs `transform` and
+    /// returns the downloaded result: the output, or in place the data.
     fn execute<T: Real>(
         &self,
-        passes: &[PassLaunch],
+        transform: &TransformLaunch,
         input: &[Complex<T>],
+        output: Option<&[Complex<T>]>,
         batch: usize,
     ) -> Result<Vec<Complex<T>>> {
-        let grids = grids_for(passes, batch, &self.target)?;
-        let (routes, result_slot) = route(passes);
-        let queue = self.device.queue();
-
-        let mut buffers = (0..buffers_needed(&routes))
-            .map(|_| {
-                // SAFETY: no host pointer is given, so OpenCL allocates the memory.
-                unsafe {
-                    Buffer::<Complex<T>>::create(
-                        self.device.context(),
-                        CL_MEM_READ_WRITE,
-                        input.len(),
-                        ptr::null_mut(),
-                    )
-                }
-                .map_err(|e| Error::opencl("clCreateBuffer", e))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        // SAFETY: the write is blocking, so `input` outlives it; the buffer holds input.len() values.
-        unsafe { queue.enqueue_write_buffer(&mut buffers[0], CL_BLOCKING, 0, input, &[]) }
-            .map_err(|e| Error::opencl("clEnqueueWriteBuffer", e))?;
-
-        for ((pass, route), grid) in passes.iter().zip(&routes).zip(&grids) {
-            let (read, write) = (buffers[route.read].get(), buffers[route.write].get());
-            self.launch_pass(queue, pass, read, write, *grid, batch)?;
+        let bytes = |values: usize| values * std::mem::size_of::<Complex<T>>();
+        let mut needs = vec![(
+            if output.is_some() {
+                "input buffer"
+            } else {
+                "data buffer"
+            },
+            bytes(input.len()),
+        )];
+        if let Some(output) = output {
+            needs.push(("output buffer", bytes(output.len())));
         }
+        if needs_scratch(transform) {
+            needs.push(("workspace", scratch_bytes(&self.manifest, batch)));
+        }
+        check_fits(self.memory(), &needs)?;
 
-        let mut result = vec![Complex::<T>::default(); input.len()];
+        let queue = self.device.queue();
+        let mut device_input = create_buffer::<Complex<T>>(&self.device, input.len())?;
+        write(queue, &mut device_input, input)?;
+        let mut device_output = match output {
+            Some(output) => {
+                let mut buffer = create_buffer::<Complex<T>>(&self.device, output.len())?;
+                if output.len() != batch * self.manifest.n {
+                    write(queue, &mut buffer, output)?;
+                }
+                Some(buffer)
+            }
+            None => None,
+        };
+        let caller = match &device_output {
+            Some(out) => [device_input.get(), out.get()],
+            None => [device_input.get(), device_input.get()],
+        };
+        self.enqueue(queue, transform, caller, None, batch)?;
+
+        let result_buffer = device_output.as_mut().unwrap_or(&mut device_input);
+        let mut result = vec![Complex::<T>::default(); output.map_or(input.len(), |o| o.len())];
         // SAFETY: the read is blocking and `result` has the buffer's length. The
         // queue is in order, so the read starts after the last pass finished.
-        unsafe {
-            queue.enqueue_read_buffer(&buffers[result_slot], CL_BLOCKING, 0, &mut result, &[])
-        }
-        .map_err(|e| Error::opencl("clEnqueueReadBuffer", e))?;
+        unsafe { queue.enqueue_read_buffer(result_buffer, CL_BLOCKING, 0, &mut result, &[]) }
+            .map_err(|e| Error::opencl("clEnqueueReadBuffer", e))?;
         Ok(result)
     }
 
@@ -423,6 +489,48 @@ impl OpenClFft {
         }
         .map_err(|e| Error::opencl(format!("clEnqueueNDRangeKernel({})", pass.kernel), e))
     }
+}
+
+/// OpenCL has no dynamic local memory at launch for these kernels: a pass
+/// planned with CUDA's opt-in shared memory is refused before anything builds.
+fn refuse_dynamic_shared(manifest: &Manifest) -> Result<()> {
+    let pass = manifest
+        .transforms
+        .iter()
+        .flat_map(|t| &t.passes)
+        .find(|p| p.dynamic_shared_bytes > 0);
+    match pass {
+        Some(pass) => Err(Error::InvalidManifest(format!(
+            "kernel `{}` launches with {} bytes of dynamic shared memory: it was planned for a \
+             CUDA target's opt-in shared memory; plan for this device's target (its OpenCL \
+             target, e.g. `--target opencl-nvidia` or `pocl`)",
+            pass.kernel, pass.dynamic_shared_bytes
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The size of a buffer, bytes.
+fn mem_size(mem: cl_mem) -> Result<usize> {
+    Ok(get_mem_object_info(mem, CL_MEM_SIZE)
+        .map_err(|e| Error::opencl("clGetMemObjectInfo(CL_MEM_SIZE)", ClError(e)))?
+        .to_size())
+}
+
+/// An uninitialised device buffer of `len` elements.
+fn create_buffer<T>(device: &OpenClDevice, len: usize) -> Result<Buffer<T>> {
+    // SAFETY: no host pointer is given, so OpenCL allocates the memory.
+    unsafe { Buffer::<T>::create(device.context(), CL_MEM_READ_WRITE, len, ptr::null_mut()) }
+        .map_err(|e| Error::opencl("clCreateBuffer", e))
+}
+
+/// Writes `values` to the start of `buffer`, waiting until it is done.
+fn write<T>(queue: &CommandQueue, buffer: &mut Buffer<T>, values: &[T]) -> Result<()> {
+    // SAFETY: the write is blocking, so `values` outlives it; the buffer
+    // holds at least values.len() elements (made with that length).
+    unsafe { queue.enqueue_write_buffer(buffer, CL_BLOCKING, 0, values, &[]) }
+        .map_err(|e| Error::opencl("clEnqueueWriteBuffer", e))?;
+    Ok(())
 }
 
 fn create_kernel(program: &Program, name: &str) -> Result<Kernel> {

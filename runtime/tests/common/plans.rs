@@ -1,8 +1,10 @@
 //! The hand-written plans that the CUDA and the OpenCL launch tests share:
 //! passes of kernels that only scale and shift (each backend's test writes
 //! them in its own language, with arguments in differing orders, to prove
-//! that the runtime binds them by role), manifests made of those passes, and
-//! signals whose every expected value is exact.
+//! that the runtime binds them by role), manifests made of those passes with
+//! the buffers each pass reads and writes ([`via`]: the input, the output, or
+//! the workspace of `N` elements per transform), and signals whose every
+//! expected value is exact.
 
 use fftgen_runtime::{
     Buffer, Complex, Direction, GridRule, KernelArg, Layout, Manifest, Normalization, PassLaunch,
@@ -17,8 +19,10 @@ pub fn name(text: &str) -> String {
 }
 
 /// A pass of `kernel` in blocks of `N` by `ffts_per_block` threads, one
-/// transform per `y`, with `args` in the kernel's order.
+/// transform per `y`, with `args` in the kernel's order, reading the input
+/// and writing the output (an in-out pass: the input; see [`via`]).
 fn pass(kernel: &str, ffts_per_block: u32, args: Vec<KernelArg>) -> PassLaunch {
+    let in_out = args.iter().any(|a| matches!(a, KernelArg::InOut { .. }));
     PassLaunch {
         kernel: name(kernel),
         block: [N as u32, ffts_per_block, 1],
@@ -29,8 +33,21 @@ fn pass(kernel: &str, ffts_per_block: u32, args: Vec<KernelArg>) -> PassLaunch {
         shared_bytes: 0,
         dynamic_shared_bytes: 0,
         reads: Buffer::Input,
-        writes: Buffer::Output,
+        writes: if in_out {
+            Buffer::Input
+        } else {
+            Buffer::Output
+        },
         args,
+    }
+}
+
+/// `pass` reading `reads` and writing `writes`.
+pub fn via(pass: PassLaunch, reads: Buffer, writes: Buffer) -> PassLaunch {
+    PassLaunch {
+        reads,
+        writes,
+        ..pass
     }
 }
 
@@ -105,36 +122,63 @@ pub fn forward_only(passes: Vec<PassLaunch>) -> Manifest {
     )
 }
 
-/// Forward: one pass of 2x + i batch. Inverse: three halvings (odd, so the
-/// result ends in the second buffer, or the scratch buffer is used and the
-/// last pass writes the output).
+/// [`manifest`] with a workspace of `N` elements per transform.
+pub fn with_scratch(mut manifest: Manifest) -> Manifest {
+    manifest.scratch_elements = N;
+    manifest
+}
+
+/// Forward: one pass of 2x + i batch. Inverse: three halvings, input to
+/// output, output to workspace, workspace to output (the output serves as an
+/// intermediate buffer; the input is never written).
 pub fn out_of_place(precision: Precision) -> Manifest {
-    manifest(
+    use Buffer::{Output, Scratch};
+    with_scratch(manifest(
         precision,
         Placement::OutOfPlace,
         vec![
             (Direction::Forward, vec![twice_plus_batch()]),
-            (Direction::Inverse, vec![halve(), halve(), halve()]),
+            (
+                Direction::Inverse,
+                vec![
+                    halve(),
+                    via(halve(), Output, Scratch),
+                    via(halve(), Scratch, Output),
+                ],
+            ),
         ],
-    )
+    ))
 }
 
-/// In place. Forward: in-out, out-of-place and in-out passes mixed, which
-/// compute [`in_place_forward`]. Inverse: an in-out pass then an
-/// out-of-place one, so the data moves to a second buffer first and the last
-/// pass writes it back ([`in_place_inverse`]).
+/// In place, in-out and out-of-place passes mixed in either order. Forward:
+/// add one in the data, 2x + i batch into the workspace, add one there, halve
+/// back into the data ([`in_place_forward`]). Inverse: halve into the
+/// workspace, add one there, halve back ([`in_place_inverse`]).
 pub fn in_place() -> Manifest {
-    manifest(
+    use Buffer::{Input, Output, Scratch};
+    with_scratch(manifest(
         Precision::F32,
         Placement::InPlace,
         vec![
             (
                 Direction::Forward,
-                vec![add_one(), twice_plus_batch(), add_one()],
+                vec![
+                    add_one(),
+                    via(twice_plus_batch(), Input, Scratch),
+                    via(add_one(), Scratch, Scratch),
+                    via(halve(), Scratch, Output),
+                ],
             ),
-            (Direction::Inverse, vec![add_one(), halve()]),
+            (
+                Direction::Inverse,
+                vec![
+                    via(halve(), Input, Scratch),
+                    via(add_one(), Scratch, Scratch),
+                    via(halve(), Scratch, Output),
+                ],
+            ),
         ],
-    )
+    ))
 }
 
 /// In place, forward only: one in-out pass, which stays in the caller's
@@ -153,13 +197,16 @@ pub fn in_place_forward<T: Real + Into<f64>>(
     batch: usize,
 ) -> Vec<Complex<f64>> {
     map(values, |re, im| {
-        (2.0 * (re + 1.0) + 1.0, 2.0 * im + batch as f64)
+        (
+            (2.0 * (re + 1.0) + 1.0) / 2.0,
+            (2.0 * im + batch as f64) / 2.0,
+        )
     })
 }
 
 /// What the inverse transform of [`in_place`] makes of `values`.
 pub fn in_place_inverse<T: Real + Into<f64>>(values: &[Complex<T>]) -> Vec<Complex<f64>> {
-    map(values, |re, im| ((re + 1.0) / 2.0, im / 2.0))
+    map(values, |re, im| ((re / 2.0 + 1.0) / 2.0, im / 4.0))
 }
 
 /// The C type of a real of `precision`, in CUDA C++ and OpenCL C alike.

@@ -1,17 +1,38 @@
 //! The transform options every subcommand shares, and the canonical command
-//! line that reproduces them (written into generated headers).
+//! line that reproduces them (written into generated headers): the shape
+//! (`--n 4096`, `--n 1024x1024`, `--n 64x48x40`, row-major with the last axis
+//! contiguous) and cufftPlanMany-style layouts (`--input-strides 1040,1
+//! --input-distance 1040000`, the same for the output), as
+//! [`fftgen::FftSpec::emit_command`] prints them.
 
 use crate::Failure;
 use clap::{Args, ValueEnum};
-use fftgen::{Direction, FftSpec, Normalization, Placement, Precision, ShapeChoices, Target};
+use fftgen::{
+    Direction, FftSpec, Layout, Normalization, Placement, Precision, ShapeChoices, Target,
+};
 use fftgen_cli::bench::Schedule;
 use std::path::PathBuf;
 
 #[derive(Args, Debug, Clone)]
 pub struct TransformArgs {
-    /// Transform length.
-    #[arg(long)]
-    pub n: usize,
+    /// Transform shape: a length (`4096`) or axes joined by `x`
+    /// (`1024x1024`, `64x48x40`), row-major, the last axis contiguous.
+    #[arg(long = "n", value_name = "SHAPE", value_parser = parse_shape)]
+    pub shape: Shape,
+    /// Elements between neighbours along each axis of the input, first axis
+    /// first (`1040,1`); with --input-distance. Default: dense.
+    #[arg(long, value_name = "S1,S2,..", value_delimiter = ',')]
+    pub input_strides: Option<Vec<usize>>,
+    /// Elements between the first elements of consecutive input transforms;
+    /// with --input-strides.
+    #[arg(long, value_name = "ELEMENTS")]
+    pub input_distance: Option<usize>,
+    /// Like --input-strides, for the output (out of place only).
+    #[arg(long, value_name = "S1,S2,..", value_delimiter = ',')]
+    pub output_strides: Option<Vec<usize>>,
+    /// Like --input-distance, for the output; with --output-strides.
+    #[arg(long, value_name = "ELEMENTS")]
+    pub output_distance: Option<usize>,
     #[command(flatten)]
     pub choices: ShapeChoices,
     /// The device to plan for, by preset: portable (the default: any GPU,
@@ -62,9 +83,44 @@ pub enum PlacementArg {
     InPlace,
 }
 
+/// The lengths of a transform's axes, first axis first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shape(pub Vec<usize>);
+
+/// A shape: 1 to 3 lengths joined by `x` (lengths of 0 are the planner's to
+/// refuse, in one line like every planning error).
+pub fn parse_shape(text: &str) -> Result<Shape, String> {
+    let axes: Vec<&str> = text.split(['x', 'X']).collect();
+    if axes.len() > 3 {
+        return Err(format!(
+            "`{text}` has {} axes; give 1 to 3 lengths joined by `x`, like 1024x1024",
+            axes.len()
+        ));
+    }
+    axes.iter()
+        .map(|axis| {
+            axis.trim().parse::<usize>().map_err(|_| {
+                format!(
+                    "`{text}` is not a shape; give a length (4096) or lengths joined by `x` \
+                     (1024x1024, 64x48x40)"
+                )
+            })
+        })
+        .collect::<Result<_, _>>()
+        .map(Shape)
+}
+
 impl TransformArgs {
-    pub fn spec(&self) -> FftSpec {
-        let mut spec = FftSpec::new(self.n)
+    /// The spec the options describe, its layouts checked.
+    pub fn spec(&self) -> Result<FftSpec, Failure> {
+        let shape = &self.shape.0;
+        // The last axis's length is the planner's to check, with its messages.
+        if shape[..shape.len() - 1].contains(&0) {
+            return Err(Failure::Usage(format!(
+                "the shape {shape:?} has an axis of length 0; every length must be at least 1"
+            )));
+        }
+        let mut spec = FftSpec::with_shape(shape)
             .precision(match self.precision {
                 PrecisionArg::F32 => Precision::F32,
                 PrecisionArg::F64 => Precision::F64,
@@ -86,8 +142,67 @@ impl TransformArgs {
         spec.choices = self.choices.clone();
         spec.target = self.target.clone();
         spec.wisdom = self.wisdom.clone();
-        spec
+        let input = layout("input", shape, &self.input_strides, self.input_distance)?;
+        let output = layout("output", shape, &self.output_strides, self.output_distance)?;
+        if output.is_some() && spec.placement == Placement::InPlace {
+            return Err(Failure::Usage(
+                "--output-strides and --output-distance are for out-of-place transforms; in \
+                 place the output is the input's layout (give --input-strides and \
+                 --input-distance)"
+                    .into(),
+            ));
+        }
+        spec.input_layout = input;
+        spec.output_layout = output;
+        Ok(spec)
     }
+}
+
+/// The layout `--{role}-strides` and `--{role}-distance` give, checked
+/// against `shape`; `None` when neither is given (dense).
+fn layout(
+    role: &str,
+    shape: &[usize],
+    strides: &Option<Vec<usize>>,
+    distance: Option<usize>,
+) -> Result<Option<Layout>, Failure> {
+    let layout = match (strides, distance) {
+        (None, None) => return Ok(None),
+        (Some(strides), Some(distance)) => Layout {
+            strides: strides.clone(),
+            distance,
+        },
+        _ => {
+            return Err(Failure::Usage(format!(
+                "--{role}-strides and --{role}-distance go together; give both (e.g. \
+                 --{role}-strides {} --{role}-distance {})",
+                Layout::contiguous(shape)
+                    .strides
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                shape.iter().product::<usize>()
+            )))
+        }
+    };
+    layout.check(shape).map_err(|why| {
+        Failure::Usage(format!(
+            "the {role} layout does not hold shape {shape:?}: {why}; give one stride per axis \
+             (first axis first), each stepping over the faster axes' extent, and a distance \
+             of at least one transform's span"
+        ))
+    })?;
+    if layout.batches_overlap(shape) {
+        return Err(Failure::Usage(format!(
+            "--{role}-distance {} is less than one transform's span ({} elements), so \
+             transforms of the batch would overlap; give a distance of at least {}",
+            layout.distance,
+            layout.span(shape),
+            layout.span(shape)
+        )));
+    }
+    Ok(Some(layout))
 }
 
 /// How `bench` and `tune` run and time on the GPU.

@@ -1,6 +1,8 @@
-//! `fftgen check`: runs the transform on a backend with random data and
-//! prints its relative L2 error against the f64 reference; `--save DIR`
-//! writes the input and outputs as .npy files for numpy to cross-check.
+//! `fftgen check`: runs the transform (of any shape, through any layouts) on
+//! a backend with random data and prints its relative L2 error against the
+//! f64 reference and whether the output buffer's gaps kept their values;
+//! `--save DIR` writes the logical input and outputs, of shape `(batch, n1,
+//! n2, ...)`, as .npy files for numpy to cross-check.
 
 use super::args::TransformArgs;
 use crate::Failure;
@@ -34,7 +36,9 @@ pub struct CheckArgs {
     /// CUDA device ordinal (with --backend cuda).
     #[arg(long, default_value_t = 0)]
     device: usize,
-    /// Write input.npy and output.npy (or output_forward.npy and output_inverse.npy) here.
+    /// Write input.npy and output.npy (or output_forward.npy and
+    /// output_inverse.npy) here, of shape (batch, n1, n2, ...): the logical
+    /// arrays, gathered from the layouts.
     #[arg(long)]
     save: Option<PathBuf>,
 }
@@ -52,13 +56,15 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
         ));
     }
     // Bad input is reported before any device is opened.
-    let spec = args.transform.spec();
+    let spec = args.transform.spec()?;
     fftgen::plan::plan(&spec)?;
     check_host_memory(&spec, args.batch)?;
     // Planned for the backend and GPU it runs on, as the runtime plans it.
-    let generate = |target: Target| {
-        let spec = for_target(&args.transform.spec(), target);
-        fftgen::generate(&spec, &spec.emit_command())
+    let generate = |target: Target| -> Result<fftgen::Generated, Failure> {
+        let spec = for_target(&spec, target);
+        let generated = fftgen::generate(&spec, &spec.emit_command())?;
+        planned_as_asked(&spec, &generated.manifest)?;
+        Ok(generated)
     };
     let (generated, report, device_name) = match args.backend {
         CheckBackend::Opencl => {
@@ -78,6 +84,9 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
         }
     };
     let plan = &generated.plan;
+    if report.shape.len() > 1 {
+        print!("shape = {}, ", shape_text(&report.shape));
+    }
     println!(
         "n = {}, batch = {}, {}, radices {:?}, device: {}",
         plan.n,
@@ -95,10 +104,18 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
             check.error,
             check.tolerance
         );
+        if check.gaps_written > 0 {
+            println!(
+                "  {:<8} FAILED: wrote {} element(s) of the output buffer outside the output \
+                 layout's positions",
+                check.direction.to_string(),
+                check.gaps_written
+            );
+        }
         all_passed &= check.passed();
     }
     if let Some(dir) = &args.save {
-        save(dir, &report, plan.precision, args.batch, plan.n)?;
+        save(dir, &report, plan.precision, args.batch)?;
     }
     if all_passed {
         Ok(())
@@ -107,21 +124,78 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
     }
 }
 
+/// `64x48x40`.
+fn shape_text(shape: &[usize]) -> String {
+    let axes: Vec<String> = shape.iter().map(|n| n.to_string()).collect();
+    axes.join("x")
+}
+
+/// Refuses to check kernels whose manifest describes another shape or other
+/// layouts than the spec asked for (a generator that cannot plan them yet),
+/// rather than measure the wrong transform.
+fn planned_as_asked(spec: &fftgen::FftSpec, manifest: &fftgen::Manifest) -> Result<(), Failure> {
+    let asked = (
+        &spec.shape,
+        spec.planned_input_layout(),
+        spec.planned_output_layout(),
+    );
+    let planned = (
+        &manifest.shape,
+        manifest.input.clone(),
+        manifest.output.clone(),
+    );
+    if asked == planned {
+        return Ok(());
+    }
+    Err(Failure::Usage(format!(
+        "the generator planned shape {} with layouts {:?} -> {:?}, but shape {} with layouts \
+         {:?} -> {:?} was asked for; this generator cannot plan that transform yet (check a \
+         dense transform of one axis, or update fftgen)",
+        shape_text(planned.0),
+        planned.1,
+        planned.2,
+        shape_text(asked.0),
+        asked.1,
+        asked.2
+    )))
+}
+
 /// Refuses a batch whose check would not fit the host's memory, before
 /// anything is allocated (without /proc/meminfo, the allocation decides).
+/// Buffers are counted by their layouts.
 fn check_host_memory(spec: &fftgen::FftSpec, batch: usize) -> Result<(), Failure> {
     let Some(available) = host_bytes_available() else {
         return Ok(());
     };
-    let needed = host_bytes_needed(spec.n(), batch, spec.precision, spec.directions.len());
+    // Elements of a layout, without overflow: (batch - 1) * distance + span.
+    let elements = |layout: &fftgen::Layout| -> Option<usize> {
+        let span = 1 + spec
+            .shape
+            .iter()
+            .zip(&layout.strides)
+            .try_fold(0usize, |sum, (&n, &s)| {
+                sum.checked_add((n - 1).checked_mul(s)?)
+            })?;
+        (batch - 1).checked_mul(layout.distance)?.checked_add(span)
+    };
+    let needed = (|| {
+        host_bytes_needed(
+            elements(&spec.planned_input_layout())?,
+            elements(&spec.planned_output_layout())?,
+            spec.points().checked_mul(batch)?,
+            spec.precision,
+            spec.directions.len(),
+        )
+    })();
     if needed.is_some_and(|bytes| bytes <= available) {
         return Ok(());
     }
     let gib = |bytes: u64| format!("{:.1} GiB", bytes as f64 / f64::from(1u32 << 30));
     Err(Failure::Usage(format!(
-        "checking {batch} transforms of n = {} needs {} of host memory (input, outputs and \
-         the f64 reference), but {} are available; use a smaller --batch",
-        spec.n(),
+        "checking {batch} transforms of shape {} needs {} of host memory (input, outputs and \
+         the f64 reference) with the buffers as their layouts lay them out, but {} are \
+         available; use a smaller --batch",
+        shape_text(&spec.shape),
         needed.map_or("more than 2^64 bytes".to_string(), gib),
         gib(available)
     )))
@@ -132,7 +206,6 @@ fn save(
     report: &fftgen_cli::check::CheckReport,
     precision: Precision,
     batch: usize,
-    n: usize,
 ) -> Result<(), Failure> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", dir.display())))?;
@@ -150,7 +223,9 @@ fn save(
         let file = std::fs::File::create(&path)
             .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
         let writer = std::io::BufWriter::new(file);
-        let shape = [batch, n];
+        let shape: Vec<usize> = std::iter::once(batch)
+            .chain(report.shape.iter().copied())
+            .collect();
         let result = match precision {
             Precision::F32 => {
                 let narrow: Vec<Complex<f32>> = values
@@ -164,10 +239,12 @@ fn save(
         result.map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
         println!("  saved {}", path.display());
     }
+    let axes: Vec<String> = (1..=report.shape.len()).map(|a| a.to_string()).collect();
     println!(
-        "  cross-check: python3 -c \"import numpy as np; x = np.load('{0}/input.npy'); y = np.load('{0}/{1}'); print(np.linalg.norm(y - np.fft.fft(x, axis=1)) / np.linalg.norm(np.fft.fft(x, axis=1)))\"",
+        "  cross-check: python3 -c \"import numpy as np; x = np.load('{0}/input.npy'); y = np.load('{0}/{1}'); f = np.fft.fftn(x, axes=({2},)); print(np.linalg.norm(y - f) / np.linalg.norm(f))\"",
         dir.display(),
-        if report.directions.len() == 1 { "output.npy" } else { "output_forward.npy" }
+        if report.directions.len() == 1 { "output.npy" } else { "output_forward.npy" },
+        axes.join(",")
     );
     Ok(())
 }

@@ -28,7 +28,7 @@ enum BackendArg {
 }
 
 pub fn run(args: EmitArgs) -> Result<(), Failure> {
-    let spec = args.transform.spec();
+    let spec = args.transform.spec()?;
     let generated = fftgen::generate(&spec, &spec.emit_command())?;
     let backends: &[Backend] = match args.backend {
         BackendArg::Cuda => &[Backend::Cuda],

@@ -16,11 +16,15 @@ pub struct PlanArgs {
 }
 
 pub fn run(args: PlanArgs) -> Result<(), Failure> {
-    let spec = args.transform.spec();
+    let spec = args.transform.spec()?;
     let plan = fftgen::plan::plan(&spec)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&plan)?);
         return Ok(());
+    }
+    if spec.shape.len() > 1 {
+        let shape: Vec<String> = spec.shape.iter().map(|n| n.to_string()).collect();
+        print!("shape = {}, ", shape.join("x"));
     }
     println!(
         "n = {}, {}, {} pass(es), {}, normalisation {}, target {}",
