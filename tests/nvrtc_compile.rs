@@ -195,6 +195,10 @@ fn multi_pass_and_multi_dimensional_plans() {
                 compile(&spec);
             }
         }
-        compile(&FftSpec::with_shape(shape).placement(Placement::InPlace).normalization(Normalization::Unitary));
+        compile(
+            &FftSpec::with_shape(shape)
+                .placement(Placement::InPlace)
+                .normalization(Normalization::Unitary),
+        );
     }
 }

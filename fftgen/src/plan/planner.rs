@@ -955,7 +955,10 @@ mod tests {
         ));
         assert!(matches!(
             plan(&FftSpec::with_shape(&[1 << 16, 1 << 15]).precision(Precision::F64)),
-            Err(Error::TooLarge { max: MAX_POINTS, .. })
+            Err(Error::TooLarge {
+                max: MAX_POINTS,
+                ..
+            })
         ));
         assert!(matches!(
             plan(&FftSpec::with_shape(&[64, 1, 8])),
@@ -976,12 +979,17 @@ mod tests {
         ));
         let padded = crate::Layout::embedded(&[8, 8], &[8, 9], 1, 72).unwrap();
         assert!(matches!(
-            plan(&FftSpec::with_shape(&[8, 8])
-                .layouts(padded, crate::Layout::contiguous(&[8, 8]))
-                .placement(crate::Placement::InPlace)),
+            plan(
+                &FftSpec::with_shape(&[8, 8])
+                    .layouts(padded, crate::Layout::contiguous(&[8, 8]))
+                    .placement(crate::Placement::InPlace)
+            ),
             Err(Error::BadLayout { .. })
         ));
-        let overlapping = crate::Layout { strides: vec![4, 1], distance: 64 };
+        let overlapping = crate::Layout {
+            strides: vec![4, 1],
+            distance: 64,
+        };
         assert!(matches!(
             plan(&FftSpec::with_shape(&[8, 8]).layouts(overlapping.clone(), overlapping)),
             Err(Error::BadLayout { .. })

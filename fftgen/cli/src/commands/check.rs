@@ -149,8 +149,7 @@ fn planned_as_asked(spec: &fftgen::FftSpec, manifest: &fftgen::Manifest) -> Resu
     }
     Err(Failure::Usage(format!(
         "the generator planned shape {} with layouts {:?} -> {:?}, but shape {} with layouts \
-         {:?} -> {:?} was asked for; this generator cannot plan that transform yet (check a \
-         dense transform of one axis, or update fftgen)",
+         {:?} -> {:?} was asked for (a bug in fftgen, please report it)",
         shape_text(planned.0),
         planned.1,
         planned.2,

@@ -35,10 +35,76 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
         plan.normalization,
         spec.planned_target().name
     );
+    let complex = plan.precision.complex_bytes();
+    if plan.scratch_elements > 0 {
+        println!(
+            "workspace: {} bytes per transform of the batch",
+            plan.scratch_elements * complex
+        );
+    }
+    println!(
+        "global memory moved: {} bytes per transform ({} pass(es), each reads and writes it once)",
+        plan.bytes_moved(),
+        plan.passes.len()
+    );
     for (index, pass) in plan.passes.iter().enumerate() {
         let Twiddles::RoundedF64Table { len } = pass.twiddles;
         let direction = plan.directions[0];
+        let access = &pass.access;
+        let columns: Vec<String> = access
+            .columns
+            .iter()
+            .map(|c| {
+                format!(
+                    "{} (strides {} -> {})",
+                    c.count, c.input_stride, c.output_stride
+                )
+            })
+            .collect();
         let rows = [
+            ("FFT length", pass.n.to_string()),
+            (
+                "FFTs",
+                format!(
+                    "{} per transform{}",
+                    access.ffts_per_transform(),
+                    match columns.is_empty() {
+                        true => String::new(),
+                        false => format!(", columns {}", columns.join(", ")),
+                    }
+                ),
+            ),
+            (
+                "reads",
+                format!(
+                    "{:?}, points {} apart, transforms {} apart, {:?}",
+                    access.reads, access.input_stride, access.input_distance, pass.io
+                ),
+            ),
+            (
+                "writes",
+                format!(
+                    "{:?}, points {} apart, transforms {} apart, {:?}",
+                    access.writes, access.output_stride, access.output_distance, pass.output_io
+                ),
+            ),
+            (
+                "bytes moved",
+                format!("{} per transform", 2 * access.elements(pass.n) * complex),
+            ),
+            (
+                "four-step twiddle",
+                match pass.step_twiddle {
+                    Some(step) => format!(
+                        "w_{}^(c k), c = column {}, tables of {} + {}",
+                        step.span,
+                        step.column,
+                        step.split,
+                        step.coarse_len()
+                    ),
+                    None => "none".into(),
+                },
+            ),
             ("radices", format!("{:?}", pass.radices())),
             ("threads per FFT", pass.threads_per_fft.to_string()),
             ("values per thread", pass.values_per_thread.to_string()),
@@ -46,10 +112,13 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
             ("threads per block", pass.threads_per_block.to_string()),
             (
                 "grid",
-                format!("ceil(batch / {}) blocks", pass.ffts_per_block),
+                format!(
+                    "ceil(batch * {} / {}) blocks",
+                    access.ffts_per_transform(),
+                    pass.ffts_per_block
+                ),
             ),
             ("lane layout", format!("{:?}", pass.lanes)),
-            ("global I/O", format!("{:?}", pass.io)),
             ("input caching", pass.input_caching.to_string()),
             (
                 "launch bound",
