@@ -522,6 +522,10 @@ fn tile_ffts(
 /// points each, hits every bank once (`stride % banks == banks / ffts`;
 /// odd for a warp's worth of FFTs or more).
 fn tile_stride(fft_words: usize, ffts: usize, banks: usize) -> usize {
+    // One FFT's points are consecutive words: any stride serves.
+    if ffts <= 1 {
+        return fft_words;
+    }
     let want = if ffts >= banks { 1 } else { banks / ffts };
     (fft_words..)
         .find(|s| s % banks == want || (want == 1 && s % 2 == 1))
@@ -566,6 +570,26 @@ fn min_blocks_per_sm(
 mod tests {
     use super::*;
     use crate::plan::LaneLayout;
+
+    #[test]
+    fn tile_strides_spread_a_warp_over_the_banks() {
+        for banks in [16, 32] {
+            for ffts in [1, 2, 4, 8, 16, 32, 64] {
+                for words in [40, 1296, 1297, 4096] {
+                    let stride = tile_stride(words, ffts, banks);
+                    assert!(stride >= words && stride < words + banks + 1);
+                    // A warp's lanes: FFT lane % ffts, point lane / ffts.
+                    let lanes = banks.min(32);
+                    let mut hit: Vec<usize> = (0..lanes)
+                        .map(|lane| ((lane % ffts) * stride + lane / ffts) % banks)
+                        .collect();
+                    hit.sort();
+                    hit.dedup();
+                    assert_eq!(hit.len(), lanes.min(banks), "{banks} {ffts} {words}");
+                }
+            }
+        }
+    }
 
     const PLANNED_SHARED_BYTES: usize = 48 * 1024 - 256;
     const MAX_BLOCKS_PER_SM: usize = 32;
