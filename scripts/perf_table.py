@@ -11,6 +11,10 @@ for the report's GPU model, e.g. "# Peers measured on the H200 (date)", rows
 `--plan-columns` adds the batch after N and plan creation (cold, disk and
 memory cache, ms) at the end.
 
+N is the shape as `fftgen bench --sizes` takes it (8192, 1024x1024); a plan of
+several passes shows their count in the radices column and "-" for the
+one-kernel shape. Numbers a row lacks (cuFFT failed to plan) are "-".
+
 Ratios under 1.00 (cuFFT faster) are bold. The shape column lists threads per
 transform, transforms per block, launch bound and the caches the input goes
 through, then the exchange choices that differ from the defaults.
@@ -67,10 +71,34 @@ def choices(row):
 
 
 def fmt_err(x):
+    if x is None:
+        return "-"
     return "0" if x == 0 else f"{x:.2e}".replace("e-0", "e-")
 
 
+def fixed(x, digits):
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def label(row):
+    """The shape as --sizes spells it; reports before shapes had only n."""
+    return "x".join(map(str, row.get("axes") or [row["n"]]))
+
+
+def passes(row):
+    """Kernels per transform; reports before multi-pass plans had one."""
+    return row.get("passes", 1)
+
+
+def radices(row):
+    if passes(row) > 1:
+        return f"{passes(row)} passes"
+    return "x".join(map(str, choices(row)["radices"] or []))
+
+
 def shape(row):
+    if passes(row) > 1:
+        return "-"
     row = choices(row)
     parts = [
         str(row["threads_per_fft"]),
@@ -91,7 +119,9 @@ def ms(timing):
 
 
 def plan_ms(row):
-    plan = row["plan_creation"]
+    plan = row.get("plan_creation")
+    if not plan:
+        return "-"
     cold, disk, memory = plan["cold_ms"], plan["disk_ms"], plan["memory_ms"]
     return f"{cold:.0f}/{disk:.1f}/{memory:.2f}"
 
@@ -127,14 +157,19 @@ def main(path, plan_columns, peers):
           f"---:|---:|---:|{plan_align}")
     for row in report["rows"]:
         ratio = row["cufft_over_ours"]
-        ratio_text = f"{ratio:.4f}" if ratio >= 1 else f"**{ratio:.4f}**"
+        if ratio is None:
+            ratio_text = "-"
+        else:
+            ratio_text = f"{ratio:.4f}" if ratio >= 1 else f"**{ratio:.4f}**"
         batch = f" {row['batch']} |" if plan_columns else ""
         plan = f" {plan_ms(row)} |" if plan_columns else ""
-        vk = f" {vkfft.get(row['n'], '-')} |" if vkfft is not None else ""
+        # The peers table has 1D lengths.
+        vk_value = vkfft.get(row["n"], "-") if vkfft is not None and "x" not in label(row) else "-"
+        vk = f" {vk_value} |" if vkfft is not None else ""
         print(
-            f"| {row['n']} |{batch} {'x'.join(map(str, choices(row)['radices'] or []))} | {shape(row)} "
+            f"| {label(row)} |{batch} {radices(row)} | {shape(row)} "
             f"| {ms(row['ours'])} | {ms(row['ours_inverse'])} | {ms(row['cufft'])} | {ms(row['copy'])} "
-            f"| {ratio_text} | {row['ours_pct_copy']:.1f} | {row['cufft_pct_copy']:.1f} |{vk}"
+            f"| {ratio_text} | {fixed(row['ours_pct_copy'], 1)} | {fixed(row['cufft_pct_copy'], 1)} |{vk}"
             f" {fmt_err(row['ours_error'])} | {fmt_err(row['cufft_error'])} | {ms(row.get('opencl'))} |"
             f"{plan}"
         )

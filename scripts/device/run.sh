@@ -5,8 +5,14 @@
 # device-to-device copy. Everything it writes goes to $OUT.
 #   usage: bash .devbin/run.sh [all|bench|tests] [extra bench args...]
 #          bash .devbin/run.sh tune --sizes 2187,2401 [more fftgen tune args...]
+#          bash .devbin/run.sh large [all|checks|sanitizer|bench] [extra bench args...]
 # It writes at most 8 files (the device tool's limit): bench{,_f64}.{json,svg,md},
-# bench.log and gpu_tests.log.
+# bench.log and gpu_tests.log; `large` writes large_checks.log,
+# large_sanitizer.log, large_bench.log and large_bench{,_f64}.{json,md}.
+# `large` covers issue 13's shapes (multi-pass 1D, 2D, 3D): `fftgen check` on
+# CUDA and NVIDIA OpenCL, compute-sanitizer on a two-pass, a 2D and a 3D plan,
+# and the benchmark; about 8 minutes in all (`checks`, `sanitizer` and
+# `bench` alone each fit one device call).
 set -uo pipefail
 what="${1:-all}"; shift || true
 OUT="${OUT:-/tmp/out}"; mkdir -p "$OUT"
@@ -34,4 +40,53 @@ if [ "$what" = all ] || [ "$what" = bench ]; then
 fi
 if [ "$what" = tune ]; then
     .devbin/fftgen tune --json "$OUT/tune.json" "$@" 2>&1 | tee "$OUT/tune.log"
+fi
+if [ "$what" = large ]; then
+    part="${1:-all}"; shift || true
+    # Issue 13's transforms: shape, precision, batch. Batches keep each
+    # check's host reference to a few million points.
+    large_checks=()
+    for n in 8192 16384 $(for k in $(seq 15 27); do echo $((1 << k)); done) 59049 78125 1679616; do
+        batch=$(( 4194304 / n )); [ "$batch" -gt 16 ] && batch=16; [ "$batch" -lt 1 ] && batch=1
+        large_checks+=("$n f32 $batch")
+    done
+    large_checks+=("8192 f64 16" "1048576 f64 2" "1024x1024 f32 4" "4096x4096 f32 1" "256x256x256 f32 1")
+    if [ "$part" = all ] || [ "$part" = checks ]; then
+        log="$OUT/large_checks.log"; : > "$log"
+        for item in "${large_checks[@]}"; do
+            read -r n precision batch <<< "$item"
+            for backend in "cuda" "opencl --platform NVIDIA"; do
+                echo "== check --backend $backend --n $n --precision $precision --batch $batch" >> "$log"
+                # shellcheck disable=SC2086
+                timeout 120 .devbin/fftgen check --backend $backend --n "$n" --precision "$precision" --batch "$batch" >> "$log" 2>&1
+                echo "exit $?" >> "$log"
+            done
+        done
+        awk '/^== /{head=$0} /^exit /{print head " -> " $0}' "$log"
+        echo "large checks: $(grep -c '^exit 0' "$log") passed, $(grep -c '^exit [^0]' "$log") failed (log: $log)"
+    fi
+    if [ "$part" = all ] || [ "$part" = sanitizer ]; then
+        log="$OUT/large_sanitizer.log"; : > "$log"
+        # A two-pass 1D plan, a 2D and a 3D plan, small batches (the tools
+        # slow kernels down by orders of magnitude); a run cut off after 90 s
+        # shows as exit 124.
+        for args in "--n 1048576 --batch 2" "--n 1024x1024 --batch 1" "--n 64x48x40 --batch 2"; do
+            for tool in memcheck racecheck; do
+                echo "== compute-sanitizer --tool $tool fftgen check --backend cuda $args" >> "$log"
+                # shellcheck disable=SC2086
+                timeout 90 compute-sanitizer --tool "$tool" --error-exitcode 9 .devbin/fftgen check --backend cuda $args >> "$log" 2>&1
+                echo "exit $?" >> "$log"
+            done
+        done
+        grep -E "^== |ERROR SUMMARY|RACECHECK SUMMARY|^exit" "$log"
+    fi
+    if [ "$part" = all ] || [ "$part" = bench ]; then
+        sizes="8192,16384"
+        for k in $(seq 15 27); do sizes="$sizes,$((1 << k))"; done
+        sizes="$sizes,59049,78125,1679616,1024x1024,4096x4096,256x256x256"
+        .devbin/fftgen bench --sizes "$sizes" --json "$OUT/large_bench.json" --svg /tmp/large_bench.svg \
+            --markdown "$OUT/large_bench.md" "$@" 2>&1 | tee "$OUT/large_bench.log"
+        .devbin/fftgen bench --precision f64 --sizes 8192,1048576 --json "$OUT/large_bench_f64.json" \
+            --svg /tmp/large_bench_f64.svg --markdown "$OUT/large_bench_f64.md" "$@" 2>&1 | tee -a "$OUT/large_bench.log"
+    fi
 fi

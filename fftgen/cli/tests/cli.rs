@@ -120,7 +120,7 @@ fn bad_input_is_one_line_and_exit_code_2() {
             ],
             "multiply to 32, not n = 64",
         ),
-        (&["plan", "--n", "8192"], "too large for one kernel"),
+        (&["plan", "--n", "2147483648"], "is too large in f32"),
         (&["check", "--n", "64", "--batch", "0"], "--batch 0"),
         (
             &["check", "--n", "4096", "--batch", "5000000"],

@@ -1,7 +1,8 @@
-//! A small safe wrapper around cuFFT for the benchmark: one batched 1-D
-//! complex-to-complex plan (`cufftPlanMany`, contiguous interleaved layout,
-//! C2C for f32 and Z2Z for f64) bound to a stream, executed forward on the
-//! same buffers our kernels use. cudarc's own safe `CudaFft` wants buffers of
+//! A small safe wrapper around cuFFT for the benchmark: one batched 1-D, 2-D
+//! or 3-D complex-to-complex plan (`cufftPlanMany`, dense interleaved
+//! layout, C2C for f32 and Z2Z for f64) bound to a stream, executed forward
+//! on the same buffers our kernels use. cuFFT allocates the work area it
+//! needs itself (its default). cudarc's own safe `CudaFft` wants buffers of
 //! its `float2`/`double2` types and panics when a plan fails to be destroyed;
 //! this goes through cudarc's `result` layer instead, takes the interleaved
 //! real buffers as they are, and turns every failure into an error value.
@@ -55,10 +56,11 @@ fn failure(call: &'static str) -> impl Fn(CufftError) -> CufftFailure {
     }
 }
 
-/// A batched 1-D complex-to-complex plan on one stream.
+/// A batched complex-to-complex plan of rank 1 to 3 on one stream.
 #[derive(Debug)]
 pub struct CufftPlan {
     handle: cufftHandle,
+    /// Points of one transform.
     n: usize,
     batch: usize,
     precision: Precision,
@@ -66,12 +68,13 @@ pub struct CufftPlan {
 }
 
 impl CufftPlan {
-    /// Plans `batch` contiguous transforms of `n` interleaved complex values
-    /// of `precision` (transform `b` starts at element `b * n`), executed on
-    /// `stream`.
+    /// Plans `batch` dense transforms of `shape` (row-major, the last axis
+    /// contiguous, 1 to 3 axes) of interleaved complex values of `precision`
+    /// (transform `b` starts at element `b * n`, `n` the product of the
+    /// shape), executed on `stream`.
     pub fn new(
         stream: &Arc<CudaStream>,
-        n: usize,
+        shape: &[usize],
         batch: usize,
         precision: Precision,
     ) -> Result<Self, CufftFailure> {
@@ -85,8 +88,19 @@ impl CufftPlan {
             call: "cufftPlanMany",
             status: format!("{what} does not fit cuFFT's 32-bit int (use cufftMakePlanMany64)"),
         };
-        let n_int = c_int::try_from(n).map_err(|_| too_large("n"))?;
+        if !(1..=3).contains(&shape.len()) {
+            return Err(CufftFailure {
+                call: "cufftPlanMany",
+                status: format!("cuFFT plans 1 to 3 axes, not {}", shape.len()),
+            });
+        }
+        let n: usize = shape.iter().product();
+        let n_int = c_int::try_from(n).map_err(|_| too_large("the points of one transform"))?;
         let batch_int = c_int::try_from(batch).map_err(|_| too_large("batch"))?;
+        let mut dims = shape
+            .iter()
+            .map(|&len| c_int::try_from(len).map_err(|_| too_large("an axis")))
+            .collect::<Result<Vec<c_int>, _>>()?;
         stream
             .context()
             .bind_to_thread()
@@ -98,12 +112,11 @@ impl CufftPlan {
             Precision::F32 => cufftType::CUFFT_C2C,
             Precision::F64 => cufftType::CUFFT_Z2Z,
         };
-        let mut dims = [n_int];
-        // SAFETY: `dims` holds rank (1) sizes; null embeds mean the contiguous
-        // layout, for which strides and distances are as given.
+        // SAFETY: `dims` holds rank (1 to 3) sizes; null embeds mean the
+        // dense layout, for which strides and distances are as given.
         let handle = unsafe {
             cufft::plan_many(
-                1,
+                dims.len() as c_int,
                 dims.as_mut_ptr(),
                 std::ptr::null_mut(),
                 1,

@@ -7,6 +7,9 @@
 //! enough to fill the chip and leave the caches (1 GiB in, 1 GiB out),
 //! random never-zero data, poisoned outputs before the checked run, and the
 //! copy bandwidth measured alongside as the ceiling of a memory-bound FFT.
+//! Any shape the planner accepts is measured: 1D lengths of one kernel or
+//! of several passes (four-step), and 2D and 3D shapes; a transform larger
+//! than the 1 GiB batch runs alone, in buffers grown to hold it.
 //!
 //! - [`runner`]: the run itself (device buffers, per-size loop).
 //! - [`timing`]: event-timed groups and their median.
@@ -27,6 +30,7 @@ pub use report::{BenchReport, BenchRow};
 pub use runner::run;
 pub use timing::{Schedule, Timing};
 
+use crate::shape::Shape;
 use fftgen::Precision;
 use fftgen_runtime::Real;
 use std::path::{Path, PathBuf};
@@ -39,8 +43,9 @@ pub const BUFFER_BYTES: usize = 1 << 30;
 #[derive(Debug, Clone, PartialEq)]
 pub struct BenchConfig {
     pub precision: Precision,
-    /// Transform lengths, measured in increasing order.
-    pub sizes: Vec<usize>,
+    /// Transform shapes (a 1D length is a shape of one axis), measured in
+    /// increasing order of their points.
+    pub sizes: Vec<Shape>,
     pub schedule: Schedule,
     /// CUDA device ordinal.
     pub device: usize,
@@ -50,7 +55,7 @@ pub struct BenchConfig {
     pub seed: u64,
     /// The command line, recorded in the report.
     pub command: String,
-    /// Choices to make instead of the planner, by size (for comparing
+    /// Choices to make instead of the planner, by 1D size (for comparing
     /// schedules; the report's rows name the shape used).
     pub overrides: std::collections::BTreeMap<usize, fftgen::ShapeChoices>,
 }
@@ -61,7 +66,10 @@ impl BenchConfig {
     pub fn new(precision: Precision) -> Self {
         BenchConfig {
             precision,
-            sizes: default_sizes(precision),
+            sizes: default_sizes(precision)
+                .into_iter()
+                .map(|n| Shape(vec![n]))
+                .collect(),
             schedule: Schedule::default(),
             device: 0,
             opencl: true,
@@ -94,9 +102,31 @@ pub fn buffer_complex(precision: Precision) -> usize {
     BUFFER_BYTES / precision.complex_bytes()
 }
 
-/// Transforms per launch for length `n`: as many as fill one buffer.
-pub fn batch_for(n: usize, precision: Precision) -> usize {
-    buffer_complex(precision) / n.max(1)
+/// Transforms per launch for transforms of `points` elements: as many as
+/// fill 1 GiB, and at least one (a transform larger than that runs alone;
+/// [`larger_than_batch`] says so).
+pub fn batch_for(points: usize, precision: Precision) -> usize {
+    (buffer_complex(precision) / points.max(1)).max(1)
+}
+
+/// Why a transform of `points` elements runs alone, when one is larger than
+/// the 1 GiB batch: the note its row carries.
+pub fn larger_than_batch(points: usize, precision: Precision) -> Option<String> {
+    let bytes = points as u64 * precision.complex_bytes() as u64;
+    (bytes > BUFFER_BYTES as u64).then(|| {
+        format!(
+            "one transform is {} MiB, more than the {} MiB batch: batch 1, in buffers of its size",
+            bytes >> 20,
+            BUFFER_BYTES >> 20
+        )
+    })
+}
+
+/// Reals each of the two device buffers holds for `shapes`: 1 GiB, or one
+/// transform of the largest shape when that is larger.
+pub fn buffer_reals(shapes: &[Shape], precision: Precision) -> usize {
+    let largest = shapes.iter().map(Shape::points).max().unwrap_or(0);
+    2 * buffer_complex(precision).max(largest)
 }
 
 /// Where to write the report; `None` skips that form.
@@ -231,6 +261,37 @@ mod tests {
         assert_eq!(batch_for(4096, Precision::F32) * 4096 * 8, BUFFER_BYTES);
         assert_eq!(batch_for(2048, Precision::F64) * 2048 * 16, BUFFER_BYTES);
         assert_eq!(batch_for(1000, Precision::F32), 134_217);
+    }
+
+    #[test]
+    fn batches_of_shapes_fill_a_gib_and_hold_at_least_one_transform() {
+        let shape = |text: &str| crate::shape::parse_shape(text).unwrap();
+        // 2D and 3D shapes count all their points.
+        assert_eq!(batch_for(shape("1024x1024").points(), Precision::F32), 128);
+        assert_eq!(batch_for(shape("4096x4096").points(), Precision::F32), 8);
+        assert_eq!(batch_for(shape("256x256x256").points(), Precision::F32), 8);
+        assert_eq!(batch_for(shape("256x256x256").points(), Precision::F64), 4);
+        assert_eq!(batch_for(59049, Precision::F32), 2272);
+        // 2^27 f32 points are exactly 1 GiB: one transform, no note.
+        assert_eq!(batch_for(1 << 27, Precision::F32), 1);
+        assert_eq!(larger_than_batch(1 << 27, Precision::F32), None);
+        // Larger transforms run alone, and their rows say so.
+        assert_eq!(batch_for(1 << 30, Precision::F32), 1);
+        assert_eq!(batch_for(1 << 27, Precision::F64), 1);
+        let note = larger_than_batch(1 << 30, Precision::F32).unwrap();
+        assert!(
+            note.contains("8192 MiB") && note.contains("batch 1"),
+            "{note}"
+        );
+        assert!(larger_than_batch(1 << 27, Precision::F64).is_some());
+        // The buffers grow to hold the largest transform, never below 1 GiB.
+        let reals = |shapes: &[&str], precision| {
+            let shapes: Vec<Shape> = shapes.iter().map(|s| shape(s)).collect();
+            buffer_reals(&shapes, precision)
+        };
+        assert_eq!(reals(&["8192", "1024x1024"], Precision::F32), 1 << 28);
+        assert_eq!(reals(&["8192", "1073741824"], Precision::F32), 1 << 31);
+        assert_eq!(reals(&[], Precision::F64), 1 << 27);
     }
 
     #[test]

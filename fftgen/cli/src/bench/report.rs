@@ -4,25 +4,33 @@
 //! computed here from the raw timings, so the forms always agree.
 
 use super::timing::{Schedule, Timing};
+use crate::shape::shape_text;
 use fftgen::plan::ShapeChoices;
 use fftgen::Precision;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// One transform length: what every contender measured.
+/// One transform shape: what every contender measured.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BenchRow {
-    /// Transform length.
+    /// Points of one transform (the length of a 1D one).
     pub n: usize,
+    /// The transform's axes, first axis first (`[n]` for 1D).
+    pub axes: Vec<usize>,
+    /// Kernels one transform runs (one per axis, two or three for an axis
+    /// longer than a block holds); 0 if generation failed.
+    pub passes: usize,
     /// Transforms per launch.
     pub batch: usize,
     pub precision: Precision,
     /// Our kernel's shape, every choice the planner made pinned (empty if
-    /// generation failed): `fftgen bench --shape` runs it again.
+    /// generation failed, or for plans of several passes): `fftgen bench
+    /// --shape` runs it again.
     pub shape: ShapeChoices,
     /// The fewest bytes one launch must move: the input read once plus the
-    /// output written once, `2 * n * batch * complex bytes`.
+    /// output written once, `2 * n * batch * complex bytes` (whatever the
+    /// passes move in between).
     pub bytes: u64,
     /// Device-to-device copy of `n * batch` complex values (same bytes moved).
     pub copy: Option<Timing>,
@@ -42,7 +50,7 @@ pub struct BenchRow {
     pub ours_inverse_error: Option<f64>,
     pub cufft_error: Option<f64>,
     pub opencl_error: Option<f64>,
-    /// The accepted error, `eps * log2(n)`.
+    /// The accepted error, `eps * log2(n)` (n all the points).
     pub tolerance: f64,
     /// Non-finite reals left in the whole output (poisoned with NaN before the
     /// checked run) by our forward and inverse kernels: 0 unless some output
@@ -51,7 +59,7 @@ pub struct BenchRow {
     /// The same for cuFFT.
     pub cufft_unwritten: Option<u64>,
     /// Time to make our CUDA plan from its spec (generation, compilation or
-    /// cache lookup, module load), in three cache states.
+    /// cache lookup, module load, every pass), in three cache states.
     pub plan_creation: Option<PlanCreation>,
     /// Anything that failed or was skipped at this size, one line each.
     pub notes: Vec<String>,
@@ -69,10 +77,18 @@ pub struct PlanCreation {
 }
 
 impl BenchRow {
-    /// A row with nothing measured yet.
+    /// A row of a 1D transform of length `n` with nothing measured yet.
     pub fn new(n: usize, batch: usize, precision: Precision) -> BenchRow {
+        Self::for_shape(&[n], batch, precision)
+    }
+
+    /// A row of a transform of `axes` with nothing measured yet.
+    pub fn for_shape(axes: &[usize], batch: usize, precision: Precision) -> BenchRow {
+        let n: usize = axes.iter().product();
         BenchRow {
             n,
+            axes: axes.to_vec(),
+            passes: 0,
             batch,
             precision,
             shape: ShapeChoices::default(),
@@ -93,6 +109,11 @@ impl BenchRow {
             plan_creation: None,
             notes: Vec::new(),
         }
+    }
+
+    /// The shape as the command line spells it: `8192`, `1024x1024`.
+    pub fn label(&self) -> String {
+        shape_text(&self.axes)
     }
 
     fn ms(timing: &Option<Timing>) -> Option<f64> {
@@ -230,7 +251,7 @@ impl BenchReport {
     }
 
     /// The report as Markdown: a short paragraph saying where it ran and a
-    /// table with one row per size.
+    /// table with one row per shape.
     pub fn to_markdown(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(
@@ -246,7 +267,9 @@ impl BenchReport {
              turns group by group. Bandwidth counts the input read once and the output \
              written once; \"% copy\" compares with a device-to-device copy of the same bytes. \
              Errors are relative L2 against an f64 reference on the first transforms of the batch \
-             (tolerance eps * log2 N). cuFFT version: {}. OpenCL: {}.\n",
+             (tolerance eps * log2 N, N all the points of a transform); a transform of several \
+             passes is timed whole. Plan creation is cold (NVRTC, empty caches), from the disk \
+             cache and from memory. cuFFT version: {}. OpenCL: {}.\n",
             self.date_utc,
             self.command,
             self.buffer_bytes >> 20,
@@ -274,7 +297,7 @@ impl BenchReport {
             .flat_map(|r| {
                 r.notes
                     .iter()
-                    .map(move |note| format!("- N = {}: {}", r.n, first_line(note)))
+                    .map(move |note| format!("- N = {}: {}", r.label(), first_line(note)))
             })
             .collect();
         if !notes.is_empty() {
@@ -335,7 +358,7 @@ impl BenchReport {
         }
         for row in &self.rows {
             for note in &row.notes {
-                let _ = writeln!(out, "  N = {}: {}", row.n, first_line(note));
+                let _ = writeln!(out, "  N = {}: {}", row.label(), first_line(note));
             }
         }
         out
@@ -353,7 +376,7 @@ const COLUMNS: &[Column] = &[
     Column {
         title: "N",
         right: true,
-        cell: |r| r.n.to_string(),
+        cell: |r| r.label(),
     },
     Column {
         title: "batch",
@@ -364,6 +387,11 @@ const COLUMNS: &[Column] = &[
         title: "prec",
         right: false,
         cell: |r| r.precision.to_string(),
+    },
+    Column {
+        title: "passes",
+        right: true,
+        cell: |r| r.passes.to_string(),
     },
     Column {
         title: "ours ms",
@@ -506,6 +534,7 @@ pub(crate) mod tests {
             let batch = (1usize << 27) / n;
             let mut row = BenchRow::new(n, batch, Precision::F32);
             row.shape.radices = Some(vec![n]);
+            row.passes = 1;
             row.copy = Some(Timing::constant(0.36));
             row.ours = Some(Timing::constant(ours));
             row.ours_inverse = Some(Timing::constant(ours * 1.01));
@@ -624,6 +653,94 @@ pub(crate) mod tests {
             text.contains("N = 1000: cuFFT: cufftPlanMany failed:"),
             "{text}"
         );
+    }
+
+    /// The synthetic report with a 2D shape of two passes and a 1D length
+    /// of three passes whose cuFFT plan failed.
+    fn report_with_shapes() -> BenchReport {
+        let mut report = synthetic_report();
+        let mut square = BenchRow::for_shape(&[1024, 1024], 128, Precision::F32);
+        square.passes = 2;
+        square.copy = Some(Timing::constant(0.36));
+        square.ours = Some(Timing::constant(0.90));
+        square.ours_inverse = Some(Timing::constant(0.91));
+        square.cufft = Some(Timing::constant(0.99));
+        square.checked_transforms = 1;
+        square.ours_error = Some(5.0e-8);
+        square.ours_inverse_error = Some(5.1e-8);
+        square.ours_unwritten = Some(0);
+        square.cufft_error = Some(6.0e-8);
+        square.cufft_unwritten = Some(0);
+        square.plan_creation = Some(PlanCreation {
+            cold_ms: 812.4,
+            disk_ms: 3.25,
+            memory_ms: 0.5,
+        });
+        report.rows.push(square);
+        let mut long = BenchRow::for_shape(&[1 << 30], 1, Precision::F32);
+        long.passes = 3;
+        long.notes
+            .push("one transform is 8192 MiB, more than the 1024 MiB batch: batch 1".into());
+        long.notes
+            .push("cuFFT: cufftPlanMany failed: CUFFT_INVALID_SIZE".into());
+        report.rows.push(long);
+        report
+    }
+
+    #[test]
+    fn shape_rows_name_their_axes_and_passes() {
+        let report = report_with_shapes();
+        let square = &report.rows[3];
+        assert_eq!(
+            (square.n, square.label()),
+            (1 << 20, "1024x1024".to_string())
+        );
+        // The bytes one launch must move: 2 * points * 8 * batch, as for 1D.
+        assert_eq!(square.bytes, 2 << 30);
+        assert!((square.ours_pct_copy().unwrap() - 40.0).abs() < 1e-9);
+        assert!((square.cufft_over_ours().unwrap() - 1.1).abs() < 1e-9);
+        // The tolerance counts every point.
+        assert_eq!(
+            square.tolerance,
+            crate::accuracy::tolerance(1 << 20, Precision::F32)
+        );
+        assert!(square.ours_passed());
+
+        let markdown = report.to_markdown();
+        let table: Vec<&str> = markdown.lines().filter(|l| l.starts_with('|')).collect();
+        assert!(table[0].contains("| prec | passes |"), "{}", table[0]);
+        assert!(
+            table[2].starts_with("| 256 | 524288 | f32 | 1 |"),
+            "{}",
+            table[2]
+        );
+        let row = table[5];
+        assert!(
+            row.starts_with("| 1024x1024 | 128 | f32 | 2 | 0.9000 |"),
+            "{row}"
+        );
+        assert!(row.ends_with("| 812/3.2/0.50 |"), "{row}");
+        assert!(
+            table[6].starts_with("| 1073741824 | 1 | f32 | 3 | - |"),
+            "{}",
+            table[6]
+        );
+        assert!(
+            markdown.contains("- N = 1073741824: cuFFT: cufftPlanMany failed: CUFFT_INVALID_SIZE")
+        );
+        assert!(markdown.contains("- N = 1073741824: one transform is 8192 MiB"));
+        let text = report.to_text();
+        assert!(text.contains("1024x1024"), "{text}");
+
+        let value: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        let rows = value["rows"].as_array().unwrap();
+        assert_eq!(rows[3]["axes"], serde_json::json!([1024, 1024]));
+        assert_eq!(rows[3]["n"], 1 << 20);
+        assert_eq!(rows[3]["passes"], 2);
+        assert_eq!(rows[3]["plan_creation"]["cold_ms"], 812.4);
+        assert!((rows[3]["ours_pct_copy"].as_f64().unwrap() - 40.0).abs() < 1e-9);
+        assert!(rows[4]["cufft"].is_null() && rows[4]["cufft_over_ours"].is_null());
+        assert_eq!(rows[0]["axes"], serde_json::json!([256]));
     }
 
     #[test]

@@ -1,19 +1,24 @@
 //! The benchmark run: one CUDA device, two 1 GiB device buffers allocated
-//! once and reused for every size, the input filled once from a fixed seed;
-//! then for each size our kernels (forward and inverse) and cuFFT are
-//! checked, and timed with a device-to-device copy, group by group in turn,
-//! on those same buffers; our OpenCL kernels are checked and timed after
-//! them where NVIDIA's platform is present. A failure at one
-//! size becomes a note in its row; only a failure to start (no driver, no
-//! device, no memory) ends the run.
+//! once and reused for every shape (larger when one transform is larger),
+//! the input filled once from a fixed seed; then for each shape our kernels
+//! (forward and inverse, every pass, the runtime's own scratch between
+//! passes) and cuFFT are checked, and timed with a device-to-device copy,
+//! group by group in turn, on those same buffers; our OpenCL kernels are
+//! checked and timed after them where NVIDIA's platform is present. A
+//! failure at one shape becomes a note in its row; only a failure to start
+//! (no driver, no device, no memory) ends the run.
 
 use super::cufft::{self, CufftPlan};
 use super::opencl::OpenClBench;
 use super::report::{utc_timestamp, BenchReport, BenchRow, PlanCreation};
 use super::timing::{time_interleaved, EventClock, Schedule, Timing};
 use super::tune::{bench_args, candidates, Dimension, TuneConfig, TuneReport, TuneRow, Variant};
-use super::{batch_for, buffer_complex, BenchConfig, BenchError, Sample, BUFFER_BYTES};
-use crate::accuracy::{reference, relative_l2};
+use super::{
+    batch_for, buffer_complex, buffer_reals, larger_than_batch, BenchConfig, BenchError, Sample,
+    BUFFER_BYTES,
+};
+use crate::accuracy::{reference, reference_nd, relative_l2};
+use crate::shape::{shape_text, Shape};
 use fftgen::{Direction, FftSpec, Generated, Normalization, Precision, ShapeChoices, Target};
 use fftgen_runtime::cuda::{driver_available, nvrtc_available, CubinCache, CudaDevice, CudaFft};
 use fftgen_runtime::cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
@@ -37,25 +42,35 @@ pub fn run(config: &BenchConfig, on_row: impl FnMut(&BenchRow)) -> Result<BenchR
     }
 }
 
-/// Checks what every run needs before touching the device: sizes within the
-/// buffers, a CUDA driver and NVRTC.
-fn preflight(sizes: &[usize], precision: Precision) -> Result<(), BenchError> {
-    let largest = buffer_complex(precision);
-    if sizes.is_empty() {
-        return Err(BenchError::Invalid(
-            "no sizes to measure; give --sizes N,N,...".into(),
-        ));
-    }
-    if let Some(&n) = sizes.iter().find(|&&n| n == 0 || n > largest) {
-        return Err(BenchError::Invalid(format!(
-            "size {n} is outside 1..={largest}"
-        )));
-    }
+/// Checks what every run needs before touching the device: shapes the
+/// planner accepts, a CUDA driver and NVRTC.
+fn preflight(sizes: &[Shape], precision: Precision) -> Result<(), BenchError> {
+    check_shapes(sizes, precision)?;
     if !driver_available() {
         return Err(BenchError::NoCudaDriver);
     }
     if !nvrtc_available() {
         return Err(fftgen_runtime::Error::NvrtcMissing.into());
+    }
+    Ok(())
+}
+
+/// Refuses an empty list, and any shape the planner refuses (planned as
+/// for any GPU; each row is planned again for the device it runs on).
+fn check_shapes(sizes: &[Shape], precision: Precision) -> Result<(), BenchError> {
+    if sizes.is_empty() {
+        return Err(BenchError::Invalid(
+            "no sizes to measure; give --sizes N,N,... (a shape is axes joined by x: 1024x1024)"
+                .into(),
+        ));
+    }
+    for shape in sizes {
+        let spec = FftSpec::with_shape(&shape.0).precision(precision);
+        if let Err(e) = fftgen::plan::plan(&spec) {
+            return Err(BenchError::Invalid(format!(
+                "cannot measure {shape} ({precision}): {e}"
+            )));
+        }
     }
     Ok(())
 }
@@ -66,7 +81,17 @@ pub fn tune(
     config: &TuneConfig,
     mut on_row: impl FnMut(&TuneRow),
 ) -> Result<TuneReport, BenchError> {
-    preflight(&config.sizes, config.precision)?;
+    // The search varies the choices of one kernel.
+    let largest = fftgen::plan::planner::max_size(config.precision);
+    if let Some(n) = config.sizes.iter().find(|&&n| n > largest) {
+        return Err(BenchError::Invalid(format!(
+            "fftgen tune searches the shapes of one kernel, up to {largest} in {}; {n} runs \
+             as several passes (measure it with fftgen bench --sizes {n})",
+            config.precision
+        )));
+    }
+    let shapes: Vec<Shape> = config.sizes.iter().map(|&n| Shape(vec![n])).collect();
+    preflight(&shapes, config.precision)?;
     match config.precision {
         Precision::F32 => tune_typed::<f32>(config, &mut on_row),
         Precision::F64 => tune_typed::<f64>(config, &mut on_row),
@@ -78,7 +103,9 @@ fn tune_typed<T: Sample>(
     on_row: &mut dyn FnMut(&TuneRow),
 ) -> Result<TuneReport, BenchError> {
     let date_utc = utc_timestamp(SystemTime::now());
-    let (mut session, _) = Session::<T>::open(config.device, config.seed, false, config.schedule)?;
+    let reals = 2 * buffer_complex(T::PRECISION);
+    let (mut session, _) =
+        Session::<T>::open(config.device, config.seed, false, config.schedule, reals)?;
     let mut sizes = config.sizes.clone();
     sizes.sort_unstable();
     sizes.dedup();
@@ -120,15 +147,26 @@ fn run_typed<T: Sample>(
     mut on_row: impl FnMut(&BenchRow),
 ) -> Result<BenchReport, BenchError> {
     let date_utc = utc_timestamp(SystemTime::now());
-    let (mut session, opencl_status) =
-        Session::<T>::open(config.device, config.seed, config.opencl, config.schedule)?;
+    let reals = buffer_reals(&config.sizes, T::PRECISION);
+    let (mut session, opencl_status) = Session::<T>::open(
+        config.device,
+        config.seed,
+        config.opencl,
+        config.schedule,
+        reals,
+    )?;
     let (major, minor) = session.device.compute_capability();
     let mut sizes = config.sizes.clone();
-    sizes.sort_unstable();
+    sizes.sort_by_key(|shape| (shape.points(), shape.0.clone()));
     sizes.dedup();
     let mut rows = Vec::new();
-    for n in sizes {
-        let row = session.bench_size(n, config.overrides.get(&n));
+    for shape in sizes {
+        // Pinned shape choices name 1D sizes.
+        let choices = match shape.0.as_slice() {
+            [n] => config.overrides.get(n),
+            _ => None,
+        };
+        let row = session.bench_size(&shape, choices);
         on_row(&row);
         rows.push(row);
     }
@@ -157,32 +195,36 @@ fn random_reals<T: Sample>(len: usize, seed: u64) -> Vec<T> {
 }
 
 /// How many transforms, from the start of the batch, are compared with the
-/// f64 reference: at least 64 and at least 65536 points, at most the batch.
+/// f64 reference: at least 64 and at least 65536 points, at most the batch,
+/// and for large transforms at most 2^20 points (the host reference of a
+/// whole 1 GiB batch would take longer than the rest of the run) but at
+/// least one transform.
 fn checked_transforms(n: usize, batch: usize) -> usize {
-    batch.min(64.max(65_536 / n))
+    batch.min(64.max(65_536 / n)).min((1 << 20) / n).max(1)
 }
 
 impl<T: Sample> Session<T> {
-    /// Opens CUDA device `ordinal`, uploads a random input from `seed` into
-    /// one buffer and allocates the other, and opens NVIDIA's OpenCL
-    /// platform when `opencl` asks for it; the second value says what became
-    /// of OpenCL.
+    /// Opens CUDA device `ordinal`, uploads a random input of `reals` from
+    /// `seed` into one buffer and allocates the other as large, and opens
+    /// NVIDIA's OpenCL platform when `opencl` asks for it; the second value
+    /// says what became of OpenCL.
     fn open(
         ordinal: usize,
         seed: u64,
         opencl: bool,
         schedule: Schedule,
+        reals: usize,
     ) -> Result<(Session<T>, String), BenchError> {
         let device = CudaDevice::new(ordinal)?;
         let stream = Arc::clone(device.stream());
-        let reals = 2 * buffer_complex(T::PRECISION);
+        let size = format!("{} MiB", (reals * std::mem::size_of::<T>()) >> 20);
         let host_input = random_reals::<T>(reals, seed);
         let input = stream
             .clone_htod(&host_input)
-            .map_err(|e| BenchError::driver("upload of the input (1 GiB)", e))?;
+            .map_err(|e| BenchError::driver(format!("upload of the input ({size})"), e))?;
         // SAFETY: every use poisons or writes the output before reading it.
         let output = unsafe { stream.alloc::<T>(reals) }
-            .map_err(|e| BenchError::driver("cuMemAlloc (1 GiB)", e))?;
+            .map_err(|e| BenchError::driver(format!("cuMemAlloc ({size})"), e))?;
         stream
             .synchronize()
             .map_err(|e| BenchError::driver("cuStreamSynchronize", e))?;
@@ -237,12 +279,14 @@ impl Contender<'_> {
 }
 
 impl<T: Sample> Session<T> {
-    fn bench_size(&mut self, n: usize, shape: Option<&ShapeChoices>) -> BenchRow {
+    fn bench_size(&mut self, shape: &Shape, choices: Option<&ShapeChoices>) -> BenchRow {
+        let n = shape.points();
         let batch = batch_for(n, T::PRECISION);
-        let mut row = BenchRow::new(n, batch, T::PRECISION);
-        let mut spec = FftSpec::new(n).precision(T::PRECISION);
-        if let Some(shape) = shape {
-            spec = spec.choices(shape.clone());
+        let mut row = BenchRow::for_shape(&shape.0, batch, T::PRECISION);
+        row.notes.extend(larger_than_batch(n, T::PRECISION));
+        let mut spec = FftSpec::with_shape(&shape.0).precision(T::PRECISION);
+        if let Some(choices) = choices {
+            spec = spec.choices(choices.clone());
         }
         // Each backend runs the shape it would be planned with at run time,
         // on this GPU.
@@ -254,11 +298,14 @@ impl<T: Sample> Session<T> {
                 return row;
             }
         };
-        if let Some(pass) = generated.plan.passes.first() {
+        row.passes = generated.plan.passes.len();
+        // One kernel's choices can be pinned with --shape; a plan of several
+        // passes has no such spelling.
+        if let [pass] = generated.plan.passes.as_slice() {
             row.shape = ShapeChoices::pinned(pass);
         }
         row.checked_transforms = checked_transforms(n, batch);
-        let references = match self.references(n, row.checked_transforms) {
+        let references = match self.references(&shape.0, row.checked_transforms) {
             Ok(references) => references,
             Err(e) => {
                 row.notes.push(format!("reading the input back: {e}"));
@@ -290,7 +337,7 @@ impl<T: Sample> Session<T> {
         match fftgen::generate(&opencl_spec, &opencl_spec.emit_command()) {
             Ok(opencl) => {
                 let pass = &opencl.plan.passes[0];
-                if ShapeChoices::pinned(pass) != row.shape {
+                if row.passes == 1 && ShapeChoices::pinned(pass) != row.shape {
                     row.notes.push(format!(
                         "OpenCL runs {} (the CUDA shape is over its work-group limit)",
                         ShapeChoices::pinned(pass)
@@ -303,9 +350,11 @@ impl<T: Sample> Session<T> {
         row
     }
 
-    /// The input of the checked transforms as the kernels see it (read back
-    /// from the device) and its f64 reference transforms.
-    fn references(&mut self, n: usize, checked: usize) -> Result<References, BenchError> {
+    /// The input of the checked transforms of `axes` as the kernels see it
+    /// (read back from the device) and its f64 reference transforms: RustFFT
+    /// along each axis in turn.
+    fn references(&mut self, axes: &[usize], checked: usize) -> Result<References, BenchError> {
+        let n: usize = axes.iter().product();
         let reals = 2 * n * checked;
         let mut prefix = vec![T::default(); reals];
         self.stream
@@ -315,9 +364,13 @@ impl<T: Sample> Session<T> {
             .synchronize()
             .map_err(|e| BenchError::driver("cuStreamSynchronize", e))?;
         let input = widen(&prefix);
+        let transform = |direction| match axes {
+            [n] => reference(&input, *n, direction, Normalization::None),
+            _ => reference_nd(axes, &input, direction, Normalization::None),
+        };
         Ok(References {
-            forward: reference(&input, n, Direction::Forward, Normalization::None),
-            inverse: reference(&input, n, Direction::Inverse, Normalization::None),
+            forward: transform(Direction::Forward),
+            inverse: transform(Direction::Inverse),
         })
     }
 
@@ -328,7 +381,7 @@ impl<T: Sample> Session<T> {
         let dir = std::env::temp_dir().join(format!(
             "fftgen-bench-plans-{}-{}-{}",
             std::process::id(),
-            spec.n(),
+            shape_text(&spec.shape),
             T::PRECISION
         ));
         let _ = std::fs::remove_dir_all(&dir);
@@ -393,7 +446,7 @@ impl<T: Sample> Session<T> {
     ) -> Result<CufftPlan, BenchError> {
         let (n, batch) = (row.n, row.batch);
         let stream = Arc::clone(&self.stream);
-        let plan = CufftPlan::new(&stream, n, batch, T::PRECISION)?;
+        let plan = CufftPlan::new(&stream, &row.axes, batch, T::PRECISION)?;
         let (mut input, mut output) =
             prefixes(&stream, &mut self.input, &mut self.output, 2 * n * batch);
         poison(&stream, &mut output)?;
@@ -503,7 +556,7 @@ impl<T: Sample> Session<T> {
                 return row;
             }
         };
-        let references = match self.references(n, checked_transforms(n, batch)) {
+        let references = match self.references(&[n], checked_transforms(n, batch)) {
             Ok(references) => references,
             Err(e) => {
                 row.notes.push(format!("reading the input back: {e}"));
@@ -792,6 +845,49 @@ mod tests {
         assert_eq!(checked_transforms(4096, 1 << 15), 64);
         assert_eq!(checked_transforms(1000, 134_217), 65);
         assert_eq!(checked_transforms(8, 10), 10);
+        // Large transforms: at most 2^20 points, at least one transform.
+        assert_eq!(checked_transforms(8192, 16_384), 64);
+        assert_eq!(checked_transforms(1 << 16, 2048), 16);
+        assert_eq!(checked_transforms(1 << 20, 128), 1);
+        assert_eq!(checked_transforms(1 << 24, 8), 1);
+        assert_eq!(checked_transforms(1 << 27, 1), 1);
+    }
+
+    #[test]
+    fn preflight_plans_every_shape() {
+        let shapes = |texts: &[&str]| -> Vec<Shape> {
+            texts
+                .iter()
+                .map(|t| crate::shape::parse_shape(t).unwrap())
+                .collect()
+        };
+        // Beyond one kernel, multi-pass, 2D and 3D all plan.
+        let issue = shapes(&[
+            "8192",
+            "16384",
+            "1048576",
+            "134217728",
+            "59049",
+            "78125",
+            "1679616",
+            "1024x1024",
+            "4096x4096",
+            "256x256x256",
+        ]);
+        check_shapes(&issue, Precision::F32).unwrap();
+        check_shapes(&shapes(&["8192", "1048576"]), Precision::F64).unwrap();
+        check_shapes(&shapes(&["1073741824"]), Precision::F32).unwrap();
+        // The planner's refusals name the shape.
+        let empty = check_shapes(&[], Precision::F32).unwrap_err().to_string();
+        assert!(empty.contains("--sizes"), "{empty}");
+        let zero = check_shapes(&shapes(&["16x0"]), Precision::F32)
+            .unwrap_err()
+            .to_string();
+        assert!(zero.contains("16x0"), "{zero}");
+        let huge = check_shapes(&shapes(&["2147483648"]), Precision::F32)
+            .unwrap_err()
+            .to_string();
+        assert!(huge.contains("2147483648"), "{huge}");
     }
 
     #[test]

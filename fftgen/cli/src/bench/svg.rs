@@ -38,7 +38,7 @@ const BOTTOM: f64 = 80.0;
 /// The plot of `report`: ours and cuFFT as a percentage of copy bandwidth.
 pub fn report_plot(report: &BenchReport) -> Plot {
     let mut rows: Vec<_> = report.rows.iter().collect();
-    rows.sort_by_key(|r| r.n);
+    rows.sort_by_key(|r| (r.n, r.axes.clone()));
     Plot {
         title: format!(
             "{} batched C2C FFT, % of copy bandwidth: {} ({})",
@@ -46,9 +46,10 @@ pub fn report_plot(report: &BenchReport) -> Plot {
             report.device,
             report.date()
         ),
-        x_label: "transform length N (one position per size, increasing)".to_string(),
+        x_label: "transform length N or shape (one position per shape, increasing points)"
+            .to_string(),
         y_label: "% of device-to-device copy bandwidth".to_string(),
-        categories: rows.iter().map(|r| r.n.to_string()).collect(),
+        categories: rows.iter().map(|r| r.label()).collect(),
         series: vec![
             Series {
                 name: "fftgen (ours)".to_string(),
@@ -330,9 +331,9 @@ mod tests {
         // Every size labels the x axis.
         for row in &report.rows {
             assert!(
-                svg.contains(&format!(">{}</text>", row.n)),
+                svg.contains(&format!(">{}</text>", row.label())),
                 "no label for {}",
-                row.n
+                row.label()
             );
         }
         // Ours has three points in one line; cuFFT misses N = 1000, so two

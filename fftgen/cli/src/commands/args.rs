@@ -83,32 +83,7 @@ pub enum PlacementArg {
     InPlace,
 }
 
-/// The lengths of a transform's axes, first axis first.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Shape(pub Vec<usize>);
-
-/// A shape: 1 to 3 lengths joined by `x` (lengths of 0 are the planner's to
-/// refuse, in one line like every planning error).
-pub fn parse_shape(text: &str) -> Result<Shape, String> {
-    let axes: Vec<&str> = text.split(['x', 'X']).collect();
-    if axes.len() > 3 {
-        return Err(format!(
-            "`{text}` has {} axes; give 1 to 3 lengths joined by `x`, like 1024x1024",
-            axes.len()
-        ));
-    }
-    axes.iter()
-        .map(|axis| {
-            axis.trim().parse::<usize>().map_err(|_| {
-                format!(
-                    "`{text}` is not a shape; give a length (4096) or lengths joined by `x` \
-                     (1024x1024, 64x48x40)"
-                )
-            })
-        })
-        .collect::<Result<_, _>>()
-        .map(Shape)
-}
+pub use fftgen_cli::shape::{parse_shape, Shape};
 
 impl TransformArgs {
     /// The spec the options describe, its layouts checked.

@@ -9,16 +9,19 @@ use crate::Failure;
 use clap::{Args, FromArgMatches};
 use fftgen::{Precision, ShapeChoices};
 use fftgen_cli::bench::{self, BenchConfig, BenchRow, Outputs, Schedule};
+use fftgen_cli::shape::Shape;
 use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct BenchArgs {
     #[arg(long, value_enum, default_value_t = PrecisionArg::F32)]
     precision: PrecisionArg,
-    /// Transform lengths (default: powers of two from 2 to 4096 and 1000,
-    /// 1331, 2187, 2197, 2401, 3125, 4000 for f32; powers of two to 2048 for f64).
-    #[arg(long, value_delimiter = ',')]
-    sizes: Option<Vec<usize>>,
+    /// Transform shapes: lengths, or axes joined by `x` for 2D and 3D, e.g.
+    /// 8192,1048576,1024x1024,256x256x256; any shape the planner accepts
+    /// (default: powers of two from 2 to 4096 and 1000, 1331, 2187, 2197,
+    /// 2401, 3125, 4000 for f32; powers of two to 2048 for f64).
+    #[arg(long, value_delimiter = ',', value_name = "SHAPE,SHAPE,..", value_parser = fftgen_cli::shape::parse_shape)]
+    sizes: Option<Vec<Shape>>,
     #[command(flatten)]
     run: RunArgs,
     /// Shape choices for one size instead of the planner's, as the size and
@@ -63,7 +66,7 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     config.command = command_line();
 
     eprintln!(
-        "fftgen bench: {precision}, {} sizes, {} warm-ups + {} groups of {} launches each",
+        "fftgen bench: {precision}, {} shapes, {} warm-ups + {} groups of {} launches each",
         config.sizes.len(),
         config.schedule.warmup,
         config.schedule.groups,
@@ -86,7 +89,7 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     for row in failed {
         eprintln!(
             "N = {}: our kernel did not pass (error {:?} / inverse {:?}, tolerance {:.3e}, unwritten {:?}){}",
-            row.n,
+            row.label(),
             row.ours_error,
             row.ours_inverse_error,
             row.tolerance,
@@ -97,7 +100,7 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     Err(Failure::Inaccurate)
 }
 
-/// One line on stderr as each size finishes.
+/// One line on stderr as each shape finishes.
 fn progress(row: &BenchRow) {
     let ms = |t: &Option<bench::Timing>| {
         t.as_ref()
@@ -105,8 +108,8 @@ fn progress(row: &BenchRow) {
     };
     eprintln!(
         "  N = {:>4} {}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}{}",
-        row.n,
-        row.shape,
+        row.label(),
+        passes_or_shape(row),
         ms(&row.ours),
         ms(&row.cufft),
         ms(&row.copy),
@@ -119,6 +122,15 @@ fn progress(row: &BenchRow) {
             format!(" ({} note(s))", row.notes.len())
         }
     );
+}
+
+/// What ran: one kernel's choices (the `--shape` flags), or the count of
+/// passes of a plan of several.
+fn passes_or_shape(row: &BenchRow) -> String {
+    match row.passes {
+        0 | 1 => row.shape.to_string(),
+        passes => format!("{passes} passes"),
+    }
 }
 
 /// The command line as typed, arguments with spaces quoted.
@@ -166,5 +178,41 @@ mod tests {
         assert_eq!(again, (n, choices));
         assert!(parse_shape("2401 --radices 7,7,7,7").is_err());
         assert!(parse_shape("2401 --first-write never").is_err());
+    }
+
+    /// `fftgen bench`'s own arguments, parsed as the command line would.
+    fn bench_args(args: &[&str]) -> Result<BenchArgs, clap::Error> {
+        let command = BenchArgs::augment_args(clap::Command::new("bench"));
+        let matches =
+            command.try_get_matches_from(std::iter::once("bench").chain(args.iter().copied()))?;
+        BenchArgs::from_arg_matches(&matches)
+    }
+
+    #[test]
+    fn sizes_take_lengths_and_shapes() {
+        let args = bench_args(&[
+            "--sizes",
+            "8192,16384,1048576,1024x1024,4096x4096,256x256x256",
+        ])
+        .unwrap();
+        let sizes: Vec<Vec<usize>> = args.sizes.unwrap().into_iter().map(|s| s.0).collect();
+        assert_eq!(
+            sizes,
+            [
+                vec![8192],
+                vec![16384],
+                vec![1048576],
+                vec![1024, 1024],
+                vec![4096, 4096],
+                vec![256, 256, 256]
+            ]
+        );
+        // Plain lengths as before, with pinned shapes beside them.
+        let args = bench_args(&["--sizes", "256,2401", "--shape", "2401 --radix 7,7,7,7"]).unwrap();
+        assert_eq!(args.sizes.unwrap(), [Shape(vec![256]), Shape(vec![2401])]);
+        assert_eq!(args.shapes[0].0, 2401);
+        assert!(bench_args(&["--sizes", "1024x1024x2x2"]).is_err());
+        assert!(bench_args(&["--sizes", "1024,abc"]).is_err());
+        assert!(bench_args(&[]).unwrap().sizes.is_none());
     }
 }

@@ -10,6 +10,7 @@ use clap::{Args, ValueEnum};
 use fftgen::{Precision, Target};
 use fftgen_cli::check::{check_cuda, check_opencl, host_bytes_available, host_bytes_needed};
 use fftgen_cli::npy;
+use fftgen_cli::shape::shape_text;
 use fftgen_runtime::cuda::CudaDevice;
 use fftgen_runtime::opencl::OpenClDevice;
 use fftgen_runtime::planner::for_target;
@@ -122,12 +123,6 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
     } else {
         Err(Failure::Inaccurate)
     }
-}
-
-/// `64x48x40`.
-fn shape_text(shape: &[usize]) -> String {
-    let axes: Vec<String> = shape.iter().map(|n| n.to_string()).collect();
-    axes.join("x")
 }
 
 /// Refuses to check kernels whose manifest describes another shape or other

@@ -143,8 +143,8 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
             println!("  {name:<18} {value}");
         }
         println!(
-            "\n  {:<6} {:>6} {:>7} {:>12} {:>9}  {}",
-            "stage", "radix", "stride", "bfly/thread", "twiddles", "exchange padding"
+            "\n  {:<6} {:>6} {:>7} {:>12} {:>9}  exchange padding",
+            "stage", "radix", "stride", "bfly/thread", "twiddles"
         );
         for (s, stage) in pass.stages.iter().enumerate() {
             let padding = match stage.exchange {
