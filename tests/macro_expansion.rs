@@ -64,9 +64,14 @@ fn sources_record_the_call_in_their_header() {
 
 #[test]
 fn a_shape_names_the_struct_and_is_recorded() {
-    fft_kernel!(shape = [16, 64], radix = [8, 8]);
+    fft_kernel!(shape = [16, 64]);
     assert_eq!(Fft16x64F32::SHAPE, &[16, 64]);
-    assert!(Fft16x64F32::CUDA_SOURCE.contains("fft_kernel!(shape = [16, 64], radix = [8, 8])"));
+    assert!(Fft16x64F32::CUDA_SOURCE.contains("fft_kernel!(shape = [16, 64])"));
+    // One pass per axis: the rows of 64, then the columns of 16.
+    let manifest = Fft16x64F32::manifest();
+    assert_eq!(manifest.shape, vec![16, 64]);
+    assert_eq!(manifest.n, 16 * 64);
+    assert_eq!(manifest.transforms[0].passes.len(), 2);
 }
 
 #[test]

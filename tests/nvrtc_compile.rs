@@ -158,6 +158,34 @@ fn variants_and_explicit_radices() {
 /// The multi-pass plans of the PoCL tests (tests/large_sizes.rs and
 /// tests/multi_dim.rs) and the sizes of the GPU targets, for the portable
 /// target and for the H200 (whose plans may use more threads per block).
+/// One-kernel 8192 and 16384 (f32) and 8192 (f64) in opt-in dynamic shared
+/// memory, for the Hopper targets.
+#[test]
+fn one_kernel_sizes_in_opt_in_shared_memory() {
+    if !nvrtc() {
+        return;
+    }
+    for (n, precision) in [
+        (8192, Precision::F32),
+        (16384, Precision::F32),
+        (8192, Precision::F64),
+    ] {
+        for target in [Target::H100, Target::H200] {
+            let spec = FftSpec::new(n).precision(precision).target(target);
+            let plan = fftgen::plan::plan(&spec).unwrap();
+            assert_eq!(plan.passes.len(), 1, "{n} {precision}");
+            assert!(plan.passes[0].dynamic_shared, "{n} {precision}");
+            compile(&spec);
+            compile(
+                &spec
+                    .clone()
+                    .placement(Placement::InPlace)
+                    .normalization(Normalization::Inverse),
+            );
+        }
+    }
+}
+
 #[test]
 fn multi_pass_and_multi_dimensional_plans() {
     if !nvrtc() {

@@ -29,11 +29,11 @@ pub fn expand(args: &KernelArgs, generated: &Generated) -> TokenStream {
         pub struct #name;
 
         impl #name {
-            /// Transform length (of the last axis).
+            /// Complex elements of one transform: the product of `SHAPE`.
             pub const N: usize = #n;
             /// Length of each axis, first axis first (row-major, the last contiguous).
             pub const SHAPE: &'static [usize] = &[#(#shape),*];
-            /// The radix of every stage, first stage first; their product is `N`.
+            /// The radix of every stage, pass after pass, first stage first.
             pub const RADICES: &'static [usize] = &[#(#radices),*];
         }
 

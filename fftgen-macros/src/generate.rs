@@ -9,15 +9,15 @@ use proc_macro2::{Span, TokenStream};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use syn::Error;
 
-/// Sizes above this are rejected before planning: no single kernel comes near
-/// it, and factoring a huge prime would stall the compiler.
+/// Sizes above this are rejected before planning: no plan comes near it,
+/// and factoring a huge prime would stall the compiler.
 const SIZE_CHECKED_BEFORE_PLANNING: usize = 1 << 32;
 
 /// The sources and manifest for `args`, or a spanned error.
 pub fn generate(args: &KernelArgs) -> syn::Result<Generated> {
     let spec = &args.spec;
     if spec.n() > SIZE_CHECKED_BEFORE_PLANNING {
-        let max = fftgen::plan::planner::max_size(spec.precision);
+        let max = fftgen::plan::planner::MAX_POINTS;
         return Err(spanned(
             args,
             &GenError::TooLarge {

@@ -260,6 +260,18 @@ impl Stmt {
                 );
             }
             Stmt::Array {
+                space: Space::DynamicShared { offset },
+                ty,
+                name,
+                len,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "{pad}{}",
+                    d.dynamic_shared_array(&d.type_name(*ty), name, *len, *offset)
+                );
+            }
+            Stmt::Array {
                 space,
                 ty,
                 name,

@@ -31,6 +31,12 @@ pub trait Dialect {
     /// to data that is read again.
     fn l2_only_load(&self, element: &str) -> String;
 
+    /// The declaration of array `name` of `len` values of type `ty` in
+    /// dynamic shared memory at `offset` bytes; by default a static one.
+    fn dynamic_shared_array(&self, ty: &str, name: &str, len: usize, _offset: usize) -> String {
+        format!("{}{ty} {name}[{len}];", self.space_qualifier(Space::Shared))
+    }
+
     fn param(&self, param: &Param) -> String {
         match param.kind {
             ParamKind::Global {
@@ -145,7 +151,15 @@ impl Dialect for Cuda {
         match space {
             Space::Private => "",
             Space::Shared => "__shared__ ",
+            Space::DynamicShared { .. } => "",
         }
+    }
+    fn dynamic_shared_array(&self, ty: &str, name: &str, _len: usize, offset: usize) -> String {
+        let declare = match offset {
+            0 => "extern __shared__ __align__(16) unsigned char fftgen_dynamic_shared[];\n    ",
+            _ => "",
+        };
+        format!("{declare}{ty}* const {name} = ({ty}*)(fftgen_dynamic_shared + {offset});")
     }
     fn barrier(&self) -> &'static str {
         "__syncthreads()"
@@ -217,7 +231,7 @@ impl Dialect for OpenCl {
     fn space_qualifier(&self, space: Space) -> &'static str {
         match space {
             Space::Private => "",
-            Space::Shared => "__local ",
+            Space::Shared | Space::DynamicShared { .. } => "__local ",
         }
     }
     fn barrier(&self) -> &'static str {

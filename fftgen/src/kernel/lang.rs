@@ -40,6 +40,10 @@ pub enum Space {
     Private,
     /// Shared by the block (CUDA `__shared__`, OpenCL `__local`).
     Shared,
+    /// Shared by the block, carved at `offset` bytes from the memory the
+    /// launch requests (CUDA's dynamic shared memory, which alone may go
+    /// past 48 KiB); OpenCL declares it like [`Space::Shared`].
+    DynamicShared { offset: usize },
 }
 
 /// How a function parameter is passed.

@@ -197,13 +197,26 @@ impl Lowering<'_> {
                 })
                 .collect(),
         };
+        let precision = self.plan.precision;
+        let mut offset = 0;
         let mut body: Vec<Stmt> = shared_arrays
             .into_iter()
-            .map(|(ty, name)| Stmt::Array {
-                space: Space::Shared,
-                ty,
-                name,
-                len: words,
+            .map(|(ty, name)| {
+                let space = match pass.dynamic_shared {
+                    true => Space::DynamicShared { offset },
+                    false => Space::Shared,
+                };
+                offset += words
+                    * match ty {
+                        Type::Complex => precision.complex_bytes(),
+                        _ => precision.real_bytes(),
+                    };
+                Stmt::Array {
+                    space,
+                    ty,
+                    name,
+                    len: words,
+                }
             })
             .collect();
         body.push(let_const(

@@ -34,6 +34,41 @@ fn max_values_per_thread(precision: Precision) -> usize {
     }
 }
 
+/// Whether one kernel holds a transform of `n` points on `target`: up to
+/// [`max_size`] always; powers of two up to 16384 in f32 and 8192 in f64
+/// (128 KiB) where the target grants a block that much opt-in shared
+/// memory (Hopper's 227 KiB; a probe moved a 16384-point one-block
+/// transform at 95.8% of the copy bandwidth on the H200).
+pub fn fits_one_kernel(n: usize, precision: Precision, target: &Target) -> bool {
+    n <= max_size(precision)
+        || (n.is_power_of_two()
+            && n * precision.complex_bytes() <= 128 * 1024
+            && n * precision.complex_bytes() * 17 / 16 <= opt_in_limit(target))
+}
+
+/// The radices of a one-kernel transform past [`max_size`]: radix 16 with
+/// the remaining factor last, so n / 16 threads hold 16 values each (the
+/// probe's shape: enough loads in flight with one block per SM).
+fn opt_in_radices(n: usize) -> Vec<usize> {
+    let mut radices = Vec::new();
+    let mut rest = n;
+    while rest >= 16 {
+        radices.push(16);
+        rest /= 16;
+    }
+    if rest > 1 {
+        radices.push(rest);
+    }
+    radices
+}
+
+/// Shared memory a block may request past the static limit on `target`.
+fn opt_in_limit(target: &Target) -> usize {
+    target
+        .max_opt_in_shared_bytes
+        .saturating_sub(target.compiler_shared_bytes)
+}
+
 /// The largest single-kernel size for `precision`.
 pub fn max_size(precision: Precision) -> usize {
     MAX_SINGLE_KERNEL
@@ -60,7 +95,7 @@ pub fn plan_with_wisdom(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> 
 fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
     let target = spec.planned_target();
     let one_kernel = spec.shape.len() == 1
-        && spec.n() <= max_size(spec.precision)
+        && fits_one_kernel(spec.n(), spec.precision, target)
         && spec.planned_input_layout().is_contiguous(&spec.shape)
         && spec.planned_output_layout().is_contiguous(&spec.shape);
     if !one_kernel {
@@ -233,6 +268,7 @@ pub(super) fn plan_pass(
     let max_threads = target.max_threads_per_block;
     let radices = match &choices.radices {
         Some(radices) => radices.clone(),
+        None if n > max_size(precision) => opt_in_radices(n),
         None => choose(n, precision.complex_bytes(), max_values, max_threads).ok_or(
             Error::TooLarge {
                 n,
@@ -251,6 +287,7 @@ pub(super) fn plan_pass(
         }
     }
     let (threads_per_fft, values) = match choices.threads_per_fft {
+        None if n > max_size(precision) => (n / 16, values_per_thread(n, radices, n / 16)),
         None => thread_shape(n, radices, max_values, max_threads),
         Some(threads) => {
             // A thread past the largest stage's butterflies would never work.
@@ -331,7 +368,12 @@ pub(super) fn plan_pass(
         .map(|p| p.padded_len(n))
         .max()
         .unwrap_or(n);
-    let shared_limit = target.plannable_shared_bytes();
+    // Past the static limit only in opt-in (dynamic) shared memory, and only
+    // for the one-kernel sizes that need it.
+    let shared_limit = match n > max_size(precision) {
+        true => opt_in_limit(target),
+        false => target.plannable_shared_bytes(),
+    };
     // A pass whose FFTs are not a dense batch moves strided sides through
     // shared memory as a tile of neighbouring FFTs.
     let dense = access.is_dense(n);
@@ -480,7 +522,7 @@ pub(super) fn plan_pass(
         access: access.clone(),
         step_twiddle: None,
         normalizes: true,
-        dynamic_shared: false,
+        dynamic_shared: shared_bytes > target.plannable_shared_bytes(),
         input_caching: choices.input_caching.unwrap_or(InputCaching::L1AndL2),
         fft_stride,
         exchange_width,
