@@ -370,8 +370,10 @@ pub(super) fn plan_pass(
         .unwrap_or(n);
     // Past the static limit only in opt-in (dynamic) shared memory, and only
     // for the one-kernel sizes that need it.
-    let shared_limit = match n > max_size(precision) {
-        true => opt_in_limit(target),
+    // Tiles of columns take opt-in memory too, for longer runs of columns.
+    let tiled = !access.is_dense(n);
+    let shared_limit = match n > max_size(precision) || tiled {
+        true => opt_in_limit(target).max(target.plannable_shared_bytes()),
         false => target.plannable_shared_bytes(),
     };
     // A pass whose FFTs are not a dense batch moves strided sides through
@@ -391,7 +393,7 @@ pub(super) fn plan_pass(
             };
             let ffts = match choices.ffts_per_block {
                 Some(ffts) => ffts,
-                None => tile_ffts(base, threads_per_fft, banks, precision, target),
+                None => tile_ffts(base, threads_per_fft, banks, precision, target, shared_limit),
             };
             (
                 tile_stride(base, ffts, banks),
@@ -478,7 +480,7 @@ pub(super) fn plan_pass(
     let most_ffts = (shared_limit / bytes_per_fft).min(max_threads / threads_per_fft);
     let ffts_per_block = match choices.ffts_per_block {
         None if tiled_in || tiled_out => {
-            tile_ffts(fft_stride, threads_per_fft, banks, precision, target)
+            tile_ffts(fft_stride, threads_per_fft, banks, precision, target, shared_limit)
                 .min(most_ffts)
                 .max(1)
         }
@@ -543,12 +545,12 @@ fn tile_ffts(
     banks: usize,
     precision: Precision,
     target: &Target,
+    shared_limit: usize,
 ) -> usize {
-    let shared_limit = target.plannable_shared_bytes();
     let threads = target
         .launchable_threads_per_block
         .min(target.max_threads_per_block);
-    let mut ffts = 128 / precision.complex_bytes();
+    let mut ffts = TILE_RUN_BYTES / precision.complex_bytes();
     while ffts > 1
         && (ffts * threads_per_fft > threads
             || ffts * tile_stride(fft_words, ffts, banks) * 2 * precision.real_bytes()
@@ -558,6 +560,13 @@ fn tile_ffts(
     }
     ffts
 }
+
+/// Bytes of neighbouring columns a tile reads in one run, at most: a whole
+/// 128-byte line where the target's opt-in shared memory holds 16 columns
+/// (on the H200 2^20 and 1024x1024 ran 5% faster than with the 4 columns of
+/// a static 48 KiB block, and 8 columns slower than both:
+/// docs/bench/h200_tile_ab_*.json).
+const TILE_RUN_BYTES: usize = 128;
 
 /// Shared-memory words between the FFTs of a tile: at least `fft_words`,
 /// and such that the tile copy, whose warp touches `ffts` FFTs at a run of
