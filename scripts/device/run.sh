@@ -84,9 +84,9 @@ if [ "$what" = large ]; then
         sizes="8192,16384"
         for k in $(seq 15 27); do sizes="$sizes,$((1 << k))"; done
         sizes="$sizes,59049,78125,1679616,1024x1024,4096x4096,256x256x256"
-        .devbin/fftgen bench --sizes "$sizes" --json "$OUT/large_bench.json" --svg /tmp/large_bench.svg \
+        .devbin/fftgen bench --sizes "$sizes" --json "$OUT/large_bench.json" --svg "$OUT/large_bench.svg" \
             --markdown "$OUT/large_bench.md" "$@" 2>&1 | tee "$OUT/large_bench.log"
         .devbin/fftgen bench --precision f64 --sizes 8192,1048576 --json "$OUT/large_bench_f64.json" \
-            --svg /tmp/large_bench_f64.svg --markdown "$OUT/large_bench_f64.md" "$@" 2>&1 | tee -a "$OUT/large_bench.log"
+            --svg "$OUT/large_bench_f64.svg" --markdown "$OUT/large_bench_f64.md" "$@" 2>&1 | tee -a "$OUT/large_bench.log"
     fi
 fi
