@@ -550,15 +550,26 @@ fn tile_ffts(
     let threads = target
         .launchable_threads_per_block
         .min(target.max_threads_per_block);
-    let mut ffts = TILE_RUN_BYTES / precision.complex_bytes();
-    while ffts > 1
-        && (ffts * threads_per_fft > threads
-            || ffts * tile_stride(fft_words, ffts, banks) * 2 * precision.real_bytes()
-                > shared_limit)
-    {
-        ffts /= 2;
+    let fit = |limit: usize| {
+        let mut ffts = TILE_RUN_BYTES / precision.complex_bytes();
+        while ffts > 1
+            && (ffts * threads_per_fft > threads
+                || ffts * tile_stride(fft_words, ffts, banks) * 2 * precision.real_bytes() > limit)
+        {
+            ffts /= 2;
+        }
+        ffts
+    };
+    // Opt-in memory (one block per SM) only where a static block would
+    // read runs shorter than 64 bytes: on the H200 2^17..2^19 (8 columns
+    // static) ran faster static, 2^20, 1024x1024 and 6^8 (4 columns static)
+    // faster with 16 in opt-in memory (docs/bench/h200_tile_ab_*.json and
+    // h200_large_bench_16_columns.json).
+    let static_ffts = fit(target.plannable_shared_bytes());
+    match static_ffts * precision.complex_bytes() >= 64 {
+        true => static_ffts,
+        false => fit(shared_limit),
     }
-    ffts
 }
 
 /// Bytes of neighbouring columns a tile reads in one run, at most: a whole
