@@ -253,18 +253,25 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
         },
         ops: ops.to_string(),
         kernel_names: keys.iter().map(|k| k.to_string()).collect(),
-        arguments: format!(
-            "{}{}",
-            match plan.placement {
-                Placement::OutOfPlace => "input (complex*), output (complex*), batch (uint)",
-                Placement::InPlace => "data (complex*, overwritten), batch (uint)",
-            },
-            if has_twiddles(pass) {
-                ", twiddles (const complex*)"
-            } else {
-                ""
-            }
-        ),
+        arguments: match plan.passes.len() {
+            1 => format!(
+                "{}{}",
+                match plan.placement {
+                    Placement::OutOfPlace => "input (complex*), output (complex*), batch (uint)",
+                    Placement::InPlace => "data (complex*, overwritten), batch (uint)",
+                },
+                if has_twiddles(pass) {
+                    ", twiddles (const complex*)"
+                } else {
+                    ""
+                }
+            ),
+            _ => "each pass's, as the manifest lists them: input (complex*), output (complex*), \
+                  batch (uint), or data (complex*, read and overwritten), batch (uint) for a pass \
+                  that reads and writes one buffer; then twiddles (const complex*) where it has \
+                  any"
+            .to_string(),
+        },
         single_pass: plan.passes.len() == 1
             && plan.shape.len() == 1
             && pass.access.is_dense(pass.n),

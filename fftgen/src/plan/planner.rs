@@ -393,7 +393,14 @@ pub(super) fn plan_pass(
             };
             let ffts = match choices.ffts_per_block {
                 Some(ffts) => ffts,
-                None => tile_ffts(base, threads_per_fft, banks, precision, target, shared_limit),
+                None => tile_ffts(
+                    base,
+                    threads_per_fft,
+                    banks,
+                    precision,
+                    target,
+                    shared_limit,
+                ),
             };
             (
                 tile_stride(base, ffts, banks),
@@ -479,11 +486,16 @@ pub(super) fn plan_pass(
     };
     let most_ffts = (shared_limit / bytes_per_fft).min(max_threads / threads_per_fft);
     let ffts_per_block = match choices.ffts_per_block {
-        None if tiled_in || tiled_out => {
-            tile_ffts(fft_stride, threads_per_fft, banks, precision, target, shared_limit)
-                .min(most_ffts)
-                .max(1)
-        }
+        None if tiled_in || tiled_out => tile_ffts(
+            fft_stride,
+            threads_per_fft,
+            banks,
+            precision,
+            target,
+            shared_limit,
+        )
+        .min(most_ffts)
+        .max(1),
         None => (TARGET_THREADS_PER_BLOCK / threads_per_fft)
             .max(1)
             .min(most_ffts),
@@ -551,7 +563,9 @@ fn tile_ffts(
         .launchable_threads_per_block
         .min(target.max_threads_per_block);
     let fit = |limit: usize| {
-        let mut ffts = TILE_RUN_BYTES / precision.complex_bytes();
+        // Short columns: enough of them for the block's threads as well.
+        let mut ffts = (TILE_RUN_BYTES / precision.complex_bytes())
+            .max((TARGET_THREADS_PER_BLOCK / threads_per_fft).next_power_of_two());
         while ffts > 1
             && (ffts * threads_per_fft > threads
                 || ffts * tile_stride(fft_words, ffts, banks) * 2 * precision.real_bytes() > limit)
