@@ -1,61 +1,17 @@
 //! 2D and 3D transforms (one pass per axis, column passes along the strided
 //! axes, four-step splits of long axes), contiguous and with embedded
-//! layouts, on PoCL against an f64 reference computed axis by axis.
+//! layouts, on PoCL against the f64 reference computed axis by axis
+//! (`fftgen_cli::accuracy::reference_nd`, itself checked against the
+//! textbook N-D DFT in its unit tests).
 
 mod common;
 
 use common::*;
 use fftgen::{Direction, FftSpec, Layout, Placement, Precision};
+use fftgen_cli::accuracy::reference_nd;
+use fftgen_cli::strided::offsets;
 use fftgen_runtime::opencl::OpenClFft;
 use num_complex::Complex;
-use rustfft::FftPlanner;
-
-/// The unnormalised f64 DFT of each transform of `shape` in a dense batch.
-fn reference_nd(data: &[Complex<f64>], shape: &[usize], direction: Direction) -> Vec<Complex<f64>> {
-    let mut out = data.to_vec();
-    let points: usize = shape.iter().product();
-    let mut planner = FftPlanner::<f64>::new();
-    for (axis, &n) in shape.iter().enumerate() {
-        let fft = match direction {
-            Direction::Forward => planner.plan_fft_forward(n),
-            Direction::Inverse => planner.plan_fft_inverse(n),
-        };
-        let stride: usize = shape[axis + 1..].iter().product();
-        let mut line = vec![Complex::default(); n];
-        for transform in out.chunks_mut(points) {
-            for start in 0..points {
-                // Every line along `axis` starts where its coordinate is 0.
-                if (start / stride) % n != 0 {
-                    continue;
-                }
-                for (i, v) in line.iter_mut().enumerate() {
-                    *v = transform[start + i * stride];
-                }
-                fft.process(&mut line);
-                for (i, v) in line.iter().enumerate() {
-                    transform[start + i * stride] = *v;
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Elements of a buffer in `layout` at the positions of a dense batch.
-fn positions(shape: &[usize], layout: &Layout, batch: usize) -> Vec<usize> {
-    let points: usize = shape.iter().product();
-    (0..batch * points)
-        .map(|e| {
-            let (b, mut rest) = (e / points, e % points);
-            let mut at = b * layout.distance;
-            for axis in (0..shape.len()).rev() {
-                at += (rest % shape[axis]) * layout.strides[axis];
-                rest /= shape[axis];
-            }
-            at
-        })
-        .collect()
-}
 
 /// The element types of the tests, made from the f64 random input.
 trait Sample: fftgen_runtime::Real + Into<f64> + PartialEq {
@@ -87,8 +43,8 @@ fn check_nd<T: Sample>(spec: &FftSpec, batch: usize) {
     let (input_layout, output_layout) = (spec.planned_input_layout(), spec.planned_output_layout());
     let input_len = input_layout.elements(shape, batch);
     let output_len = output_layout.elements(shape, batch);
-    let at_in = positions(shape, &input_layout, batch);
-    let at_out = positions(shape, &output_layout, batch);
+    let at_in = offsets(&input_layout, shape, batch);
+    let at_out = offsets(&output_layout, shape, batch);
     let points: usize = shape.iter().product();
     for direction in [Direction::Forward, Direction::Inverse] {
         let random = random_input(input_len, 7);
@@ -113,9 +69,7 @@ fn check_nd<T: Sample>(spec: &FftSpec, batch: usize) {
             .iter()
             .map(|&i| Complex::new(input[i].re.into(), input[i].im.into()))
             .collect();
-        let mut expected = reference_nd(&logical, shape, direction);
-        let scale = spec.normalization.scale(points, direction);
-        expected.iter_mut().for_each(|v| *v *= scale);
+        let expected = reference_nd(shape, &logical, direction, spec.normalization);
         let got: Vec<Complex<f64>> = at_out
             .iter()
             .map(|&i| Complex::new(output[i].re.into(), output[i].im.into()))
