@@ -5,28 +5,10 @@ mod common;
 
 use common::*;
 use fftgen::{FftSpec, Normalization, Placement, Precision};
-use fftgen_cli::check::check_opencl;
 
+/// Runs `spec` on PoCL (tests/common).
 fn check_spec(spec: &FftSpec, batch: usize) {
-    let Some(device) = pocl() else { return };
-    let n = spec.points();
-    let generated =
-        fftgen::generate(spec, "tests/large_sizes.rs").unwrap_or_else(|e| panic!("n = {n}: {e}"));
-    let report = check_opencl(&generated, device, batch, n as u64)
-        .unwrap_or_else(|e| panic!("n = {n}: {e}"));
-    let label = format!(
-        "n = {n} {} {:?} passes {:?}",
-        spec.precision,
-        spec.placement,
-        generated
-            .plan
-            .passes
-            .iter()
-            .map(|p| p.n)
-            .collect::<Vec<_>>()
-    );
-    let worst = assert_accurate(&report, &label);
-    eprintln!("{label}: worst {worst:.3} of the tolerance");
+    check_spec_on_pocl(spec, batch, "tests/large_sizes.rs");
 }
 
 /// The sizes of issue 13 in both precisions, out of place and in place.

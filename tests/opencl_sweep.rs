@@ -11,26 +11,12 @@ use fftgen::plan::planner::max_size;
 use fftgen::plan::Wisdom;
 use fftgen::plan::{ExchangeBuffers, ExchangeWidth, PaddingSearch};
 use fftgen::{Direction, FftSpec, Normalization, Placement, Precision, ShapeChoices};
-use fftgen_cli::check::check_opencl;
 use fftgen_runtime::opencl::OpenClFft;
 use num_complex::Complex;
 
-/// Runs `spec` on PoCL for `batch` transforms of random data and asserts
-/// every direction is within the tolerance.
+/// Runs `spec` on PoCL (tests/common).
 fn check_spec(spec: &FftSpec, batch: usize) {
-    let Some(device) = pocl() else { return };
-    let n = spec.n();
-    let generated =
-        fftgen::generate(spec, "tests/opencl_sweep.rs").unwrap_or_else(|e| panic!("n = {n}: {e}"));
-    let report = check_opencl(&generated, device, batch, n as u64)
-        .unwrap_or_else(|e| panic!("n = {n}: {e}"));
-    let label = format!(
-        "n = {n} {} {:?} {:?}",
-        spec.precision,
-        spec.placement,
-        generated.plan.passes[0].radices()
-    );
-    assert_accurate(&report, &label);
+    check_spec_on_pocl(spec, batch, "tests/opencl_sweep.rs");
 }
 
 /// Every supported size in `range` (an index range into the size list, so the

@@ -95,3 +95,28 @@ pub fn assert_accurate(report: &fftgen_cli::check::CheckReport, label: &str) -> 
     }
     worst
 }
+
+/// Generates `spec`, runs it on PoCL for `batch` transforms of random data
+/// (seeded by its size) and asserts every direction is within the
+/// tolerance; returns the worst error over its tolerance (0 when PoCL is
+/// missing outside CI). `origin` names the test in the generated headers.
+pub fn check_spec_on_pocl(spec: &fftgen::FftSpec, batch: usize, origin: &str) -> f64 {
+    let Some(device) = pocl() else { return 0.0 };
+    let n = spec.points();
+    let generated = fftgen::generate(spec, origin).unwrap_or_else(|e| panic!("n = {n}: {e}"));
+    let report = fftgen_cli::check::check_opencl(&generated, device, batch, n as u64)
+        .unwrap_or_else(|e| panic!("n = {n}: {e}"));
+    let passes: Vec<String> = generated
+        .plan
+        .passes
+        .iter()
+        .map(|p| format!("{:?}", p.radices()))
+        .collect();
+    let label = format!(
+        "n = {n} {} {:?} {}",
+        spec.precision,
+        spec.placement,
+        passes.join(" then ")
+    );
+    assert_accurate(&report, &label)
+}
