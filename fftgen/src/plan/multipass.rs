@@ -119,10 +119,16 @@ pub fn plan(spec: &FftSpec, target: &Target) -> Result<Plan, Error> {
 
 /// The longest FFT a column pass holds: a tile of 32-byte runs of
 /// neighbouring columns (4 in f32, 2 in f64), both parts, in the target's
-/// shared memory, with room for the padding.
+/// shared memory (opt-in where granted: on Hopper 4096-point columns, so
+/// sizes to 2^24 take two passes; on the H200 2^21..2^24 ran 10-25% faster
+/// than in three passes, docs/bench/h200_two_pass_to_2e24.json), with room
+/// for the padding.
 pub fn column_limit(precision: Precision, target: &Target) -> usize {
     let ffts = 32 / precision.complex_bytes();
-    let words = target.plannable_shared_bytes() / (ffts * 2 * precision.real_bytes());
+    let shared = target
+        .plannable_shared_bytes()
+        .max(target.max_opt_in_shared_bytes.saturating_sub(target.compiler_shared_bytes));
+    let words = shared / (ffts * 2 * precision.real_bytes());
     // Padding adds at most a word per bank row; keep to a length the
     // radix search plans (at most its threads per transform times values).
     let limit = words - words / 32 - 32;
