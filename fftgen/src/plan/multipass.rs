@@ -125,9 +125,11 @@ pub fn plan(spec: &FftSpec, target: &Target) -> Result<Plan, Error> {
 /// for the padding.
 pub fn column_limit(precision: Precision, target: &Target) -> usize {
     let ffts = 32 / precision.complex_bytes();
-    let shared = target
-        .plannable_shared_bytes()
-        .max(target.max_opt_in_shared_bytes.saturating_sub(target.compiler_shared_bytes));
+    let shared = target.plannable_shared_bytes().max(
+        target
+            .max_opt_in_shared_bytes
+            .saturating_sub(target.compiler_shared_bytes),
+    );
     let words = shared / (ffts * 2 * precision.real_bytes());
     // Padding adds at most a word per bank row; keep to a length the
     // radix search plans (at most its threads per transform times values).
