@@ -108,7 +108,7 @@ impl Layout {
                     self.strides
                 ));
             }
-            extent = stride * (n - 1) + extent;
+            extent += stride * (n - 1);
         }
         if self.distance == 0 {
             return Err("the distance between transforms is 0".into());

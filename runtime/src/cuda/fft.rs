@@ -210,21 +210,7 @@ impl CudaFft {
         output: &mut CudaSlice<T>,
         batch: usize,
     ) -> Result<()> {
-        let transform = self.check_launch::<T>(
-            stream,
-            direction,
-            Placement::OutOfPlace,
-            &[
-                ("input", input.len(), input.context()),
-                ("output", output.len(), output.context()),
-            ],
-            batch,
-        )?;
-        let grids = self.grids(transform, batch)?;
-        let (input_ptr, _read_input) = input.device_ptr(stream);
-        let (output_ptr, _write_output) = output.device_ptr_mut(stream);
-        let caller = [input_ptr, output_ptr];
-        self.enqueue(stream, transform, &grids, caller, None, batch)
+        self.launch_out_of_place(stream, direction, input, output, None, batch)
     }
 
     /// Enqueues `batch` transforms in `data` in place on `stream` (in-place
@@ -237,16 +223,7 @@ impl CudaFft {
         data: &mut CudaSlice<T>,
         batch: usize,
     ) -> Result<()> {
-        let transform = self.check_launch::<T>(
-            stream,
-            direction,
-            Placement::InPlace,
-            &[("data", data.len(), data.context())],
-            batch,
-        )?;
-        let grids = self.grids(transform, batch)?;
-        let (data_ptr, _write_data) = data.device_ptr_mut(stream);
-        self.enqueue(stream, transform, &grids, [data_ptr, data_ptr], None, batch)
+        self.launch_in_place_on(stream, direction, data, None, batch)
     }
 
     /// [`CudaFft::launch`] with the caller's `workspace` (as
@@ -262,30 +239,7 @@ impl CudaFft {
         workspace: &mut CudaSlice<u8>,
         batch: usize,
     ) -> Result<()> {
-        let transform = self.check_launch::<T>(
-            stream,
-            direction,
-            Placement::OutOfPlace,
-            &[
-                ("input", input.len(), input.context()),
-                ("output", output.len(), output.context()),
-            ],
-            batch,
-        )?;
-        self.check_workspace(workspace, batch)?;
-        let grids = self.grids(transform, batch)?;
-        let (input_ptr, _read_input) = input.device_ptr(stream);
-        let (output_ptr, _write_output) = output.device_ptr_mut(stream);
-        let (workspace_ptr, _use_workspace) = workspace.device_ptr_mut(stream);
-        let caller = [input_ptr, output_ptr];
-        self.enqueue(
-            stream,
-            transform,
-            &grids,
-            caller,
-            Some(workspace_ptr),
-            batch,
-        )
+        self.launch_out_of_place(stream, direction, input, output, Some(workspace), batch)
     }
 
     /// [`CudaFft::launch_in_place`] with the caller's `workspace`, like
@@ -298,6 +252,50 @@ impl CudaFft {
         workspace: &mut CudaSlice<u8>,
         batch: usize,
     ) -> Result<()> {
+        self.launch_in_place_on(stream, direction, data, Some(workspace), batch)
+    }
+
+    /// The out-of-place launches' one path, with or without the caller's workspace.
+    fn launch_out_of_place<T: Real>(
+        &self,
+        stream: &CudaStream,
+        direction: Direction,
+        input: &CudaSlice<T>,
+        output: &mut CudaSlice<T>,
+        workspace: Option<&mut CudaSlice<u8>>,
+        batch: usize,
+    ) -> Result<()> {
+        let transform = self.check_launch::<T>(
+            stream,
+            direction,
+            Placement::OutOfPlace,
+            &[
+                ("input", input.len(), input.context()),
+                ("output", output.len(), output.context()),
+            ],
+            batch,
+        )?;
+        if let Some(workspace) = workspace.as_deref() {
+            self.check_workspace(workspace, batch)?;
+        }
+        let grids = self.grids(transform, batch)?;
+        let (input_ptr, _read_input) = input.device_ptr(stream);
+        let (output_ptr, _write_output) = output.device_ptr_mut(stream);
+        let workspace = workspace.map(|w| w.device_ptr_mut(stream));
+        let workspace_ptr = workspace.as_ref().map(|(ptr, _)| *ptr);
+        let caller = [input_ptr, output_ptr];
+        self.enqueue(stream, transform, &grids, caller, workspace_ptr, batch)
+    }
+
+    /// The in-place launches' one path, with or without the caller's workspace.
+    fn launch_in_place_on<T: Real>(
+        &self,
+        stream: &CudaStream,
+        direction: Direction,
+        data: &mut CudaSlice<T>,
+        workspace: Option<&mut CudaSlice<u8>>,
+        batch: usize,
+    ) -> Result<()> {
         let transform = self.check_launch::<T>(
             stream,
             direction,
@@ -305,17 +303,19 @@ impl CudaFft {
             &[("data", data.len(), data.context())],
             batch,
         )?;
-        self.check_workspace(workspace, batch)?;
+        if let Some(workspace) = workspace.as_deref() {
+            self.check_workspace(workspace, batch)?;
+        }
         let grids = self.grids(transform, batch)?;
         let (data_ptr, _write_data) = data.device_ptr_mut(stream);
-        let (workspace_ptr, _use_workspace) = workspace.device_ptr_mut(stream);
-        let caller = [data_ptr, data_ptr];
+        let workspace = workspace.map(|w| w.device_ptr_mut(stream));
+        let workspace_ptr = workspace.as_ref().map(|(ptr, _)| *ptr);
         self.enqueue(
             stream,
             transform,
             &grids,
-            caller,
-            Some(workspace_ptr),
+            [data_ptr, data_ptr],
+            workspace_ptr,
             batch,
         )
     }

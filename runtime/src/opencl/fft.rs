@@ -187,14 +187,15 @@ impl OpenClFft {
         output: &mut Buffer<Complex<T>>,
         batch: usize,
     ) -> Result<Vec<Event>> {
-        let transform = self.check_launch::<T>(
+        let buffers = [("input", input.get()), ("output", output.get())];
+        self.launch_on::<T>(
             queue,
             direction,
             Placement::OutOfPlace,
-            &[("input", input.get()), ("output", output.get())],
+            buffers,
+            None,
             batch,
-        )?;
-        self.enqueue(queue, transform, [input.get(), output.get()], None, batch)
+        )
     }
 
     /// Enqueues `batch` transforms in `data` in place on `queue` (in-place
@@ -206,14 +207,8 @@ impl OpenClFft {
         data: &mut Buffer<Complex<T>>,
         batch: usize,
     ) -> Result<Vec<Event>> {
-        let transform = self.check_launch::<T>(
-            queue,
-            direction,
-            Placement::InPlace,
-            &[("data", data.get())],
-            batch,
-        )?;
-        self.enqueue(queue, transform, [data.get(), data.get()], None, batch)
+        let buffers = [("data", data.get()), ("data", data.get())];
+        self.launch_on::<T>(queue, direction, Placement::InPlace, buffers, None, batch)
     }
 
     /// [`OpenClFft::launch`] with the caller's `workspace` (cufftSetWorkArea's
@@ -230,16 +225,16 @@ impl OpenClFft {
         workspace: &mut Buffer<u8>,
         batch: usize,
     ) -> Result<Vec<Event>> {
-        let transform = self.check_launch::<T>(
+        let buffers = [("input", input.get()), ("output", output.get())];
+        let workspace = Some(workspace.get());
+        self.launch_on::<T>(
             queue,
             direction,
             Placement::OutOfPlace,
-            &[("input", input.get()), ("output", output.get())],
+            buffers,
+            workspace,
             batch,
-        )?;
-        let workspace = self.check_workspace(workspace.get(), batch)?;
-        let caller = [input.get(), output.get()];
-        self.enqueue(queue, transform, caller, Some(workspace), batch)
+        )
     }
 
     /// [`OpenClFft::launch_in_place`] with the caller's `workspace`, like
@@ -252,16 +247,41 @@ impl OpenClFft {
         workspace: &mut Buffer<u8>,
         batch: usize,
     ) -> Result<Vec<Event>> {
-        let transform = self.check_launch::<T>(
+        let buffers = [("data", data.get()), ("data", data.get())];
+        let workspace = Some(workspace.get());
+        self.launch_on::<T>(
             queue,
             direction,
             Placement::InPlace,
-            &[("data", data.get())],
+            buffers,
+            workspace,
             batch,
-        )?;
-        let workspace = self.check_workspace(workspace.get(), batch)?;
-        let caller = [data.get(), data.get()];
-        self.enqueue(queue, transform, caller, Some(workspace), batch)
+        )
+    }
+
+    /// The launches' one path: checks the call (`buffers` are input and
+    /// output, or the data twice in place) and the caller's workspace, if
+    /// any, then enqueues the passes.
+    fn launch_on<T: Real>(
+        &self,
+        queue: &CommandQueue,
+        direction: Direction,
+        placement: Placement,
+        buffers: [(&'static str, cl_mem); 2],
+        workspace: Option<cl_mem>,
+        batch: usize,
+    ) -> Result<Vec<Event>> {
+        let checked = match placement {
+            Placement::OutOfPlace => &buffers[..],
+            Placement::InPlace => &buffers[..1],
+        };
+        let transform = self.check_launch::<T>(queue, direction, placement, checked, batch)?;
+        let workspace = match workspace {
+            Some(workspace) => Some(self.check_workspace(workspace, batch)?),
+            None => None,
+        };
+        let caller = [buffers[0].1, buffers[1].1];
+        self.enqueue(queue, transform, caller, workspace, batch)
     }
 
     /// Checks a device-buffer call: placement, precision, batch, each
