@@ -86,6 +86,24 @@ pub(crate) struct DeviceMemory {
     pub max_buffer: Option<u64>,
 }
 
+/// The device buffers a host call (`run`, `run_in_place`) allocates, named
+/// as errors name them: the input (the data in place), the output, and the
+/// workspace bytes where the transform needs one.
+pub(crate) fn host_call_buffers(
+    input_bytes: usize,
+    output_bytes: Option<usize>,
+    workspace_bytes: Option<usize>,
+) -> Vec<(&'static str, usize)> {
+    let input = match output_bytes {
+        Some(_) => "input buffer",
+        None => "data buffer",
+    };
+    let mut buffers = vec![(input, input_bytes)];
+    buffers.extend(output_bytes.map(|bytes| ("output buffer", bytes)));
+    buffers.extend(workspace_bytes.map(|bytes| ("workspace", bytes)));
+    buffers
+}
+
 /// Checks that `buffers` (what each is, bytes) fit `memory` before any is
 /// allocated.
 pub(crate) fn check_fits(memory: DeviceMemory, buffers: &[(&'static str, usize)]) -> Result<()> {

@@ -24,7 +24,7 @@ use crate::launch::{
     check_call, check_compiled, check_host_call, check_manifest, device_buffer_words, grids_for,
     Buffers, CompiledKernel,
 };
-use crate::memory::{check_fits, scratch_bytes, workspace_bytes, DeviceMemory};
+use crate::memory::{check_fits, host_call_buffers, scratch_bytes, workspace_bytes, DeviceMemory};
 use crate::real::Real;
 use crate::route::{bind, needs_scratch};
 use cudarc::driver::result::DriverError;
@@ -365,20 +365,12 @@ impl CudaFft {
         batch: usize,
     ) -> Result<Vec<T>> {
         let bytes = |values: usize| values * std::mem::size_of::<Complex<T>>();
-        let mut needs = vec![(
-            if output.is_some() {
-                "input buffer"
-            } else {
-                "data buffer"
-            },
+        let workspace = needs_scratch(transform).then(|| self.scratch_growth(batch));
+        let needs = host_call_buffers(
             bytes(input.len()),
-        )];
-        if let Some(output) = output {
-            needs.push(("output buffer", bytes(output.len())));
-        }
-        if needs_scratch(transform) {
-            needs.push(("workspace", self.scratch_growth(batch)));
-        }
+            output.map(|output| bytes(output.len())),
+            workspace,
+        );
         check_fits(self.memory()?, &needs)?;
 
         let direction = transform.direction;

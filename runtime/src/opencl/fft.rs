@@ -15,7 +15,7 @@ use crate::launch::{
     check_call, check_compiled, check_host_call, check_manifest, device_buffer_words, grids_for,
     Buffers, CompiledKernel,
 };
-use crate::memory::{check_fits, scratch_bytes, workspace_bytes, DeviceMemory};
+use crate::memory::{check_fits, host_call_buffers, scratch_bytes, workspace_bytes, DeviceMemory};
 use crate::real::Real;
 use crate::route::{bind, needs_scratch};
 use fftgen_manifest::{
@@ -403,20 +403,12 @@ impl OpenClFft {
         batch: usize,
     ) -> Result<Vec<Complex<T>>> {
         let bytes = |values: usize| values * std::mem::size_of::<Complex<T>>();
-        let mut needs = vec![(
-            if output.is_some() {
-                "input buffer"
-            } else {
-                "data buffer"
-            },
+        let workspace = needs_scratch(transform).then(|| scratch_bytes(&self.manifest, batch));
+        let needs = host_call_buffers(
             bytes(input.len()),
-        )];
-        if let Some(output) = output {
-            needs.push(("output buffer", bytes(output.len())));
-        }
-        if needs_scratch(transform) {
-            needs.push(("workspace", scratch_bytes(&self.manifest, batch)));
-        }
+            output.map(|output| bytes(output.len())),
+            workspace,
+        );
         check_fits(self.memory(), &needs)?;
 
         let queue = self.device.queue();
