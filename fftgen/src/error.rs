@@ -125,6 +125,22 @@ pub enum Error {
         passes: usize,
     },
 
+    #[error(
+        "{choice} shapes plans of several passes, and n = {n} runs as one kernel; \
+         omit it, or give --split to ask for several passes"
+    )]
+    ChoiceNeedsSeveralPasses { choice: String, n: usize },
+
+    #[error(
+        "the split {split:?} does not fit the shape {shape:?}: {reason}; give pass lengths \
+         whose product is the length of one axis, or omit --split to let the planner choose"
+    )]
+    BadSplit {
+        split: Vec<usize>,
+        shape: Vec<usize>,
+        reason: String,
+    },
+
     #[error("no direction was requested; ask for forward, inverse or both")]
     NoDirection,
 

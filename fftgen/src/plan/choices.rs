@@ -7,7 +7,9 @@
 //! it (cuFFTDx's execution description: block shape, elements per thread,
 //! FFTs per block, kept apart from what the transform is).
 
-use super::{ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch, Pass};
+use super::{
+    ColumnIo, ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch, Pass, Plan,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -65,6 +67,19 @@ pub struct ShapeChoices {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "clap", arg(long))]
     pub padding_search: Option<PaddingSearch>,
+    /// Plans of several passes: the lengths of the passes an axis is split
+    /// into, first pass first (e.g. 16,16,4096 for 2^20: the four-step FFT
+    /// over three passes); the axis is the one whose length is their
+    /// product. The planner splits into as few passes as it can otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "clap", arg(long, value_delimiter = ','))]
+    pub split: Option<Vec<usize>>,
+    /// Plans of several passes: how column passes move their strided sides,
+    /// through a shared-memory tile (tile) or straight between global
+    /// memory and registers where that coalesces (global, seed 000 IV.A).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub column_io: Option<ColumnIo>,
 }
 
 impl ShapeChoices {
@@ -81,6 +96,46 @@ impl ShapeChoices {
             exchange_width: Some(pass.exchange_width),
             first_write: Some(pass.first_write),
             padding_search: Some(pass.padding_search),
+            split: None,
+            column_io: None,
+        }
+    }
+
+    /// The choices that plan `plan` again: those of its one pass, pinned,
+    /// or for a plan of several passes its split and column I/O (each
+    /// pass's shape stays the planner's).
+    pub fn pinned_plan(plan: &Plan) -> ShapeChoices {
+        if let [pass] = plan.passes.as_slice() {
+            return ShapeChoices::pinned(pass);
+        }
+        ShapeChoices {
+            split: plan
+                .axis_factors
+                .iter()
+                .rev()
+                .find(|factors| factors.len() > 1)
+                .cloned(),
+            column_io: Some(plan.column_io),
+            ..ShapeChoices::default()
+        }
+    }
+
+    /// The choices of the passes' shapes alone: those a plan of several
+    /// passes cannot take (its passes are shaped by the planner).
+    pub fn one_kernel_only(&self) -> ShapeChoices {
+        ShapeChoices {
+            split: None,
+            column_io: None,
+            ..self.clone()
+        }
+    }
+
+    /// The choices only a plan of several passes takes.
+    pub fn several_passes_only(&self) -> ShapeChoices {
+        ShapeChoices {
+            split: self.split.clone(),
+            column_io: self.column_io,
+            ..ShapeChoices::default()
         }
     }
 

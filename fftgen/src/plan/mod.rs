@@ -43,6 +43,12 @@ pub struct Plan {
     /// intermediate results that may not overwrite the input or that a
     /// pass cannot write over what it reads.
     pub scratch_elements: usize,
+    /// How each axis (row-major, like `shape`) is split into passes: the
+    /// lengths of its passes' FFTs, first pass first (one length for an
+    /// axis one pass computes).
+    pub axis_factors: Vec<Vec<usize>>,
+    /// How the column passes move their strided sides.
+    pub column_io: ColumnIo,
     /// Kernels run one after another: one for a 1D transform that fits a
     /// block, one per axis of a multi-dimensional one, two or three per
     /// axis longer than a block holds (the four-step FFT).
@@ -241,6 +247,28 @@ pub enum GlobalIo {
     /// FftShMemCol). Also any side whose FFTs are not dense.
     ColumnTile,
 }
+
+/// How the passes of a multi-pass plan move the sides of their FFTs whose
+/// points are strided in memory (columns). Either way a warp's accesses are
+/// runs of neighbouring columns; they differ in what the data goes through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ColumnIo {
+    /// A tile of neighbouring columns copied through shared memory (seed
+    /// 000 IV.C, Fig. 5, FftShMemCol): any FFT length, any side. The
+    /// default.
+    Tile,
+    /// Straight between global memory and registers wherever a warp's
+    /// lanes hold neighbouring columns that are adjacent in memory (FFTs of
+    /// fewer threads than a warp): the global-memory FFT of seed 000 IV.A,
+    /// whose passes of one radix-R step take no shared memory at all. Sides
+    /// where that would not coalesce still go through the tile.
+    Global,
+}
+
+fftgen_manifest::text_enum!(ColumnIo as "a column I/O choice" {
+    Tile => "tile",
+    Global => "global",
+});
 
 /// Which caches a kernel's loads of its input go through.
 ///

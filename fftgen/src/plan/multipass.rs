@@ -18,7 +18,7 @@
 use super::access::{Access, Column, StepTwiddle};
 use super::planner::plan_pass;
 use super::split::four_step;
-use super::{Plan, Twiddles};
+use super::{ColumnIo, Plan, ShapeChoices, Twiddles, Wisdom};
 use crate::{Buffer, Error, FftSpec, Layout, Placement, Precision, Target};
 
 /// Most passes one axis may take (three reach 2^30 with 1024-point passes).
@@ -39,15 +39,60 @@ impl Step {
     }
 }
 
-/// Plans `spec` (validated) as a sequence of passes for `target`.
-pub fn plan(spec: &FftSpec, target: &Target) -> Result<Plan, Error> {
+/// Plans `spec` (validated) as a sequence of passes for `target`: with the
+/// user's split and column I/O where given, else the first measured ones
+/// ([`Wisdom`]) that plan, else the planner's.
+pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Error> {
+    let user = spec.choices.several_passes_only();
+    if user.is_empty() {
+        let measured = wisdom
+            .candidates(&spec.shape, spec.precision, target)
+            .filter(|entry| entry.choices.one_kernel_only().is_empty())
+            .find_map(|entry| plan_with(spec, target, &entry.choices).ok());
+        if let Some(plan) = measured {
+            return Ok(plan);
+        }
+    }
+    plan_with(spec, target, &user)
+}
+
+/// Most passes a split given by hand may take: the global-memory FFT of
+/// seed 000 IV.A runs one radix step per pass.
+const MAX_SPLIT: usize = 6;
+
+/// Plans `spec` with `choices` (a split and column I/O at most).
+fn plan_with(spec: &FftSpec, target: &Target, choices: &ShapeChoices) -> Result<Plan, Error> {
     let shape = &spec.shape;
     let precision = spec.precision;
     let input_layout = spec.planned_input_layout();
     let output_layout = spec.planned_output_layout();
     let scratch_layout = Layout::contiguous(shape);
+    let column_io = choices.column_io.unwrap_or(ColumnIo::Tile);
+    let columns = column_limit(precision, target);
+
+    // The axis a split by hand applies to: the last whose length it makes.
+    let split_axis = match &choices.split {
+        None => None,
+        Some(split) => {
+            let bad = |reason: String| Error::BadSplit {
+                split: split.clone(),
+                shape: shape.clone(),
+                reason,
+            };
+            if split.is_empty() || split.len() > MAX_SPLIT {
+                return Err(bad(format!("give 1 to {MAX_SPLIT} pass lengths")));
+            }
+            if split.len() > 1 && split.contains(&1) {
+                return Err(bad("a pass of length 1 computes nothing".into()));
+            }
+            let product: usize = split.iter().product();
+            let axis = (0..shape.len()).rev().find(|&a| shape[a] == product);
+            Some(axis.ok_or_else(|| bad(format!("no axis is {product} long")))?)
+        }
+    };
 
     let mut steps = Vec::new();
+    let mut axis_factors = vec![Vec::new(); shape.len()];
     for axis in (0..shape.len()).rev() {
         // An axis whose points are consecutive in every buffer it may use
         // runs as rows (as long as a block holds); any other as columns,
@@ -55,10 +100,10 @@ pub fn plan(spec: &FftSpec, target: &Target) -> Result<Plan, Error> {
         let rows = [&input_layout, &output_layout, &scratch_layout]
             .iter()
             .all(|layout| layout.strides[axis] == 1);
-        let columns = column_limit(precision, target);
-        let factors = match rows && shape[axis] <= super::planner::max_size(precision) {
-            true => vec![shape[axis]],
-            false => four_step(shape[axis], columns, MAX_STEPS_PER_AXIS).ok_or_else(|| {
+        let factors = match (split_axis == Some(axis), &choices.split) {
+            (true, Some(split)) => split.clone(),
+            _ if rows && shape[axis] <= super::planner::max_size(precision) => vec![shape[axis]],
+            _ => four_step(shape[axis], columns, MAX_STEPS_PER_AXIS).ok_or_else(|| {
                 Error::TooLarge {
                     n: shape[axis],
                     precision,
@@ -73,10 +118,12 @@ pub fn plan(spec: &FftSpec, target: &Target) -> Result<Plan, Error> {
                 step,
             });
         }
+        axis_factors[axis] = factors;
     }
-    if !spec.choices.is_empty() {
+    let pass_choices = spec.choices.one_kernel_only();
+    if !pass_choices.is_empty() {
         return Err(Error::ChoiceNeedsOneKernel {
-            choice: spec.choices.to_string(),
+            choice: pass_choices.to_string(),
             shape: shape.clone(),
             passes: steps.len(),
         });
@@ -88,11 +135,15 @@ pub fn plan(spec: &FftSpec, target: &Target) -> Result<Plan, Error> {
         Buffer::Output => &output_layout,
         Buffer::Scratch => &scratch_layout,
     };
+    let shapes = ShapeChoices {
+        column_io: Some(column_io),
+        ..ShapeChoices::default()
+    };
     let mut passes = Vec::with_capacity(steps.len());
     for (i, (step, &(reads, writes))) in steps.iter().zip(&buffers).enumerate() {
         let (access, twiddle) = step_access(step, shape, reads, writes, layout_of);
         let len = step.factors[step.step];
-        let mut pass = plan_pass(len, precision, &Default::default(), target, &access)?;
+        let mut pass = plan_pass(len, precision, &shapes, target, &access)?;
         if let Some((column, span)) = twiddle {
             let Twiddles::RoundedF64Table { len } = pass.twiddles;
             pass.step_twiddle = Some(StepTwiddle::new(column, span, len));
@@ -113,6 +164,8 @@ pub fn plan(spec: &FftSpec, target: &Target) -> Result<Plan, Error> {
         input_layout,
         output_layout,
         scratch_elements: if uses_scratch { spec.points() } else { 0 },
+        axis_factors,
+        column_io,
         passes,
     })
 }

@@ -10,7 +10,7 @@ use super::padding::{bank_words, Exchange, Padding, PaddingSearch};
 use super::radix::{choose, thread_shape, values_per_thread};
 use super::wisdom::Wisdom;
 use super::{
-    Access, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout, Pass,
+    Access, Column, ColumnIo, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout, Pass,
     Plan, Stage, Twiddles,
 };
 use crate::codelet::is_supported_radix;
@@ -97,9 +97,16 @@ fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
     let one_kernel = spec.shape.len() == 1
         && fits_one_kernel(spec.n(), spec.precision, target)
         && spec.planned_input_layout().is_contiguous(&spec.shape)
-        && spec.planned_output_layout().is_contiguous(&spec.shape);
+        && spec.planned_output_layout().is_contiguous(&spec.shape)
+        && spec.choices.split.is_none();
     if !one_kernel {
-        return super::multipass::plan(spec, target);
+        return super::multipass::plan(spec, target, wisdom);
+    }
+    if let Some(column_io) = spec.choices.column_io {
+        return Err(Error::ChoiceNeedsSeveralPasses {
+            choice: format!("--column-io {column_io}"),
+            n: spec.n(),
+        });
     }
     let n = spec.n();
     let user = &spec.choices;
@@ -112,7 +119,7 @@ fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
             None
         }
         None => wisdom
-            .candidates(n, spec.precision, target)
+            .candidates(&spec.shape, spec.precision, target)
             .find_map(|entry| Some((&entry.choices, launchable(spec, &entry.choices, target)?))),
     };
     let pass = match measured {
@@ -140,6 +147,8 @@ fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
         input_layout: Layout::contiguous(&spec.shape),
         output_layout: Layout::contiguous(&spec.shape),
         scratch_elements: 0,
+        axis_factors: vec![vec![n]],
+        column_io: ColumnIo::Tile,
         passes: vec![pass],
     })
 }
@@ -379,8 +388,23 @@ pub(super) fn plan_pass(
     // A pass whose FFTs are not a dense batch moves strided sides through
     // shared memory as a tile of neighbouring FFTs.
     let dense = access.is_dense(n);
-    let tiled_in = !dense && (access.input_stride != 1 || lanes == LaneLayout::FftMinor);
-    let tiled_out = !dense && (access.output_stride != 1 || lanes == LaneLayout::FftMinor);
+    // Column I/O `global` (seed 000 IV.A): where a warp's lanes hold
+    // neighbouring FFTs adjacent in memory (at least 32 bytes of them), a
+    // side goes straight between global memory and registers.
+    let global = choices.column_io == Some(ColumnIo::Global) && lanes == LaneLayout::FftMinor;
+    let adjacent = |stride: fn(&Column) -> usize| {
+        global
+            && access
+                .columns
+                .first()
+                .is_some_and(|c| stride(c) == 1 && c.count * precision.complex_bytes() >= 32)
+    };
+    let tiled_in = !dense
+        && (access.input_stride != 1 || lanes == LaneLayout::FftMinor)
+        && !adjacent(|c| c.input_stride);
+    let tiled_out = !dense
+        && (access.output_stride != 1 || lanes == LaneLayout::FftMinor)
+        && !adjacent(|c| c.output_stride);
     let side = |tiled: bool| match tiled {
         true => GlobalIo::ColumnTile,
         false => GlobalIo::Direct,
@@ -409,6 +433,13 @@ pub(super) fn plan_pass(
             )
         }
         (false, LaneLayout::FftMajor) => (padded, GlobalIo::Direct, GlobalIo::Direct),
+        // Columns in and out of registers: shared memory only for exchanges
+        // (none for one stage), an odd stride spreading the lanes' FFTs.
+        (false, LaneLayout::FftMinor) if !dense => (
+            if stages.len() == 1 { 0 } else { n | 1 },
+            GlobalIo::Direct,
+            GlobalIo::Direct,
+        ),
         (false, LaneLayout::FftMinor) => (
             n | 1,
             GlobalIo::StagedThroughShared,
@@ -484,7 +515,10 @@ pub(super) fn plan_pass(
             2 * bytes_per_fft
         }
     };
-    let most_ffts = (shared_limit / bytes_per_fft).min(max_threads / threads_per_fft);
+    let most_ffts = match bytes_per_fft {
+        0 => max_threads / threads_per_fft,
+        bytes => (shared_limit / bytes).min(max_threads / threads_per_fft),
+    };
     let ffts_per_block = match choices.ffts_per_block {
         None if tiled_in || tiled_out => tile_ffts(
             fft_stride,

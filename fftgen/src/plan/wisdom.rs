@@ -52,12 +52,24 @@ pub struct WisdomFile {
 #[serde(deny_unknown_fields)]
 pub struct WisdomEntry {
     pub precision: Precision,
+    /// Points of one transform.
     pub n: usize,
+    /// The transform's shape where it has several axes (`[1024, 1024]`);
+    /// a 1D entry leaves it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape: Option<Vec<usize>>,
     /// The choices that won; those left out stay the planner's.
     pub choices: ShapeChoices,
     /// The logs holding the timings that justify the entry.
     #[serde(default)]
     pub evidence: Vec<String>,
+}
+
+impl WisdomEntry {
+    /// The shape of the transform the entry was measured for.
+    pub fn shape(&self) -> Vec<usize> {
+        self.shape.clone().unwrap_or_else(|| vec![self.n])
+    }
 }
 
 impl WisdomFile {
@@ -69,6 +81,17 @@ impl WisdomFile {
         };
         let file: WisdomFile = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
         for entry in &file.entries {
+            if entry.shape().iter().product::<usize>() != entry.n {
+                return Err(bad(format!(
+                    "the {} entry for n = {} has shape {:?}, whose product is not n",
+                    entry.precision,
+                    entry.n,
+                    entry.shape()
+                )));
+            }
+            if entry.choices.radices.is_none() {
+                continue;
+            }
             let radices = entry.choices.radices.as_deref().unwrap_or_default();
             if radices.iter().product::<usize>() != entry.n {
                 return Err(bad(format!(
@@ -98,9 +121,9 @@ impl WisdomFile {
     /// This file with `entry` in place of any of the same size and precision.
     pub fn with_entry(mut self, entry: WisdomEntry) -> WisdomFile {
         self.entries
-            .retain(|e| (e.precision, e.n) != (entry.precision, entry.n));
+            .retain(|e| (e.precision, e.shape()) != (entry.precision, entry.shape()));
         self.entries.push(entry);
-        self.entries.sort_by_key(|e| (e.precision, e.n));
+        self.entries.sort_by_key(|e| (e.precision, e.n, e.shape()));
         self
     }
 
@@ -155,12 +178,12 @@ impl Wisdom {
         &self.files
     }
 
-    /// The entries for `n` in `precision` that may apply on `target`, first
-    /// to last: those of files measured on its model, then those of
-    /// fallback files.
+    /// The entries for transforms of `shape` in `precision` that may apply
+    /// on `target`, first to last: those of files measured on its model,
+    /// then those of fallback files.
     pub fn candidates<'a>(
         &'a self,
-        n: usize,
+        shape: &'a [usize],
         precision: Precision,
         target: &'a Target,
     ) -> impl Iterator<Item = &'a WisdomEntry> {
@@ -171,17 +194,17 @@ impl Wisdom {
             .filter(|f| f.fallback && !f.measured_on(target));
         own.chain(fallback)
             .flat_map(|f| &f.entries)
-            .filter(move |e| e.n == n && e.precision == precision)
+            .filter(move |e| e.precision == precision && e.shape() == shape)
     }
 
-    /// The sizes and precisions that files measured on `target`'s own model
-    /// have shapes for.
-    pub fn tuned_sizes(&self, target: &Target) -> Vec<(Precision, usize)> {
+    /// The transform shapes and precisions that files measured on
+    /// `target`'s own model have choices for.
+    pub fn tuned_shapes(&self, target: &Target) -> Vec<(Precision, Vec<usize>)> {
         self.files
             .iter()
             .filter(|f| f.measured_on(target))
             .flat_map(|f| &f.entries)
-            .map(|e| (e.precision, e.n))
+            .map(|e| (e.precision, e.shape()))
             .collect()
     }
 
@@ -221,7 +244,7 @@ mod tests {
     fn a_model_prefers_its_own_shapes_then_the_fallback() {
         let first = |n, precision, target: &Target| {
             Wisdom::built_in()
-                .candidates(n, precision, target)
+                .candidates(&[n], precision, target)
                 .next()
                 .map(|e| e.choices.clone())
         };
@@ -262,6 +285,7 @@ mod tests {
         let entry = |n, radix: Vec<usize>| WisdomEntry {
             precision: Precision::F32,
             n,
+            shape: None,
             choices: ShapeChoices {
                 radices: Some(radix),
                 ..ShapeChoices::default()

@@ -12,7 +12,7 @@ use super::cufft::{self, CufftPlan};
 use super::opencl::OpenClBench;
 use super::report::{utc_timestamp, BenchReport, BenchRow, PlanCreation};
 use super::timing::{time_interleaved, EventClock, Schedule, Timing};
-use super::tune::{bench_args, candidates, Dimension, TuneConfig, TuneReport, TuneRow, Variant};
+use super::tune::{bench_args, candidates, split_candidates, Dimension, TuneConfig, TuneReport, TuneRow, Variant};
 use super::{
     batch_for, buffer_complex, buffer_reals, larger_than_batch, BenchConfig, BenchError, Sample,
     BUFFER_BYTES,
@@ -81,15 +81,6 @@ pub fn tune(
     config: &TuneConfig,
     mut on_row: impl FnMut(&TuneRow),
 ) -> Result<TuneReport, BenchError> {
-    // The search varies the choices of one kernel.
-    let largest = fftgen::plan::planner::max_size(config.precision);
-    if let Some(n) = config.sizes.iter().find(|&&n| n > largest) {
-        return Err(BenchError::Invalid(format!(
-            "fftgen tune searches the shapes of one kernel, up to {largest} in {}; {n} runs \
-             as several passes (measure it with fftgen bench --sizes {n})",
-            config.precision
-        )));
-    }
     let shapes: Vec<Shape> = config.sizes.iter().map(|&n| Shape(vec![n])).collect();
     preflight(&shapes, config.precision)?;
     match config.precision {
@@ -299,11 +290,8 @@ impl<T: Sample> Session<T> {
             }
         };
         row.passes = generated.plan.passes.len();
-        // One kernel's choices can be pinned with --shape; a plan of several
-        // passes has no such spelling.
-        if let [pass] = generated.plan.passes.as_slice() {
-            row.shape = ShapeChoices::pinned(pass);
-        }
+        // Every choice made, so --shape runs the same plan again.
+        row.shape = ShapeChoices::pinned_plan(&generated.plan);
         row.checked_transforms = checked_transforms(n, batch);
         let references = match self.references(&shape.0, row.checked_transforms) {
             Ok(references) => references,
@@ -550,11 +538,17 @@ impl<T: Sample> Session<T> {
         let spec = FftSpec::new(n).precision(T::PRECISION);
         let spec = for_target(&spec, self.device.target());
         let planned = match fftgen::plan::plan(&spec) {
-            Ok(plan) => plan.passes[0].clone(),
+            Ok(plan) => plan,
             Err(e) => {
                 row.notes.push(format!("planner: {e}"));
                 return row;
             }
+        };
+        // A plan of several passes varies its split and column I/O; one
+        // kernel the dimensions asked for.
+        let shapes = match planned.passes.as_slice() {
+            [pass] => candidates(pass, dimensions, spec.planned_target()),
+            _ => split_candidates(&planned, spec.planned_target()),
         };
         let references = match self.references(&[n], checked_transforms(n, batch)) {
             Ok(references) => references,
@@ -565,10 +559,7 @@ impl<T: Sample> Session<T> {
         };
         let mut sources = std::collections::HashSet::new();
         let mut ffts = Vec::new();
-        for (index, shape) in candidates(&planned, dimensions, spec.planned_target())
-            .into_iter()
-            .enumerate()
-        {
+        for (index, shape) in shapes.into_iter().enumerate() {
             let mut variant = Variant {
                 shape: bench_args(n, &shape),
                 choices: shape.clone(),
@@ -595,7 +586,7 @@ impl<T: Sample> Session<T> {
             };
             // Every choice the planner made is named, so the line can be
             // run again as it is.
-            variant.choices = ShapeChoices::pinned(&generated.plan.passes[0]);
+            variant.choices = ShapeChoices::pinned_plan(&generated.plan);
             variant.shape = bench_args(n, &variant.choices);
             let mut check = BenchRow::new(n, batch, T::PRECISION);
             match self.ours_checked(&mut check, &generated, &references) {

@@ -16,8 +16,8 @@
 use super::timing::Timing;
 use fftgen::plan::radix::schedules;
 use fftgen::plan::{
-    ExchangeWidth, FirstWrite, InputCaching, PaddingSearch, Pass, ShapeChoices, WisdomEntry,
-    WisdomFile,
+    ColumnIo, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch, Pass, Plan, ShapeChoices,
+    WisdomEntry, WisdomFile,
 };
 use fftgen::{Precision, Target};
 use serde::Serialize;
@@ -209,6 +209,58 @@ fn values(dimension: Dimension, pass: &Pass, target: &Target) -> Vec<Setter> {
                 .collect()
         }
     }
+}
+
+/// The plan `planned` of several passes (first) and its variants: each
+/// split of its longest axis with one or two passes of one small radix step
+/// (8, 16, 32 or 64 points) first or last, the global-memory FFT's passes
+/// of seed 000 IV.A, and into two passes of 1024 to 4096 points last, each
+/// with its columns through a shared-memory tile and straight through
+/// registers. Those that repeat another's code are dropped by the caller.
+pub fn split_candidates(planned: &Plan, target: &Target) -> Vec<ShapeChoices> {
+    let base = ShapeChoices::pinned_plan(planned);
+    let n = planned.shape.iter().copied().max().unwrap_or(1);
+    // Every pass of a split axis reads or writes strided points.
+    let longest = fftgen::plan::multipass::column_limit(planned.precision, target);
+    let mut splits: Vec<Vec<usize>> = Vec::new();
+    let mut add = |split: Vec<usize>| {
+        let fits = split.iter().all(|&f| (2..=longest).contains(&f));
+        if fits && split.iter().product::<usize>() == n && !splits.contains(&split) {
+            splits.push(split);
+        }
+    };
+    if let Some(split) = &base.split {
+        add(split.clone());
+    }
+    for step in [8, 16, 32, 64] {
+        if n % step == 0 {
+            add(vec![step, n / step]);
+            add(vec![n / step, step]);
+        }
+        if n % (step * step) == 0 {
+            add(vec![step, step, n / (step * step)]);
+            add(vec![n / (step * step), step, step]);
+        }
+    }
+    for last in [1024, 2048, 4096] {
+        if n % last == 0 {
+            add(vec![n / last, last]);
+        }
+    }
+    let mut shapes = vec![base.clone()];
+    for split in splits {
+        for column_io in [ColumnIo::Tile, ColumnIo::Global] {
+            let shape = ShapeChoices {
+                split: Some(split.clone()),
+                column_io: Some(column_io),
+                ..ShapeChoices::default()
+            };
+            if !shapes.contains(&shape) {
+                shapes.push(shape);
+            }
+        }
+    }
+    shapes
 }
 
 /// The distinct orders of `radices`, the given one first.
@@ -418,6 +470,7 @@ impl TuneReport {
                 Some(fastest) => file.with_entry(WisdomEntry {
                     precision: row.precision,
                     n: row.n,
+                    shape: None,
                     choices: fastest.choices.clone(),
                     evidence: vec![evidence.to_string()],
                 }),
