@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+use fftgen::plan::{ColumnIo, GlobalIo, ShapeChoices};
 use fftgen::{FftSpec, Normalization, Placement, Precision};
 
 /// Runs `spec` on PoCL (tests/common).
@@ -45,4 +46,56 @@ fn three_passes_and_normalization() {
         &FftSpec::new(3usize.pow(10)).normalization(Normalization::Inverse),
         1,
     );
+}
+
+/// The global-memory FFT of seed 000 IV.A: column passes whose lanes hold
+/// adjacent columns go straight between global memory and registers (a
+/// one-step pass takes no shared memory), first, last or in the middle of a
+/// split, in both precisions, in and out of place, in 1D and along a 2D
+/// axis; and the splits the H200's wisdom measured fastest.
+#[test]
+fn global_memory_passes() {
+    let global = |shape: &[usize], split: &[usize]| {
+        FftSpec::with_shape(shape).choices(ShapeChoices {
+            split: Some(split.to_vec()),
+            column_io: Some(ColumnIo::Global),
+            ..ShapeChoices::default()
+        })
+    };
+    let spec = global(&[1 << 16], &[16, 16, 256]);
+    let plan = fftgen::plan::plan(&spec).unwrap();
+    assert_eq!(plan.axis_factors, vec![vec![16, 16, 256]]);
+    // The middle pass: one radix-16 step, no shared memory, both sides
+    // straight from and to global memory.
+    let middle = &plan.passes[1];
+    assert_eq!((middle.threads_per_fft, middle.shared_bytes), (1, 0));
+    assert_eq!((middle.io, middle.output_io), (GlobalIo::Direct, GlobalIo::Direct));
+    for placement in [Placement::OutOfPlace, Placement::InPlace] {
+        check_spec(&spec.clone().placement(placement), 3);
+        check_spec(
+            &global(&[1 << 15], &[512, 64])
+                .precision(Precision::F64)
+                .placement(placement),
+            2,
+        );
+    }
+    check_spec(&global(&[1 << 16], &[1024, 64]), 3);
+    check_spec(&global(&[3usize.pow(10)], &[243, 243]), 1);
+    check_spec(&global(&[1000], &[10, 100]).precision(Precision::F64), 5);
+    check_spec(
+        &global(&[64, 4096], &[16, 256]).normalization(Normalization::Unitary),
+        2,
+    );
+    // The H200 plans these with the splits its wisdom measured fastest
+    // (fftgen/wisdom/h200.json; tests/opencl_sweep.rs runs those that fit
+    // OpenCL's static shared memory, the GPU the rest); other GPUs with the
+    // planner's tiles.
+    for n in [1usize << 15, 1 << 16, 1 << 17, 59049, 78125] {
+        let io = |target| {
+            let spec = FftSpec::new(n).target(target);
+            fftgen::plan::plan(&spec).unwrap().column_io
+        };
+        assert_eq!(io(fftgen::Target::H200), ColumnIo::Global, "n = {n}");
+        assert_eq!(io(fftgen::Target::PORTABLE), ColumnIo::Tile, "n = {n}");
+    }
 }

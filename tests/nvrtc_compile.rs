@@ -75,8 +75,12 @@ fn shapes_of_tuned_gpus() {
         return;
     }
     for target in Wisdom::tuned_targets() {
-        for (precision, n) in Wisdom::built_in().tuned_sizes(&target) {
-            compile(&FftSpec::new(n).precision(precision).target(target.clone()));
+        for (precision, shape) in Wisdom::built_in().tuned_shapes(&target) {
+            compile(
+                &FftSpec::with_shape(&shape)
+                    .precision(precision)
+                    .target(target.clone()),
+            );
         }
     }
 }

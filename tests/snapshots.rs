@@ -98,3 +98,19 @@ fn n32x40_column_kernel_f32_both_dialects() {
     pin("plan_cuda_f32_n32x40_columns", &spec, Backend::Cuda);
     pin("plan_opencl_f32_n32x40_columns", &spec, Backend::OpenCl);
 }
+
+/// Global-memory passes (seed 000 IV.A): 256-point columns, then 16-point
+/// FFTs of one radix step that read adjacent columns straight into
+/// registers and write them back, with no shared memory at all.
+#[test]
+fn n4096_global_memory_passes_f32_both_dialects() {
+    let spec = FftSpec::new(4096)
+        .directions(&[Direction::Forward])
+        .choices(fftgen::plan::ShapeChoices {
+            split: Some(vec![256, 16]),
+            column_io: Some(fftgen::plan::ColumnIo::Global),
+            ..Default::default()
+        });
+    pin("plan_cuda_f32_n4096_global_256x16", &spec, Backend::Cuda);
+    pin("plan_opencl_f32_n4096_global_256x16", &spec, Backend::OpenCl);
+}

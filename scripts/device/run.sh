@@ -67,10 +67,12 @@ if [ "$what" = large ]; then
     fi
     if [ "$part" = all ] || [ "$part" = sanitizer ]; then
         log="$OUT/large_sanitizer.log"; : > "$log"
-        # A two-pass 1D plan, a 2D and a 3D plan, small batches (the tools
-        # slow kernels down by orders of magnitude); a run cut off after 90 s
-        # shows as exit 124.
-        for args in "--n 1048576 --batch 2" "--n 1024x1024 --batch 1" "--n 64x48x40 --batch 2"; do
+        # A two-pass 1D plan, a 2D and a 3D plan, global-memory passes (the
+        # H200's 65536, and one-step passes without shared memory), small
+        # batches (the tools slow kernels down by orders of magnitude); a run
+        # cut off after 90 s shows as exit 124.
+        for args in "--n 1048576 --batch 2" "--n 1024x1024 --batch 1" "--n 64x48x40 --batch 2" \
+            "--n 65536 --batch 2" "--n 32768 --batch 2 --split 16,16,128 --column-io global"; do
             for tool in memcheck racecheck; do
                 echo "== compute-sanitizer --tool $tool fftgen check --backend cuda $args" >> "$log"
                 # shellcheck disable=SC2086

@@ -306,6 +306,7 @@ fn step_access<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::GlobalIo;
 
     fn steps(axes: &[usize]) -> Vec<Step> {
         axes.iter()
@@ -342,5 +343,69 @@ mod tests {
             choose_buffers(&steps(&[1, 1]), Placement::InPlace),
             vec![(Input, Output), (Output, Output)]
         );
+    }
+
+    fn with(split: Option<&[usize]>, column_io: Option<ColumnIo>) -> ShapeChoices {
+        ShapeChoices {
+            split: split.map(<[usize]>::to_vec),
+            column_io,
+            ..ShapeChoices::default()
+        }
+    }
+
+    #[test]
+    fn splits_by_hand_are_checked_and_shape_the_plan() {
+        let plan = |shape: &[usize], choices: ShapeChoices| {
+            crate::plan::plan(&FftSpec::with_shape(shape).choices(choices))
+        };
+        // The split applies to the last axis of its length.
+        let two_d = plan(&[1024, 1024], with(Some(&[32, 32]), None)).unwrap();
+        assert_eq!(two_d.axis_factors, vec![vec![1024], vec![32, 32]]);
+        assert_eq!(two_d.passes.len(), 3);
+        // A one-kernel size given a split runs as several passes.
+        let split = plan(&[4096], with(Some(&[64, 64]), None)).unwrap();
+        assert_eq!(split.passes.len(), 2);
+        for (shape, bad, says) in [
+            (vec![1 << 16], vec![16, 16], "no axis is 256 long"),
+            (vec![1 << 16], vec![1, 65536], "length 1"),
+            (vec![1 << 16], vec![2; 16], "1 to 6"),
+        ] {
+            let err = plan(&shape, with(Some(&bad), None)).unwrap_err();
+            assert!(matches!(err, Error::BadSplit { .. }), "{err}");
+            assert!(err.to_string().contains(says), "{err}");
+        }
+        // Column I/O shapes plans of several passes only.
+        let err = plan(&[4096], with(None, Some(ColumnIo::Global))).unwrap_err();
+        assert!(matches!(err, Error::ChoiceNeedsSeveralPasses { .. }), "{err}");
+        // Choices of one kernel's shape still do not apply to several.
+        let err = plan(
+            &[1 << 16],
+            ShapeChoices {
+                threads_per_fft: Some(64),
+                ..with(Some(&[256, 256]), None)
+            },
+        )
+        .unwrap_err();
+        assert!(matches!(err, Error::ChoiceNeedsOneKernel { .. }), "{err}");
+    }
+
+    #[test]
+    fn global_column_io_reads_adjacent_columns_into_registers() {
+        let spec = |io| {
+            FftSpec::new(1 << 15)
+                .target(Target::PORTABLE)
+                .choices(with(Some(&[8, 4096]), Some(io)))
+        };
+        let global = crate::plan::plan(&spec(ColumnIo::Global)).unwrap();
+        let tile = crate::plan::plan(&spec(ColumnIo::Tile)).unwrap();
+        // Pass 0: 8-point columns, one thread each; the columns it reads are
+        // adjacent, those it writes 8 apart (so only its input goes direct).
+        let (g, t) = (&global.passes[0], &tile.passes[0]);
+        assert_eq!(g.threads_per_fft, 1);
+        assert_eq!((g.io, g.output_io), (GlobalIo::Direct, GlobalIo::ColumnTile));
+        assert_eq!((t.io, t.output_io), (GlobalIo::ColumnTile, GlobalIo::ColumnTile));
+        // Lanes of a warp over FFTs of a warp or more threads stay tiled.
+        assert_eq!(global.passes[1].io, tile.passes[1].io);
+        assert_eq!(global.column_io, ColumnIo::Global);
     }
 }

@@ -47,6 +47,21 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
         plan.bytes_moved(),
         plan.passes.len()
     );
+    if plan.passes.len() > 1 {
+        let axes: Vec<String> = plan
+            .axis_factors
+            .iter()
+            .map(|factors| {
+                let lengths: Vec<String> = factors.iter().map(|f| f.to_string()).collect();
+                lengths.join(" x ")
+            })
+            .collect();
+        println!(
+            "passes per axis: {} (first axis first), column I/O {}",
+            axes.join(", "),
+            plan.column_io
+        );
+    }
     for (index, pass) in plan.passes.iter().enumerate() {
         let Twiddles::RoundedF64Table { len } = pass.twiddles;
         let direction = plan.directions[0];

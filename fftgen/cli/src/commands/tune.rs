@@ -19,10 +19,12 @@ use std::path::PathBuf;
 pub struct TuneArgs {
     #[arg(long, value_enum, default_value_t = PrecisionArg::F32)]
     precision: PrecisionArg,
-    /// Transform lengths to search.
+    /// Transform lengths to search. A length that runs as several passes
+    /// searches its splits into passes and its column I/O (tile or global)
+    /// instead of the shape choices of one kernel.
     #[arg(long, value_delimiter = ',', required = true)]
     sizes: Vec<usize>,
-    /// Choices to vary around each planned shape: bound, first-write,
+    /// Choices to vary around each planned one-kernel shape: bound, first-write,
     /// exchange-width, padding-search, input-caching (the default: all five),
     /// radix-order, threads, factorization (other radix schedules, planned
     /// as the planner would). Every combination is timed.
