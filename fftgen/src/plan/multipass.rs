@@ -45,9 +45,17 @@ impl Step {
 pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Error> {
     let user = spec.choices.several_passes_only();
     if user.is_empty() {
+        // A split measured on a GPU whose blocks hold longer columns than
+        // this target's would run here with narrower tiles than measured.
+        let columns = column_limit(spec.precision, target);
+        let fits = |split: &Option<Vec<usize>>| {
+            split
+                .as_ref()
+                .is_none_or(|split| split.iter().all(|&f| f <= columns))
+        };
         let measured = wisdom
             .candidates(&spec.shape, spec.precision, target)
-            .filter(|entry| entry.choices.one_kernel_only().is_empty())
+            .filter(|entry| entry.choices.one_kernel_only().is_empty() && fits(&entry.choices.split))
             .find_map(|entry| plan_with(spec, target, &entry.choices).ok());
         if let Some(plan) = measured {
             return Ok(plan);
