@@ -69,7 +69,10 @@ fn global_memory_passes() {
     // straight from and to global memory.
     let middle = &plan.passes[1];
     assert_eq!((middle.threads_per_fft, middle.shared_bytes), (1, 0));
-    assert_eq!((middle.io, middle.output_io), (GlobalIo::Direct, GlobalIo::Direct));
+    assert_eq!(
+        (middle.io, middle.output_io),
+        (GlobalIo::Direct, GlobalIo::Direct)
+    );
     for placement in [Placement::OutOfPlace, Placement::InPlace] {
         check_spec(&spec.clone().placement(placement), 3);
         check_spec(

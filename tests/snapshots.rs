@@ -112,5 +112,9 @@ fn n4096_global_memory_passes_f32_both_dialects() {
             ..Default::default()
         });
     pin("plan_cuda_f32_n4096_global_256x16", &spec, Backend::Cuda);
-    pin("plan_opencl_f32_n4096_global_256x16", &spec, Backend::OpenCl);
+    pin(
+        "plan_opencl_f32_n4096_global_256x16",
+        &spec,
+        Backend::OpenCl,
+    );
 }

@@ -51,6 +51,14 @@ impl<E: std::fmt::Display> From<E> for Failure {
 }
 
 fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, so printing into a closed pipe (`fftgen plan
+    // --n 65536 | head`) would panic; end quietly instead, as Unix tools do.
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of SIGPIPE before any
+    // thread starts has no other effect on this process.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Emit(args) => emit::run(args),

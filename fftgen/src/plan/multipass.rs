@@ -55,7 +55,9 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
         };
         let measured = wisdom
             .candidates(&spec.shape, spec.precision, target)
-            .filter(|entry| entry.choices.one_kernel_only().is_empty() && fits(&entry.choices.split))
+            .filter(|entry| {
+                entry.choices.one_kernel_only().is_empty() && fits(&entry.choices.split)
+            })
             .find_map(|entry| plan_with(spec, target, &entry.choices).ok());
         if let Some(plan) = measured {
             return Ok(plan);
@@ -384,7 +386,10 @@ mod tests {
         }
         // Column I/O shapes plans of several passes only.
         let err = plan(&[4096], with(None, Some(ColumnIo::Global))).unwrap_err();
-        assert!(matches!(err, Error::ChoiceNeedsSeveralPasses { .. }), "{err}");
+        assert!(
+            matches!(err, Error::ChoiceNeedsSeveralPasses { .. }),
+            "{err}"
+        );
         // Choices of one kernel's shape still do not apply to several.
         let err = plan(
             &[1 << 16],
@@ -410,8 +415,14 @@ mod tests {
         // adjacent, those it writes 8 apart (so only its input goes direct).
         let (g, t) = (&global.passes[0], &tile.passes[0]);
         assert_eq!(g.threads_per_fft, 1);
-        assert_eq!((g.io, g.output_io), (GlobalIo::Direct, GlobalIo::ColumnTile));
-        assert_eq!((t.io, t.output_io), (GlobalIo::ColumnTile, GlobalIo::ColumnTile));
+        assert_eq!(
+            (g.io, g.output_io),
+            (GlobalIo::Direct, GlobalIo::ColumnTile)
+        );
+        assert_eq!(
+            (t.io, t.output_io),
+            (GlobalIo::ColumnTile, GlobalIo::ColumnTile)
+        );
         // Lanes of a warp over FFTs of a warp or more threads stay tiled.
         assert_eq!(global.passes[1].io, tile.passes[1].io);
         assert_eq!(global.column_io, ColumnIo::Global);

@@ -10,8 +10,8 @@ use super::padding::{bank_words, Exchange, Padding, PaddingSearch};
 use super::radix::{choose, thread_shape, values_per_thread};
 use super::wisdom::Wisdom;
 use super::{
-    Access, Column, ColumnIo, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout, Pass,
-    Plan, Stage, Twiddles,
+    Access, Column, ColumnIo, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching,
+    LaneLayout, Pass, Plan, Stage, Twiddles,
 };
 use crate::codelet::is_supported_radix;
 use crate::{Buffer, Error, FftSpec, Layout, Precision, Target};

@@ -12,7 +12,9 @@ use super::cufft::{self, CufftPlan};
 use super::opencl::OpenClBench;
 use super::report::{utc_timestamp, BenchReport, BenchRow, PlanCreation};
 use super::timing::{time_interleaved, EventClock, Schedule, Timing};
-use super::tune::{bench_args, candidates, split_candidates, Dimension, TuneConfig, TuneReport, TuneRow, Variant};
+use super::tune::{
+    bench_args, candidates, split_candidates, Dimension, TuneConfig, TuneReport, TuneRow, Variant,
+};
 use super::{
     batch_for, buffer_complex, buffer_reals, larger_than_batch, BenchConfig, BenchError, Sample,
     BUFFER_BYTES,
