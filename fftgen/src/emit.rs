@@ -11,7 +11,9 @@ use crate::kernel::complex_ops::cmul;
 use crate::kernel::stockham::{has_twiddles, lower_stockham, pad_helper, twiddle_table, TWIDDLES};
 use crate::kernel::{dialect, KernelKey};
 use crate::plan::{plan, Pass, Plan, Twiddles};
-use crate::{Backend, Direction, Error, FftSpec, Placement, Precision, VERSION};
+use crate::{
+    Backend, Direction, Error, FftSpec, Placement, Precision, TransformKind, VERSION,
+};
 use fftgen_manifest::{GridRule, KernelArg, Manifest, PassLaunch, TransformLaunch};
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -149,9 +151,9 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
 
     let mut helpers = Vec::new();
     let mut conjugations: BTreeSet<bool> = BTreeSet::new();
-    for p in &plan.passes {
+    for (dir, p) in plan.all_passes() {
         if has_twiddles(p) {
-            conjugations.extend(plan.directions.iter().map(|&dir| dir == Direction::Inverse));
+            conjugations.insert(dir == Direction::Inverse);
         }
         // The four-step twiddle is the product of two table entries.
         if p.step_twiddle.is_some() {
@@ -161,7 +163,7 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
     for conjugate in conjugations {
         helpers.push(cmul(conjugate, plan.precision).render(d.as_ref()));
     }
-    if plan.passes.iter().any(|p| {
+    if plan.all_passes().any(|(_, p)| {
         p.stages
             .iter()
             .filter_map(|s| s.exchange)
@@ -170,9 +172,8 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
         helpers.push(pad_helper().render(d.as_ref()));
     }
     let radices: BTreeSet<usize> = plan
-        .passes
-        .iter()
-        .flat_map(|p| p.stages.iter().map(|s| s.radix))
+        .all_passes()
+        .flat_map(|(_, p)| p.stages.iter().map(|s| s.radix))
         .collect();
     for &direction in &plan.directions {
         for &radix in &radices {
@@ -183,7 +184,7 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
     let mut keys = Vec::new();
     let mut kernels = Vec::new();
     for &dir in &plan.directions {
-        for p in &plan.passes {
+        for p in plan.passes_of(dir) {
             let key = KernelKey::of(plan, p, dir);
             // Passes of equal shape (the axes of a cube) share one kernel.
             if !keys.contains(&key) {
@@ -309,20 +310,38 @@ fn templates() -> &'static tera::Tera {
 
 /// The launch manifest of `plan`.
 pub fn manifest(plan: &Plan) -> Manifest {
-    // Each pass with twiddles reads its own table, in pass order.
-    let mut tables = Vec::new();
+    // Each pass with twiddles reads its own table, in pass order; the C2R's
+    // passes of a real transform reuse an equal table of the R2C's.
+    let mut tables: Vec<Vec<[f64; 2]>> = Vec::new();
+    let table = |pass: &Pass| -> Vec<[f64; 2]> {
+        twiddle_table(pass)
+            .into_iter()
+            .map(|(re, im)| [re, im])
+            .collect()
+    };
     let table_of: Vec<Option<usize>> = plan
         .passes
         .iter()
         .map(|pass| {
             has_twiddles(pass).then(|| {
-                tables.push(
-                    twiddle_table(pass)
-                        .into_iter()
-                        .map(|(re, im)| [re, im])
-                        .collect(),
-                );
+                tables.push(table(pass));
                 tables.len() - 1
+            })
+        })
+        .collect();
+    let inverse_table_of: Vec<Option<usize>> = plan
+        .inverse_passes
+        .iter()
+        .map(|pass| {
+            has_twiddles(pass).then(|| {
+                let values = table(pass);
+                match tables.iter().position(|t| *t == values) {
+                    Some(index) => index,
+                    None => {
+                        tables.push(values);
+                        tables.len() - 1
+                    }
+                }
             })
         })
         .collect();
@@ -332,9 +351,12 @@ pub fn manifest(plan: &Plan) -> Manifest {
         .map(|&direction| TransformLaunch {
             direction,
             passes: plan
-                .passes
+                .passes_of(direction)
                 .iter()
-                .zip(&table_of)
+                .zip(match (plan.kind, direction) {
+                    (TransformKind::R2c, Direction::Inverse) => &inverse_table_of,
+                    _ => &table_of,
+                })
                 .map(|(pass, &table)| PassLaunch {
                     kernel: KernelKey::of(plan, pass, direction).to_string(),
                     block: [pass.threads_per_block as u32, 1, 1],
@@ -361,6 +383,7 @@ pub fn manifest(plan: &Plan) -> Manifest {
         generator_version: VERSION.to_string(),
         n: plan.n,
         shape: plan.shape.clone(),
+        kind: plan.kind,
         precision: plan.precision,
         normalization: plan.normalization,
         placement: plan.placement,

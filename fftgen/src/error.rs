@@ -149,4 +149,23 @@ pub enum Error {
 
     #[error("internal template error (a bug in fftgen, please report it): {0}")]
     Template(String),
+
+    #[error(
+        "a real transform's last axis of {n} points is longer than one kernel computes in \
+         {precision} (at most {max} points when even, 4096 when odd); real axes longer than \
+         that are not supported yet: plan it as c2c with zero imaginary parts, or make the long \
+         axis a complex one"
+    )]
+    RealAxisTooLong {
+        n: usize,
+        precision: crate::Precision,
+        max: usize,
+    },
+
+    #[error(
+        "the complex axes of the real transform {shape:?} need a scratch buffer of their own \
+         (an axis longer than one pass), which real transforms do not support yet; plan it in \
+         place, or with shorter axes"
+    )]
+    RealAxesNeedScratch { shape: Vec<usize> },
 }

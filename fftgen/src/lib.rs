@@ -28,7 +28,8 @@ pub mod spec;
 pub use emit::{generate, Generated};
 pub use error::Error;
 pub use fftgen_manifest::{
-    Backend, Buffer, Direction, Layout, Manifest, Normalization, Placement, Precision, Target,
+    Backend, Buffer, Direction, Element, Layout, Manifest, Normalization, Placement, Precision,
+    Target, TransformKind,
 };
 pub use plan::{Plan, ShapeChoices};
 pub use spec::FftSpec;

@@ -4,21 +4,28 @@
 //! device it is for and the wisdom to plan with.
 
 use crate::plan::ShapeChoices;
-use crate::{Direction, Layout, Normalization, Placement, Precision, Target};
+use crate::{Direction, Layout, Normalization, Placement, Precision, Target, TransformKind};
 use serde::Serialize;
 use std::path::PathBuf;
 
-/// A batched, interleaved complex-to-complex FFT request of one, two or
-/// three dimensions.
+/// A batched FFT request of one, two or three dimensions: complex to
+/// complex, or real to half spectrum and back ([`TransformKind::R2c`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FftSpec {
     /// Length of each axis, row-major: `[n]` for a 1D transform,
-    /// `[rows, columns]` for 2D (the last axis contiguous by default).
+    /// `[rows, columns]` for 2D (the last axis contiguous by default). For
+    /// `r2c`, of the real side; the last axis is the real one.
     pub shape: Vec<usize>,
-    /// Where the input's elements are; `None`: dense, transform after
-    /// transform ([`Layout::contiguous`]).
+    /// `c2c` or `r2c` (forward R2C, inverse C2R).
+    pub kind: TransformKind,
+    /// Where the forward input's elements are (for `r2c` the reals, in real
+    /// elements); `None`: dense, transform after transform
+    /// ([`Layout::contiguous`]), and for `r2c` in place, rows padded to
+    /// `2 (n / 2 + 1)` reals. The inverse writes this side.
     pub input_layout: Option<Layout>,
-    /// Where the output's elements are; `None`: dense. In place, the input's.
+    /// Where the forward output's elements are (for `r2c` the half
+    /// spectrum, in complex elements); `None`: dense. In place, the same
+    /// buffer as the input. The inverse reads this side.
     pub output_layout: Option<Layout>,
     pub precision: Precision,
     /// Directions to generate kernels for (one source file holds them all).
@@ -48,6 +55,7 @@ impl FftSpec {
     pub fn with_shape(shape: &[usize]) -> Self {
         FftSpec {
             shape: shape.to_vec(),
+            kind: TransformKind::C2c,
             input_layout: None,
             output_layout: None,
             precision: Precision::F32,
@@ -77,22 +85,58 @@ impl FftSpec {
         self
     }
 
-    /// The input layout the plan uses.
-    pub fn planned_input_layout(&self) -> Layout {
-        self.input_layout
-            .clone()
-            .unwrap_or_else(|| Layout::contiguous(&self.shape))
+    /// The shape of the complex side: for `r2c`, the half spectrum (last
+    /// axis `n / 2 + 1`).
+    pub fn complex_shape(&self) -> Vec<usize> {
+        self.kind.complex_shape(&self.shape)
     }
 
-    /// The output layout the plan uses (in place, the input's).
-    pub fn planned_output_layout(&self) -> Layout {
-        match self.placement {
-            Placement::InPlace => self.planned_input_layout(),
-            Placement::OutOfPlace => self
-                .output_layout
-                .clone()
-                .unwrap_or_else(|| Layout::contiguous(&self.shape)),
+    /// The input layout the plan uses.
+    pub fn planned_input_layout(&self) -> Layout {
+        if let Some(layout) = &self.input_layout {
+            return layout.clone();
         }
+        match (self.kind, self.placement, &self.output_layout) {
+            (TransformKind::R2c, Placement::InPlace, Some(output)) => Layout {
+                strides: real_strides_over(output),
+                distance: 2 * output.distance,
+            },
+            // In place the reals sit in rows of 2 (n / 2 + 1), where their
+            // half spectrum will go.
+            (TransformKind::R2c, Placement::InPlace, None) => {
+                let complex = Layout::contiguous(&self.complex_shape());
+                Layout {
+                    strides: real_strides_over(&complex),
+                    distance: 2 * complex.distance,
+                }
+            }
+            _ => Layout::contiguous(&self.shape),
+        }
+    }
+
+    /// The output layout the plan uses (in place, the input's buffer).
+    pub fn planned_output_layout(&self) -> Layout {
+        match (self.kind, self.placement, &self.input_layout) {
+            (TransformKind::C2c, Placement::InPlace, _) => return self.planned_input_layout(),
+            _ => {}
+        }
+        if let Some(layout) = &self.output_layout {
+            return layout.clone();
+        }
+        match (self.kind, self.placement, &self.input_layout) {
+            // The complex view of the padded real rows: half the strides.
+            (TransformKind::R2c, Placement::InPlace, Some(input)) => Layout {
+                strides: complex_strides_over(input),
+                distance: input.distance / 2,
+            },
+            _ => Layout::contiguous(&self.complex_shape()),
+        }
+    }
+
+    /// A real (`r2c`) or complex transform.
+    pub fn kind(mut self, kind: TransformKind) -> Self {
+        self.kind = kind;
+        self
     }
 
     pub fn precision(mut self, precision: Precision) -> Self {
@@ -147,6 +191,9 @@ impl FftSpec {
     pub fn emit_command(&self) -> String {
         let shape: Vec<String> = self.shape.iter().map(|n| n.to_string()).collect();
         let mut line = format!("fftgen emit --n {}", shape.join("x"));
+        if self.kind != TransformKind::C2c {
+            line.push_str(&format!(" --kind {}", self.kind));
+        }
         for (flag, layout) in [
             ("input", &self.input_layout),
             ("output", &self.output_layout),
@@ -183,6 +230,29 @@ impl FftSpec {
         ));
         line
     }
+}
+
+/// The real strides of a buffer whose complex view has `complex`'s strides:
+/// each complex element is two reals, the last axis's reals adjacent.
+fn real_strides_over(complex: &Layout) -> Vec<usize> {
+    let last = complex.strides.len().saturating_sub(1);
+    complex
+        .strides
+        .iter()
+        .enumerate()
+        .map(|(a, &s)| if a == last { s } else { 2 * s })
+        .collect()
+}
+
+/// The complex strides over a real layout: the inverse of
+/// [`real_strides_over`] (validation checks the strides are even).
+fn complex_strides_over(real: &Layout) -> Vec<usize> {
+    let last = real.strides.len().saturating_sub(1);
+    real.strides
+        .iter()
+        .enumerate()
+        .map(|(a, &s)| if a == last { s } else { s / 2 })
+        .collect()
 }
 
 #[cfg(test)]

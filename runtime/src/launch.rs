@@ -298,8 +298,8 @@ pub(crate) fn check_call<'m, T: Real>(
     check_batch(manifest, batch)?;
     // Bounded by check_batch: every buffer's bytes fit in isize::MAX.
     let expected = |buffer: &str| match buffer {
-        "output" => manifest.output_elements(batch),
-        _ => manifest.input_elements(batch),
+        "output" => manifest.output_elements(direction, batch),
+        _ => manifest.input_elements(direction, batch),
     };
     if let Buffers::Host(buffers) = buffers {
         for &(buffer, got) in buffers {

@@ -168,11 +168,11 @@ fn run<T: Real + Into<f64>>(
     };
     // Random values in the whole buffer: the kernels must read the layout's
     // positions only, and leave the gaps (in place) as they were.
-    let values = narrow_all(&random_input(manifest.input_elements(batch), seed));
+    let values = narrow_all(&random_input(manifest.input_elements(fftgen::Direction::Forward, batch), seed));
     // The reference transforms the rounded input, so only the FFT's own error is measured.
     let input = widen(&gather(&manifest.input, shape, &values, batch));
     let sentinel = narrow_all(&[Complex::new(-7.25, 7.25)])[0];
-    let out_len = manifest.output_elements(batch);
+    let out_len = manifest.output_elements(fftgen::Direction::Forward, batch);
     let positions = covered(&manifest.output, shape, batch, out_len);
     let mut directions = Vec::new();
     for &direction in &plan.directions {

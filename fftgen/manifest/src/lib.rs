@@ -21,10 +21,12 @@ pub mod vocabulary;
 
 pub use layout::Layout;
 pub use manifest::{
-    Buffer, GridRule, KernelArg, Manifest, PassLaunch, StaticKernels, TransformLaunch,
+    Buffer, GridRule, KernelArg, Manifest, PassLaunch, Side, StaticKernels, TransformLaunch,
 };
 pub use target::{LimitExceeded, Target};
-pub use vocabulary::{Backend, Direction, Normalization, Placement, Precision};
+pub use vocabulary::{
+    Backend, Direction, Element, Normalization, Placement, Precision, TransformKind,
+};
 
 /// serde, for [`text_enum!`] expansions in crates that name it otherwise.
 #[doc(hidden)]

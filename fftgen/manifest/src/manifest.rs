@@ -5,7 +5,9 @@
 //! contract between the two (cuFFTDx keeps description and execution apart the
 //! same way).
 
-use crate::{Backend, Direction, Layout, Normalization, Placement, Precision};
+use crate::{
+    Backend, Direction, Element, Layout, Normalization, Placement, Precision, TransformKind,
+};
 use serde::{Deserialize, Serialize};
 
 /// The launch description of every kernel generated for one FFT size.
@@ -13,16 +15,25 @@ use serde::{Deserialize, Serialize};
 pub struct Manifest {
     /// Version of the generator that wrote the kernels.
     pub generator_version: String,
-    /// Complex elements of one transform: the product of `shape`.
+    /// Points of one transform: the product of `shape`.
     pub n: usize,
-    /// Length of each axis, row-major (the last axis contiguous by default).
+    /// Length of each axis, row-major (the last axis contiguous by default);
+    /// for `r2c`, of the real side.
     pub shape: Vec<usize>,
+    /// `c2c`, or `r2c`: real input, half-spectrum output forward (R2C), the
+    /// reverse inverse (C2R). Absent in manifests older than real transforms.
+    #[serde(default)]
+    pub kind: TransformKind,
     pub precision: Precision,
     pub normalization: Normalization,
     pub placement: Placement,
-    /// Where the input's elements are (in place: the data's).
+    /// Where the forward direction's input elements are (in place: the
+    /// data's). For `r2c`, the real side, in real elements (in place, rows
+    /// padded to `2 (n / 2 + 1)` reals, as cuFFT and FFTW lay them out).
     pub input: Layout,
-    /// Where the output's elements are (in place: the same as `input`).
+    /// Where the forward direction's output elements are (in place: the
+    /// same buffer as `input`). For `r2c`, the half spectrum, in complex
+    /// elements. The inverse (C2R) reads this side and writes `input`'s.
     pub output: Layout,
     /// Complex elements of scratch memory per transform of the batch that
     /// the passes need (0: none). Allocate `batch * scratch_elements`
@@ -141,19 +152,62 @@ impl Manifest {
         self.transforms.iter().find(|t| t.direction == direction)
     }
 
-    /// Complex elements the input buffer of `batch` transforms needs.
-    pub fn input_elements(&self, batch: usize) -> usize {
-        self.input.elements(&self.shape, batch)
+    /// The forward direction's input side: real for `r2c`.
+    fn forward_input(&self) -> Side<'_> {
+        Side {
+            element: match self.kind {
+                TransformKind::C2c => Element::Complex,
+                TransformKind::R2c => Element::Real,
+            },
+            shape: self.shape.clone(),
+            layout: &self.input,
+        }
     }
 
-    /// Complex elements the output buffer of `batch` transforms needs.
-    pub fn output_elements(&self, batch: usize) -> usize {
-        self.output.elements(&self.shape, batch)
+    /// The forward direction's output side: the half spectrum for `r2c`.
+    fn forward_output(&self) -> Side<'_> {
+        Side {
+            element: Element::Complex,
+            shape: self.kind.complex_shape(&self.shape),
+            layout: &self.output,
+        }
     }
 
-    /// Whether input and output are dense batches of `n` elements each.
+    /// What the input buffer of `direction` holds: for the inverse of an
+    /// `r2c` transform (C2R), the forward output's side.
+    pub fn input_side(&self, direction: Direction) -> Side<'_> {
+        match (self.kind, direction) {
+            (TransformKind::R2c, Direction::Inverse) => self.forward_output(),
+            _ => self.forward_input(),
+        }
+    }
+
+    /// What the output buffer of `direction` holds: for the inverse of an
+    /// `r2c` transform (C2R), the forward input's side.
+    pub fn output_side(&self, direction: Direction) -> Side<'_> {
+        match (self.kind, direction) {
+            (TransformKind::R2c, Direction::Inverse) => self.forward_input(),
+            _ => self.forward_output(),
+        }
+    }
+
+    /// Elements (of its side's type) the input buffer of `batch`
+    /// transforms in `direction` needs.
+    pub fn input_elements(&self, direction: Direction, batch: usize) -> usize {
+        self.input_side(direction).elements(batch)
+    }
+
+    /// Elements (of its side's type) the output buffer of `batch`
+    /// transforms in `direction` needs.
+    pub fn output_elements(&self, direction: Direction, batch: usize) -> usize {
+        self.output_side(direction).elements(batch)
+    }
+
+    /// Whether both sides are dense batches, transform after transform.
     pub fn is_contiguous(&self) -> bool {
-        self.input.is_contiguous(&self.shape) && self.output.is_contiguous(&self.shape)
+        let input = self.forward_input();
+        let output = self.forward_output();
+        input.layout.is_contiguous(&input.shape) && output.layout.is_contiguous(&output.shape)
     }
 
     /// Reads a manifest written by the generator.
@@ -181,6 +235,28 @@ impl Manifest {
     /// The manifest as pretty-printed JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a manifest always serialises")
+    }
+}
+
+/// One side of a transform in one direction: the type, shape and layout of
+/// the elements its buffer holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Side<'a> {
+    pub element: Element,
+    /// The side's shape: for the complex side of `r2c`, the half spectrum.
+    pub shape: Vec<usize>,
+    pub layout: &'a Layout,
+}
+
+impl Side<'_> {
+    /// Elements a buffer of `batch` transforms needs.
+    pub fn elements(&self, batch: usize) -> usize {
+        self.layout.elements(&self.shape, batch)
+    }
+
+    /// Bytes a buffer of `batch` transforms needs in `precision`.
+    pub fn bytes(&self, precision: Precision, batch: usize) -> usize {
+        self.elements(batch) * self.element.bytes(precision)
     }
 }
 

@@ -130,6 +130,58 @@ pub enum Placement {
     InPlace,
 }
 
+/// What a transform maps to what: complex to complex, or real input to its
+/// non-redundant half spectrum (numpy's `rfftn`, cuFFT's R2C/C2R). For
+/// `r2c` the forward direction is the R2C and the inverse the C2R; the last
+/// axis is the real one, and its spectrum keeps `n / 2 + 1` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub enum TransformKind {
+    #[default]
+    C2c,
+    R2c,
+}
+
+impl TransformKind {
+    /// How kernel names and messages call `direction` of this kind:
+    /// `c2c`, `r2c` (forward) or `c2r` (inverse).
+    pub fn name(self, direction: Direction) -> &'static str {
+        match (self, direction) {
+            (TransformKind::C2c, _) => "c2c",
+            (TransformKind::R2c, Direction::Forward) => "r2c",
+            (TransformKind::R2c, Direction::Inverse) => "c2r",
+        }
+    }
+
+    /// The shape of the complex side: for `r2c` the last axis keeps
+    /// `n / 2 + 1` values (the half spectrum), for `c2c` the shape itself.
+    pub fn complex_shape(self, shape: &[usize]) -> Vec<usize> {
+        let mut complex = shape.to_vec();
+        if let (TransformKind::R2c, Some(last)) = (self, complex.last_mut()) {
+            *last = *last / 2 + 1;
+        }
+        complex
+    }
+}
+
+/// The type of the elements on one side of a transform.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Element {
+    /// One real value (`float`, `double`).
+    Real,
+    /// Interleaved real and imaginary parts (`float2`, `double2`).
+    Complex,
+}
+
+impl Element {
+    /// Bytes of one element in `precision`.
+    pub fn bytes(self, precision: Precision) -> usize {
+        match self {
+            Element::Real => precision.real_bytes(),
+            Element::Complex => precision.complex_bytes(),
+        }
+    }
+}
+
 /// The two kernel languages fftgen emits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Backend {
@@ -146,6 +198,8 @@ text_enum!(Normalization as "a normalization" {
 });
 text_enum!(Placement as "a placement" { OutOfPlace => "out-of-place", InPlace => "in-place" });
 text_enum!(Backend as "a backend" { Cuda => "cuda", OpenCl => "opencl" });
+text_enum!(TransformKind as "a transform kind" { C2c => "c2c", R2c => "r2c" });
+text_enum!(Element as "an element type" { Real => "real", Complex => "complex" });
 
 #[cfg(test)]
 mod tests {

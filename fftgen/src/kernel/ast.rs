@@ -70,6 +70,8 @@ pub enum Expr {
     Builtin(Builtin),
     Complex(Box<Expr>, Box<Expr>),
     Cast(Type, Box<Expr>),
+    /// `(cond ? then : otherwise)`: only the chosen side is evaluated.
+    Select(Box<Expr>, Box<Expr>, Box<Expr>),
     /// A load of global memory (an `Index` into a buffer) that skips L1;
     /// see [`Dialect::l2_only_load`].
     L2OnlyLoad(Box<Expr>),
@@ -128,6 +130,10 @@ impl Expr {
     pub fn im(self) -> Expr {
         Expr::Part(Box::new(self), Part::Im)
     }
+    pub fn select(cond: Expr, then: Expr, otherwise: Expr) -> Expr {
+        Expr::Select(Box::new(cond), Box::new(then), Box::new(otherwise))
+    }
+
     pub fn cast(self, ty: Type) -> Expr {
         Expr::Cast(ty, Box::new(self))
     }
@@ -183,6 +189,12 @@ impl Expr {
             Expr::Complex(re, im) => d.make_complex(&re.render(d), &im.render(d)),
             Expr::Cast(ty, a) => format!("({}){}", d.type_name(*ty), a.render_within(d, 6, false)),
             Expr::L2OnlyLoad(element) => d.l2_only_load(&element.render(d)),
+            Expr::Select(cond, then, otherwise) => format!(
+                "({} ? {} : {})",
+                cond.render(d),
+                then.render(d),
+                otherwise.render(d)
+            ),
         }
     }
 

@@ -15,6 +15,9 @@ use std::str::FromStr;
 /// layout and shared-memory stride follow from).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct KernelKey {
+    /// Whether the kernel is the real axis's pass of a real transform: its
+    /// name then reads `r2c` (forward) or `c2r` (inverse) for `c2c`.
+    pub real: bool,
     pub n: usize,
     pub radices: Vec<usize>,
     pub threads_per_fft: usize,
@@ -73,10 +76,17 @@ impl KernelKey {
             && pass.step_twiddle.is_none()
             && pass.normalizes
             && plan.n == pass.n
-            && !pass.dynamic_shared;
+            && !pass.dynamic_shared
+            && pass.real.is_none();
         let layout = (!dense_batch).then(|| {
+            // A real step is hashed only where there is one, so that the
+            // names of complex passes stay as they were.
+            let real = match pass.real {
+                Some(real) => format!(" {real:?}"),
+                None => String::new(),
+            };
             fnv1a(&format!(
-                "{:?} {:?} {:?} {:?} {:?} {} {} {}",
+                "{:?} {:?}{real} {:?} {:?} {:?} {} {} {}",
                 pass.access,
                 pass.step_twiddle,
                 pass.io,
@@ -88,6 +98,7 @@ impl KernelKey {
             ))
         });
         KernelKey {
+            real: pass.real.is_some(),
             layout,
             n: pass.n,
             radices: pass.radices(),
@@ -134,9 +145,14 @@ impl fmt::Display for KernelKey {
             Placement::OutOfPlace => "oop",
             Placement::InPlace => "ip",
         };
+        let kind = match (self.real, self.direction) {
+            (false, _) => "c2c",
+            (true, Direction::Forward) => "r2c",
+            (true, Direction::Inverse) => "c2r",
+        };
         write!(
             f,
-            "fftgen_c2c_n{}_r{}_t{}_m{}_b{}{tokens}_{}_{direction}_{placement}_norm{}",
+            "fftgen_{kind}_n{}_r{}_t{}_m{}_b{}{tokens}_{}_{direction}_{placement}_norm{}",
             self.n,
             radices.join("x"),
             self.threads_per_fft,
@@ -153,7 +169,11 @@ impl FromStr for KernelKey {
 
     fn from_str(name: &str) -> Result<Self, String> {
         let bad = || format!("`{name}` is not an fftgen kernel name");
-        let rest = name.strip_prefix("fftgen_c2c_").ok_or_else(bad)?;
+        let (real, rest) = match name.get(..11) {
+            Some("fftgen_c2c_") => (false, &name[11..]),
+            Some("fftgen_r2c_") | Some("fftgen_c2r_") => (true, &name[11..]),
+            _ => return Err(bad()),
+        };
         let fields: Vec<&str> = rest.split('_').collect();
         let [n, radices, t, m, b, ref middle @ .., precision, direction, placement, norm] =
             fields[..]
@@ -173,6 +193,7 @@ impl FromStr for KernelKey {
             .map(|r| r.parse().map_err(|_| bad()))
             .collect::<Result<Vec<usize>, String>>()?;
         let mut key = KernelKey {
+            real,
             n: number(n, "n")?,
             radices,
             threads_per_fft: number(t, "t")?,
@@ -220,6 +241,7 @@ mod tests {
 
     fn key() -> KernelKey {
         KernelKey {
+            real: false,
             n: 4096,
             radices: vec![8, 8, 8, 8],
             threads_per_fft: 512,

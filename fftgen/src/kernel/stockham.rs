@@ -20,7 +20,7 @@ use super::key::KernelKey;
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{
     ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout, Padding, Pass,
-    Plan, Stage,
+    Plan, RealRoute, RealStep, Stage,
 };
 use crate::{Direction, Placement};
 
@@ -78,6 +78,12 @@ pub fn twiddle_table(pass: &Pass) -> Vec<(f64, f64)> {
             table.push(root_of_unity_f64((m * step.split) as i64, span, -1));
         }
     }
+    // The split's and merge's w_N^k of a half-length real step.
+    if let Some(real) = pass.real.filter(|r| r.twiddle_offset.is_some()) {
+        for k in 0..real.half_len() {
+            table.push(root_of_unity_f64(k as i64, real.real_n as i64, -1));
+        }
+    }
     table
 }
 
@@ -86,7 +92,9 @@ pub const TWIDDLES: &str = "twiddles";
 
 /// Whether `pass` reads twiddles (it has a stage after the first).
 pub fn has_twiddles(pass: &Pass) -> bool {
-    pass.stages.iter().any(|s| s.twiddle_offset.is_some()) || pass.step_twiddle.is_some()
+    pass.stages.iter().any(|s| s.twiddle_offset.is_some())
+        || pass.step_twiddle.is_some()
+        || pass.real.is_some_and(|r| r.twiddle_offset.is_some())
 }
 
 /// Lowers `pass` of `plan` in `direction` into one kernel (named by its
@@ -106,12 +114,24 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
             output: "data",
         },
     };
+    // The reals of a full-length real step have a pointer of their own
+    // type out of place; in place they are addressed through the complex
+    // one (the half spectrum overlays them).
+    let full_length = pass
+        .real
+        .is_some_and(|r| r.route == RealRoute::FullLength && placement == Placement::OutOfPlace);
+    let real_input = full_length && direction == Direction::Forward;
+    let real_output = full_length && direction == Direction::Inverse;
+    let pointer = |real: bool| match real {
+        true => Type::Real,
+        false => Type::Complex,
+    };
     let mut params = match placement {
         Placement::OutOfPlace => vec![
             Param {
                 name: "input".into(),
                 kind: ParamKind::Global {
-                    ty: Type::Complex,
+                    ty: pointer(real_input),
                     read_only: true,
                     restrict: true,
                 },
@@ -119,7 +139,7 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
             Param {
                 name: "output".into(),
                 kind: ParamKind::Global {
-                    ty: Type::Complex,
+                    ty: pointer(real_output),
                     read_only: false,
                     restrict: true,
                 },
@@ -160,6 +180,8 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
         pass,
         direction,
         buffers: &buffers,
+        real_input,
+        real_output,
     };
     Function {
         kind: FunctionKind::Kernel {
@@ -177,6 +199,10 @@ struct Lowering<'a> {
     pass: &'a Pass,
     direction: Direction,
     buffers: &'a Buffers,
+    /// Whether the input pointer points to reals (else to complex values).
+    real_input: bool,
+    /// Whether the output pointer points to reals.
+    real_output: bool,
 }
 
 impl Lowering<'_> {
@@ -322,12 +348,28 @@ impl Lowering<'_> {
                 body.push(let_const(
                     Type::Bool,
                     "tile_active",
-                    var("tile_fft").lt(total),
+                    var("tile_fft").lt(total.clone()),
                 ));
                 body.extend(self.locate("tile_fft", "tile_in_base", "tile_out_base"));
             }
             if pass.io == GlobalIo::ColumnTile {
                 body.extend(self.tile_load());
+                body.push(Stmt::Barrier);
+            }
+            if pass.io == GlobalIo::StagedThroughShared
+                || pass.output_io == GlobalIo::StagedThroughShared
+            {
+                body.push(let_const(Type::Index, "walk_ffts", total));
+            }
+            if pass.io == GlobalIo::StagedThroughShared {
+                body.push(Stmt::Comment(format!(
+                    "Row by row, unit stride: the block's {m} row(s) into shared memory{}.",
+                    match (self.pass.real, self.direction) {
+                        (Some(_), Direction::Inverse) => " (the half spectrum, whole)",
+                        _ => "",
+                    }
+                )));
+                body.extend(self.walk_load());
                 body.push(Stmt::Barrier);
             }
         }
@@ -505,7 +547,7 @@ impl Lowering<'_> {
     /// Whether the pass's FFTs are a dense batch (FFT g at g n): the
     /// addressing of every single-kernel plan.
     fn dense(&self) -> bool {
-        self.pass.access.is_dense(self.pass.n)
+        self.pass.real.is_none() && self.pass.access.is_dense(self.pass.n)
     }
 
     /// Decomposes FFT `fft` (an index variable) into the pass's column
@@ -715,6 +757,266 @@ impl Lowering<'_> {
         }
     }
 
+    /// The real step of a C2R kernel (the inverse of a real axis's pass).
+    fn c2r(&self) -> Option<RealStep> {
+        self.pass.real.filter(|_| self.direction == Direction::Inverse)
+    }
+
+    /// The real step of an R2C kernel (the forward of a real axis's pass).
+    fn r2c(&self) -> Option<RealStep> {
+        self.pass.real.filter(|_| self.direction == Direction::Forward)
+    }
+
+    /// Real `index` of `buffer`: through a pointer to reals, or (in place,
+    /// where the half spectrum overlays the reals) the part of the complex
+    /// value that holds it.
+    fn real_load(&self, buffer: &str, real_pointer: bool, index: Expr) -> Expr {
+        if real_pointer {
+            return var(buffer).at(index);
+        }
+        let pair = var(buffer).at(index.clone().div(uint(2)));
+        Expr::select(index.rem(uint(2)).lt(uint(1)), pair.clone().re(), pair.im())
+    }
+
+    /// Stores `value` at real `index` of `buffer` (see [`Self::real_load`]).
+    fn real_store(&self, buffer: &str, real_pointer: bool, index: Expr, value: Expr) -> Vec<Stmt> {
+        if real_pointer {
+            return vec![assign(var(buffer).at(index), value)];
+        }
+        let pair = var(buffer).at(index.clone().div(uint(2)));
+        let even = index.clone().rem(uint(2)).lt(uint(1));
+        let odd = uint(0).lt(index.rem(uint(2)));
+        vec![
+            Stmt::If(even, vec![assign(pair.clone().re(), value.clone())]),
+            Stmt::If(odd, vec![assign(pair.im(), value)]),
+        ]
+    }
+
+    /// The block's rows, `len` elements each, walked with unit stride: for
+    /// each element `k` of row `walk_f` (FFT `walk_g` of the batch, which
+    /// starts at `walk_in` and `walk_out`), `copy(k, slot)` with `slot`
+    /// its place in shared memory. Consecutive threads take consecutive
+    /// elements of a row whatever the lane layout and the strides between
+    /// rows, so every row is one coalesced run.
+    fn walk(&self, len: usize, copy: impl Fn(Expr, Expr) -> Vec<Stmt>) -> Vec<Stmt> {
+        let pass = self.pass;
+        let (m, block) = (pass.ffts_per_block, pass.threads_per_block);
+        let count = m * len;
+        (0..count.div_ceil(block))
+            .map(|i| {
+                let e = var(format!("e{i}"));
+                let mut cond = var("walk_g").lt(var("walk_ffts"));
+                if (i + 1) * block > count {
+                    cond = e.clone().lt(uint(count)).and(cond);
+                }
+                let mut inner = self.locate("walk_g", "walk_in", "walk_out");
+                let slot = var("walk_f")
+                    .mul(uint(pass.fft_stride))
+                    .add(var("walk_k"));
+                inner.extend(copy(var("walk_k"), slot));
+                Stmt::Scope(vec![
+                    let_const(Type::Uint, format!("e{i}"), var("tid").add(uint(i * block))),
+                    let_const(Type::Uint, "walk_f", e.clone().div(uint(len))),
+                    let_const(Type::Uint, "walk_k", e.rem(uint(len))),
+                    let_const(
+                        Type::Index,
+                        "walk_g",
+                        Expr::Builtin(Builtin::BlockIndex)
+                            .cast(Type::Index)
+                            .mul(uint(m))
+                            .add(var("walk_f")),
+                    ),
+                    Stmt::If(cond, inner),
+                ])
+            })
+            .collect()
+    }
+
+    /// The walk that fills shared memory: whole rows of the input (for a
+    /// C2R the half spectrum, N / 2 + 1 values; for a full-length R2C the
+    /// reals, with zero imaginary parts).
+    fn walk_load(&self) -> Vec<Stmt> {
+        let stride = self.pass.access.input_stride;
+        let full_r2c = self
+            .r2c()
+            .is_some_and(|r| r.route == RealRoute::FullLength);
+        let len = match self.c2r() {
+            Some(real) => real.half_len(),
+            None => self.pass.n,
+        };
+        self.walk(len, |k, slot| {
+            let at = var("walk_in").add(strided(k, stride));
+            if full_r2c {
+                let x = self.real_load(self.buffers.input, self.real_input, at);
+                return vec![
+                    assign(var("shared_re").at(slot.clone()), x),
+                    assign(var("shared_im").at(slot), Expr::Real(0.0)),
+                ];
+            }
+            vec![
+                let_const(Type::Complex, "x", self.input_load(at)),
+                assign(var("shared_re").at(slot.clone()), var("x").re()),
+                assign(var("shared_im").at(slot), var("x").im()),
+            ]
+        })
+    }
+
+    /// The walk that empties shared memory (the FFTs' outputs in natural
+    /// order) to the output: for an R2C the half spectrum, split from the
+    /// half-length FFT's Z[k] and Z[M - k]; for a full-length C2R the real
+    /// parts; else the values as they are.
+    fn walk_store(&self) -> Vec<Stmt> {
+        let stride = self.pass.access.output_stride;
+        let n = self.pass.n;
+        let at = |k: Expr| var("walk_out").add(strided(k, stride));
+        let shared = |index: Expr| {
+            Expr::complex(
+                var("shared_re").at(var("walk_f").mul(uint(self.pass.fft_stride)).add(index.clone())),
+                var("shared_im").at(var("walk_f").mul(uint(self.pass.fft_stride)).add(index)),
+            )
+        };
+        let output = self.buffers.output;
+        match (self.r2c(), self.c2r()) {
+            (Some(real), _) if real.route == RealRoute::HalfLength => {
+                let offset = real.twiddle_offset.expect("a half-length step has its twiddles");
+                self.walk(real.half_len(), |k, _| {
+                    let mut out = self.split(
+                        shared(k.clone().rem(uint(n))),
+                        shared(uint(n).sub(k.clone()).rem(uint(n))),
+                        var(TWIDDLES).at(uint(offset).add(k.clone())),
+                    );
+                    out.push(assign(var(output).at(at(k)), self.scaled(var("x"))));
+                    out
+                })
+            }
+            (Some(real), _) => self.walk(real.half_len(), |k, slot| {
+                let value = Expr::complex(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
+                vec![assign(var(output).at(at(k)), self.scaled(value))]
+            }),
+            (_, Some(real)) if real.route == RealRoute::FullLength => self.walk(n, |k, slot| {
+                let value = var("shared_re").at(slot);
+                let value = match self.scale() {
+                    1.0 => value,
+                    scale => value.mul(Expr::Real(scale)),
+                };
+                self.real_store(output, self.real_output, at(k), value)
+            }),
+            _ => self.walk(n, |k, slot| {
+                let value = Expr::complex(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
+                vec![assign(var(output).at(at(k)), self.scaled(value))]
+            }),
+        }
+    }
+
+    /// The R2C split of a half-length FFT's outputs `a` = Z[k] and `b` =
+    /// Z[M - k] with `w` = w_N^k into `x` = X[k]:
+    /// X[k] = ((a + conj b) - i w (a - conj b)) / 2.
+    fn split(&self, a: Expr, b: Expr, w: Expr) -> Vec<Stmt> {
+        let half = |e: Expr| Expr::Real(0.5).mul(e);
+        // a + conj b = (sr, si); a - conj b = (dr, di).
+        vec![
+            let_const(Type::Complex, "a", a),
+            let_const(Type::Complex, "b", b),
+            let_const(Type::Complex, "w", w),
+            let_const(Type::Real, "sr", var("a").re().add(var("b").re())),
+            let_const(Type::Real, "si", var("a").im().sub(var("b").im())),
+            let_const(Type::Real, "dr", var("a").re().sub(var("b").re())),
+            let_const(Type::Real, "di", var("a").im().add(var("b").im())),
+            // -i w d = (wr di + wi dr, wi di - wr dr).
+            let_const(
+                Type::Complex,
+                "x",
+                Expr::complex(
+                    half(
+                        var("sr")
+                            .add(var("w").re().mul(var("di")))
+                            .add(var("w").im().mul(var("dr"))),
+                    ),
+                    half(
+                        var("si")
+                            .add(var("w").im().mul(var("di")))
+                            .sub(var("w").re().mul(var("dr"))),
+                    ),
+                ),
+            ),
+        ]
+    }
+
+    /// Input `point` of a C2R's FFT, built from the half spectrum of this
+    /// thread's row in shared memory into `target`: for a half-length step
+    /// the merge Z'[p] = (X[p] + conj X[M-p]) + i conj(w_N^p) (X[p] - conj
+    /// X[M-p]) (twice Z[p], so the inverse needs no scale); for a full-length
+    /// one the Hermitian spectrum, X[N - p] = conj X[p].
+    fn c2r_point(&self, real: RealStep, point: Expr, target: Expr) -> Vec<Stmt> {
+        let at = |index: Expr| {
+            Expr::complex(
+                var("shared_re").at(var("region").add(index.clone())),
+                var("shared_im").at(var("region").add(index)),
+            )
+        };
+        match real.route {
+            RealRoute::HalfLength => {
+                let offset = real.twiddle_offset.expect("a half-length step has its twiddles");
+                let m = self.pass.n;
+                vec![
+                    let_const(Type::Uint, "p", point),
+                    let_const(Type::Complex, "a", at(var("p"))),
+                    let_const(Type::Complex, "b", at(uint(m).sub(var("p")))),
+                    let_const(Type::Complex, "w", var(TWIDDLES).at(uint(offset).add(var("p")))),
+                    // X[0] and X[M] are real in a Hermitian spectrum: their
+                    // imaginary parts are ignored, as numpy's irfft does.
+                    let_const(
+                        Type::Real,
+                        "ai",
+                        Expr::select(uint(0).lt(var("p")), var("a").im(), Expr::Real(0.0)),
+                    ),
+                    let_const(
+                        Type::Real,
+                        "bi",
+                        Expr::select(uint(0).lt(var("p")), var("b").im(), Expr::Real(0.0)),
+                    ),
+                    let_const(Type::Real, "dr", var("a").re().sub(var("b").re())),
+                    let_const(Type::Real, "di", var("ai").add(var("bi"))),
+                    // i conj(w) d = (wi dr - wr di, wr dr + wi di).
+                    assign(
+                        target,
+                        Expr::complex(
+                            var("a")
+                                .re()
+                                .add(var("b").re())
+                                .add(var("w").im().mul(var("dr")))
+                                .sub(var("w").re().mul(var("di"))),
+                            var("ai")
+                                .sub(var("bi"))
+                                .add(var("w").re().mul(var("dr")))
+                                .add(var("w").im().mul(var("di"))),
+                        ),
+                    ),
+                ]
+            }
+            RealRoute::FullLength => {
+                let (n, half) = (real.real_n, real.half_len());
+                let stored = var("p").lt(uint(half));
+                vec![
+                    let_const(Type::Uint, "p", point),
+                    let_const(
+                        Type::Uint,
+                        "q",
+                        Expr::select(stored.clone(), var("p"), uint(n).sub(var("p"))),
+                    ),
+                    let_const(Type::Complex, "y", at(var("q"))),
+                    assign(
+                        target,
+                        Expr::complex(
+                            var("y").re(),
+                            Expr::select(stored, var("y").im(), var("y").im().neg()),
+                        ),
+                    ),
+                ]
+            }
+        }
+    }
+
     /// One radix-R stage for all of this thread's butterflies.
     fn stage(&self, s: usize, stage: &Stage, input_padding: Padding) -> Vec<Stmt> {
         let pass = self.pass;
@@ -776,6 +1078,11 @@ impl Lowering<'_> {
             };
             for r in 0..radix {
                 let index = j.clone().add(uint(r * butterflies));
+                let c2r = self.c2r().filter(|_| first && from_shared);
+                if let Some(real) = c2r {
+                    work.push(Stmt::Scope(self.c2r_point(real, index, v.clone().at(uint(r)))));
+                    continue;
+                }
                 let value = if direct_in {
                     self.input_load(self.input_at(index))
                 } else if !from_shared {
@@ -869,7 +1176,10 @@ impl Lowering<'_> {
                 out.push(Stmt::Barrier);
                 out.extend(write_shared(Padding::NONE, true));
                 out.push(Stmt::Barrier);
-                out.extend(self.staged_store());
+                match self.dense() {
+                    true => out.extend(self.staged_store()),
+                    false => out.extend(self.walk_store()),
+                }
             }
             GlobalIo::ColumnTile => {
                 out.push(Stmt::Barrier);

@@ -9,6 +9,7 @@ pub mod multipass;
 pub mod padding;
 pub mod planner;
 pub mod radix;
+pub mod real;
 pub mod wisdom;
 
 pub use choices::ShapeChoices;
@@ -20,24 +21,29 @@ pub mod access;
 pub mod split;
 
 pub use access::{Access, Column, StepTwiddle};
+pub use real::{RealRoute, RealStep};
 
-use crate::{Direction, Layout, Normalization, Placement, Precision};
+use crate::{Direction, Layout, Normalization, Placement, Precision, TransformKind};
 use serde::Serialize;
 
 /// A complete plan: what to compute and the passes that compute it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Plan {
-    /// Elements of one transform: the product of `shape`.
+    /// Points of one transform: the product of `shape`.
     pub n: usize,
-    /// Length of each axis, row-major.
+    /// Length of each axis, row-major (for `r2c`, of the real side).
     pub shape: Vec<usize>,
+    /// `c2c`, or `r2c`: the forward passes are the R2C, [`Plan::inverse_passes`] the C2R.
+    pub kind: TransformKind,
     pub precision: Precision,
     pub directions: Vec<Direction>,
     pub normalization: Normalization,
     pub placement: Placement,
-    /// Where the input's elements are (in place, the data's).
+    /// Where the forward input's elements are (in place, the data's); for
+    /// `r2c` the reals, in real elements.
     pub input_layout: Layout,
-    /// Where the output's elements are.
+    /// Where the forward output's elements are; for `r2c` the half
+    /// spectrum. The C2R reads this side and writes the input's.
     pub output_layout: Layout,
     /// Complex elements of workspace per transform of the batch (0: none):
     /// intermediate results that may not overwrite the input or that a
@@ -51,11 +57,37 @@ pub struct Plan {
     pub column_io: ColumnIo,
     /// Kernels run one after another: one for a 1D transform that fits a
     /// block, one per axis of a multi-dimensional one, two or three per
-    /// axis longer than a block holds (the four-step FFT).
+    /// axis longer than a block holds (the four-step FFT). For `r2c`, the
+    /// R2C: the real axis first.
     pub passes: Vec<Pass>,
+    /// For `r2c`, the C2R's passes: the complex axes first, the real axis
+    /// last (its pre-processing needs the whole spectrum of each row). Empty
+    /// for `c2c`, whose inverse runs [`Plan::passes`].
+    pub inverse_passes: Vec<Pass>,
 }
 
 impl Plan {
+    /// The passes `direction` runs, in order.
+    pub fn passes_of(&self, direction: Direction) -> &[Pass] {
+        match (self.kind, direction) {
+            (TransformKind::R2c, Direction::Inverse) => &self.inverse_passes,
+            _ => &self.passes,
+        }
+    }
+
+    /// Every pass of the plan, each direction's in order (a pass shared by
+    /// both directions appears twice).
+    pub fn all_passes(&self) -> impl Iterator<Item = (Direction, &Pass)> {
+        self.directions
+            .iter()
+            .flat_map(move |&d| self.passes_of(d).iter().map(move |p| (d, p)))
+    }
+
+    /// The shape of the complex side (for `r2c`, the half spectrum).
+    pub fn complex_shape(&self) -> Vec<usize> {
+        self.kind.complex_shape(&self.shape)
+    }
+
     /// Whether `pass` reads and writes one buffer (in place, the input is
     /// the output), so its kernel takes one in-out pointer.
     pub fn writes_in_place(&self, pass: &Pass) -> bool {
@@ -66,9 +98,18 @@ impl Plan {
                 && access.writes != crate::Buffer::Scratch)
     }
 
-    /// Bytes one transform's passes read and write in global memory.
+    /// Bytes one transform's passes read and write in global memory (the
+    /// forward direction's; for `r2c`, the real side's passes count the
+    /// reals and the half spectrum they move).
     pub fn bytes_moved(&self) -> usize {
-        self.passes.len() * 2 * self.n * self.precision.complex_bytes()
+        match self.kind {
+            TransformKind::C2c => self.passes.len() * 2 * self.n * self.precision.complex_bytes(),
+            TransformKind::R2c => self
+                .passes
+                .iter()
+                .map(|pass| pass.bytes_moved(self))
+                .sum(),
+        }
     }
 }
 
@@ -99,6 +140,9 @@ pub struct Pass {
     pub access: Access,
     /// The four-step twiddle the outputs are multiplied by, if any.
     pub step_twiddle: Option<StepTwiddle>,
+    /// For the pass of an `r2c` plan along its real axis: how its FFTs meet
+    /// the reals and the half spectrum (R2C forward, C2R inverse).
+    pub real: Option<RealStep>,
     /// Whether this pass scales its outputs by the plan's normalization
     /// (the last pass does, for the whole transform's length).
     pub normalizes: bool,
@@ -313,5 +357,19 @@ impl Pass {
     /// Blocks needed for `batch` transforms.
     pub fn blocks(&self, batch: usize) -> usize {
         batch.div_ceil(self.ffts_per_block)
+    }
+
+    /// Bytes this pass reads and writes per transform of `plan`'s batch.
+    pub fn bytes_moved(&self, plan: &Plan) -> usize {
+        let ffts = self.access.ffts_per_transform();
+        let complex = plan.precision.complex_bytes();
+        match self.real {
+            None => 2 * self.n * ffts * complex,
+            Some(real) => {
+                let real_bytes = real.real_n * plan.precision.real_bytes();
+                let half_bytes = (real.real_n / 2 + 1) * complex;
+                (real_bytes + half_bytes) * ffts
+            }
+        }
     }
 }

@@ -72,6 +72,18 @@ const MAX_SPLIT: usize = 6;
 
 /// Plans `spec` with `choices` (a split and column I/O at most).
 fn plan_with(spec: &FftSpec, target: &Target, choices: &ShapeChoices) -> Result<Plan, Error> {
+    let axes: Vec<usize> = (0..spec.shape.len()).collect();
+    plan_axes(spec, target, choices, &axes)
+}
+
+/// Plans the transform of `spec` along `axes` only (ascending; the others
+/// are left as they are, as the complex axes of a real transform need).
+pub(super) fn plan_axes(
+    spec: &FftSpec,
+    target: &Target,
+    choices: &ShapeChoices,
+    axes: &[usize],
+) -> Result<Plan, Error> {
     let shape = &spec.shape;
     let precision = spec.precision;
     let input_layout = spec.planned_input_layout();
@@ -103,7 +115,7 @@ fn plan_with(spec: &FftSpec, target: &Target, choices: &ShapeChoices) -> Result<
 
     let mut steps = Vec::new();
     let mut axis_factors = vec![Vec::new(); shape.len()];
-    for axis in (0..shape.len()).rev() {
+    for &axis in axes.iter().rev() {
         // An axis whose points are consecutive in every buffer it may use
         // runs as rows (as long as a block holds); any other as columns,
         // which a tile of neighbouring FFTs bounds.
@@ -167,6 +179,7 @@ fn plan_with(spec: &FftSpec, target: &Target, choices: &ShapeChoices) -> Result<
     Ok(Plan {
         n: spec.points(),
         shape: shape.clone(),
+        kind: crate::TransformKind::C2c,
         precision,
         directions: spec.directions.clone(),
         normalization: spec.normalization,
@@ -177,6 +190,7 @@ fn plan_with(spec: &FftSpec, target: &Target, choices: &ShapeChoices) -> Result<
         axis_factors,
         column_io,
         passes,
+        inverse_passes: Vec::new(),
     })
 }
 

@@ -94,6 +94,9 @@ pub fn plan_with_wisdom(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> 
 /// Plans `spec`, whose size and directions [`validate`] accepted.
 fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
     let target = spec.planned_target();
+    if spec.kind == crate::TransformKind::R2c {
+        return super::real::plan(spec, target, wisdom);
+    }
     let one_kernel = spec.shape.len() == 1
         && fits_one_kernel(spec.n(), spec.precision, target)
         && spec.planned_input_layout().is_contiguous(&spec.shape)
@@ -140,6 +143,7 @@ fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
     Ok(Plan {
         n,
         shape: spec.shape.clone(),
+        kind: crate::TransformKind::C2c,
         precision: spec.precision,
         directions: spec.directions.clone(),
         normalization: spec.normalization,
@@ -150,6 +154,7 @@ fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
         axis_factors: vec![vec![n]],
         column_io: ColumnIo::Tile,
         passes: vec![pass],
+        inverse_passes: Vec::new(),
     })
 }
 
@@ -211,6 +216,20 @@ fn validate(spec: &FftSpec) -> Result<(), Error> {
                 suggestion: nearest_supported(n, MAX_POINTS),
             });
         }
+    }
+    if spec.kind == crate::TransformKind::R2c {
+        if let Some(layout) = &spec.input_layout {
+            layout.check(shape).map_err(|reason| Error::BadLayout {
+                side: "input",
+                shape: shape.clone(),
+                reason,
+            })?;
+        }
+        super::real::validate(spec)?;
+        if spec.directions.is_empty() {
+            return Err(Error::NoDirection);
+        }
+        return Ok(());
     }
     for (side, layout) in [
         ("input", spec.input_layout.as_ref()),
@@ -569,6 +588,7 @@ pub(super) fn plan_pass(
         output_io,
         access: access.clone(),
         step_twiddle: None,
+        real: None,
         normalizes: true,
         dynamic_shared: shared_bytes > target.plannable_shared_bytes(),
         input_caching: choices.input_caching.unwrap_or(InputCaching::L1AndL2),

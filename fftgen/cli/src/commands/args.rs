@@ -9,6 +9,7 @@ use crate::Failure;
 use clap::{Args, ValueEnum};
 use fftgen::{
     Direction, FftSpec, Layout, Normalization, Placement, Precision, ShapeChoices, Target,
+    TransformKind,
 };
 use fftgen_cli::bench::Schedule;
 use std::path::PathBuf;
@@ -19,6 +20,11 @@ pub struct TransformArgs {
     /// (`1024x1024`, `64x48x40`), row-major, the last axis contiguous.
     #[arg(long = "n", value_name = "SHAPE", value_parser = parse_shape)]
     pub shape: Shape,
+    /// c2c, or r2c: real input and its half spectrum (last axis n/2 + 1),
+    /// forward R2C and inverse C2R (numpy's rfftn/irfftn). Layouts of r2c
+    /// count the input in reals and the output in complex values.
+    #[arg(long, default_value = "c2c")]
+    pub kind: TransformKind,
     /// Elements between neighbours along each axis of the input, first axis
     /// first (`1040,1`); with --input-distance. Default: dense.
     #[arg(long, value_name = "S1,S2,..", value_delimiter = ',')]
@@ -96,6 +102,7 @@ impl TransformArgs {
             )));
         }
         let mut spec = FftSpec::with_shape(shape)
+            .kind(self.kind)
             .precision(match self.precision {
                 PrecisionArg::F32 => Precision::F32,
                 PrecisionArg::F64 => Precision::F64,
@@ -118,7 +125,13 @@ impl TransformArgs {
         spec.target = self.target.clone();
         spec.wisdom = self.wisdom.clone();
         let input = layout("input", shape, &self.input_strides, self.input_distance)?;
-        let output = layout("output", shape, &self.output_strides, self.output_distance)?;
+        let complex_shape = self.kind.complex_shape(shape);
+        let output = layout(
+            "output",
+            &complex_shape,
+            &self.output_strides,
+            self.output_distance,
+        )?;
         if output.is_some() && spec.placement == Placement::InPlace {
             return Err(Failure::Usage(
                 "--output-strides and --output-distance are for out-of-place transforms; in \

@@ -1,0 +1,382 @@
+//! Real-input transforms (`r2c`): R2C forward, C2R inverse, in 1D, 2D and
+//! 3D (numpy's `rfftn`: the last axis real, the others complex over the
+//! half spectrum). The math is that of seeds 000 and 001 on real data
+//! (docs/design/real_transforms.md):
+//!
+//! - **Half length** (even N = 2M): the N reals read as M complex values,
+//!   one complex FFT of M, and the split into the half spectrum
+//!   (X[k] = (Z[k] + conj Z[M-k]) / 2 - i w^k (Z[k] - conj Z[M-k]) / 2,
+//!   w = e^(-2 pi i / N)) fused into that pass's stores; C2R fuses the
+//!   matching merge into its loads.
+//! - **Full length** (odd N, or reals that do not pair up in memory): a
+//!   complex FFT of N whose loads give the reals a zero imaginary part and
+//!   whose stores keep the half spectrum (R2C), or whose loads rebuild the
+//!   Hermitian spectrum and whose stores keep the real parts (C2R).
+//!
+//! Either way the real axis's pass is one kernel: the rows go through
+//! shared memory at both ends ([`GlobalIo::StagedThroughShared`] over any
+//! layout), so each thread pairs or mirrors points another thread computed.
+
+use super::access::{Access, Column};
+use super::choices::ShapeChoices;
+use super::planner::{fits_one_kernel, max_size, plan_pass};
+use super::wisdom::Wisdom;
+use super::{ExchangeBuffers, ExchangeWidth, GlobalIo, Pass, Plan, Twiddles};
+use crate::{Buffer, Direction, Error, FftSpec, Layout, Placement, Target, TransformKind};
+use serde::Serialize;
+
+/// How a real axis is computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum RealRoute {
+    /// A complex FFT of N / 2 over the reals read in pairs, split (R2C) or
+    /// merged (C2R) with the twiddles `w_N^k` at the ends of the pass.
+    HalfLength,
+    /// A complex FFT of N with zero imaginary parts in (R2C), or the
+    /// Hermitian spectrum rebuilt in and real parts out (C2R).
+    FullLength,
+}
+
+/// The fusion of a pass along the real axis: how its loads and stores meet
+/// the reals and the half spectrum. Forward kernels of the pass are R2C,
+/// inverse kernels C2R.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct RealStep {
+    pub route: RealRoute,
+    /// Points of the real axis (N).
+    pub real_n: usize,
+    /// Where the table of `w_N^k`, k = 0..=N/2, starts in the pass's
+    /// twiddle table ([`RealRoute::HalfLength`] only).
+    pub twiddle_offset: Option<usize>,
+}
+
+impl RealStep {
+    /// Values of the half spectrum per row: N / 2 + 1.
+    pub fn half_len(&self) -> usize {
+        self.real_n / 2 + 1
+    }
+
+    /// Elements per row on the real side as the kernel addresses them:
+    /// pairs of reals (half length) or reals.
+    pub fn real_side_len(&self) -> usize {
+        match self.route {
+            RealRoute::HalfLength => self.real_n / 2,
+            RealRoute::FullLength => self.real_n,
+        }
+    }
+}
+
+/// Why the reals of `layout` cannot be read as complex pairs, if they cannot:
+/// neighbours along the real axis must be adjacent, and every other stride
+/// and the distance even (so each pair starts on a complex element).
+fn unpaired(layout: &Layout) -> bool {
+    let last = layout.strides.len() - 1;
+    layout.strides[last] != 1
+        || layout.strides[..last].iter().any(|s| s % 2 != 0)
+        || layout.distance % 2 != 0
+}
+
+/// The layout of the reals of `layout` read as complex pairs.
+fn paired(layout: &Layout) -> Layout {
+    let last = layout.strides.len() - 1;
+    Layout {
+        strides: layout
+            .strides
+            .iter()
+            .enumerate()
+            .map(|(a, &s)| if a == last { 1 } else { s / 2 })
+            .collect(),
+        distance: layout.distance / 2,
+    }
+}
+
+/// The route for a real axis of `n` points whose reals lie as `layout`
+/// says, if one kernel computes it.
+pub fn route(n: usize, spec: &FftSpec, layout: &Layout) -> Option<RealRoute> {
+    let target = spec.planned_target();
+    if n % 2 == 0 && n >= 4 && n / 2 <= max_size(spec.precision) && !unpaired(layout) {
+        return Some(RealRoute::HalfLength);
+    }
+    (n <= max_size(spec.precision) && fits_one_kernel(n, spec.precision, target))
+        .then_some(RealRoute::FullLength)
+}
+
+/// Checks what only a real transform asks of its layouts: in place, the
+/// half spectrum must overlay the reals (each complex value on the two
+/// reals it came from, the last axis's reals adjacent).
+pub fn validate(spec: &FftSpec) -> Result<(), Error> {
+    let bad = |side: &'static str, reason: String| Error::BadLayout {
+        side,
+        shape: spec.shape.clone(),
+        reason,
+    };
+    let complex = spec.complex_shape();
+    if let Some(layout) = &spec.output_layout {
+        layout
+            .check(&complex)
+            .map_err(|reason| bad("output", format!("{reason} (the half spectrum {complex:?})")))?;
+    }
+    if spec.placement == Placement::InPlace {
+        let real = spec.planned_input_layout();
+        let half = spec.planned_output_layout();
+        let last = real.strides.len() - 1;
+        let overlays = real.strides[last] == 1
+            && half.strides[last] == 1
+            && (0..last).all(|a| real.strides[a] == 2 * half.strides[a])
+            && real.distance == 2 * half.distance;
+        if !overlays {
+            return Err(bad(
+                "input",
+                format!(
+                    "an in-place real transform writes each row's half spectrum over its reals: \
+                     the reals need stride 1 along the last axis and rows of at least \
+                     2 (n / 2 + 1) = {} reals, every other stride and the distance twice the \
+                     half spectrum's (real {:?}/{}, complex {:?}/{}); leave the layouts out for \
+                     cuFFT's padded rows, or plan it out of place",
+                    2 * complex[last],
+                    real.strides,
+                    real.distance,
+                    half.strides,
+                    half.distance
+                ),
+            ));
+        }
+        half.check(&complex)
+            .map_err(|reason| bad("output", format!("{reason} (the half spectrum {complex:?})")))?;
+    }
+    Ok(())
+}
+
+/// Plans the `r2c` transform `spec` (validated) for `target`.
+pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Error> {
+    let shape = &spec.shape;
+    let last = shape.len() - 1;
+    let n = shape[last];
+    let real_layout = spec.planned_input_layout();
+    let half_layout = spec.planned_output_layout();
+    let complex_shape = spec.complex_shape();
+    let route = route(n, spec, &real_layout).ok_or_else(|| Error::RealAxisTooLong {
+        n,
+        precision: spec.precision,
+        max: 2 * max_size(spec.precision),
+    })?;
+    let fft_n = match route {
+        RealRoute::HalfLength => n / 2,
+        RealRoute::FullLength => n,
+    };
+    // The reals as the kernel addresses them.
+    let real_side = match route {
+        RealRoute::HalfLength => paired(&real_layout),
+        RealRoute::FullLength => real_layout.clone(),
+    };
+    let in_place = spec.placement == Placement::InPlace;
+    let one_dimensional = shape.len() == 1;
+
+    // The complex axes over the half spectrum: in place in the output
+    // (forward), and for the C2R read from the input into the scratch
+    // buffer out of place, so that the input is never overwritten.
+    let complex_axes = |reads_input: bool| -> Result<(Vec<Pass>, usize), Error> {
+        if one_dimensional {
+            return Ok((Vec::new(), 0));
+        }
+        let scratch = Layout::contiguous(&complex_shape);
+        let (input, output, placement) = match (reads_input, in_place) {
+            (true, false) => (half_layout.clone(), scratch, Placement::OutOfPlace),
+            _ => (half_layout.clone(), half_layout.clone(), Placement::InPlace),
+        };
+        let sub = FftSpec {
+            shape: complex_shape.clone(),
+            kind: TransformKind::C2c,
+            input_layout: Some(input),
+            output_layout: Some(output),
+            placement,
+            choices: ShapeChoices::default(),
+            target: Some(target.clone()),
+            ..spec.clone()
+        };
+        let axes: Vec<usize> = (0..last).collect();
+        let plan = super::multipass::plan_axes(&sub, target, &ShapeChoices::default(), &axes)?;
+        if plan.scratch_elements > 0 {
+            return Err(Error::RealAxesNeedScratch {
+                shape: shape.clone(),
+            });
+        }
+        // Out of place the C2R's complex passes write the scratch buffer
+        // (the output holds reals); forward they work in the output.
+        let rename = |buffer: Buffer| match (reads_input, in_place, buffer) {
+            (false, _, Buffer::Input) => Buffer::Output,
+            (true, false, Buffer::Output) => Buffer::Scratch,
+            (_, _, other) => other,
+        };
+        let passes = plan
+            .passes
+            .into_iter()
+            .map(|mut pass| {
+                pass.access.reads = rename(pass.access.reads);
+                pass.access.writes = rename(pass.access.writes);
+                pass.normalizes = false;
+                pass
+            })
+            .collect();
+        let scratch = match (reads_input, in_place) {
+            (true, false) => complex_shape.iter().product(),
+            _ => 0,
+        };
+        Ok((passes, scratch))
+    };
+
+    // The real axis's pass in each direction: R2C reads the input, C2R
+    // writes the output (reading the scratch where complex passes ran
+    // first out of place).
+    let c2r_reads = match (one_dimensional, in_place) {
+        (false, false) => (Buffer::Scratch, Layout::contiguous(&complex_shape)),
+        _ => (Buffer::Input, half_layout.clone()),
+    };
+    let real_pass = |direction: Direction| -> Result<Pass, Error> {
+        let access = match direction {
+            Direction::Forward => row_access(
+                shape,
+                (Buffer::Input, &real_side),
+                (Buffer::Output, &half_layout),
+            ),
+            Direction::Inverse => row_access(
+                shape,
+                (c2r_reads.0, &c2r_reads.1),
+                (Buffer::Output, &real_side),
+            ),
+        };
+        fused_pass(spec, target, wisdom, fft_n, route, n, access)
+    };
+    let (forward_axes, _) = complex_axes(false)?;
+    let (inverse_axes, scratch) = complex_axes(true)?;
+    let mut passes = vec![real_pass(Direction::Forward)?];
+    passes.extend(forward_axes);
+    let mut inverse_passes = inverse_axes;
+    inverse_passes.push(real_pass(Direction::Inverse)?);
+    for list in [&mut passes, &mut inverse_passes] {
+        let count = list.len();
+        for (i, pass) in list.iter_mut().enumerate() {
+            pass.normalizes = i + 1 == count;
+        }
+    }
+    let mut axis_factors: Vec<Vec<usize>> = complex_shape.iter().map(|&a| vec![a]).collect();
+    axis_factors[last] = vec![fft_n];
+    Ok(Plan {
+        n: spec.points(),
+        shape: shape.clone(),
+        kind: TransformKind::R2c,
+        precision: spec.precision,
+        directions: spec.directions.clone(),
+        normalization: spec.normalization,
+        placement: spec.placement,
+        input_layout: real_layout,
+        output_layout: half_layout,
+        scratch_elements: scratch,
+        axis_factors,
+        column_io: super::ColumnIo::Tile,
+        passes,
+        inverse_passes,
+    })
+}
+
+/// The access of the rows of the real axis: one FFT per row, the other
+/// axes as columns, from `(buffer, layout)` to `(buffer, layout)`.
+fn row_access(shape: &[usize], from: (Buffer, &Layout), to: (Buffer, &Layout)) -> Access {
+    let last = shape.len() - 1;
+    let mut columns: Vec<Column> = (0..last)
+        .rev()
+        .map(|axis| Column {
+            count: shape[axis],
+            input_stride: from.1.strides[axis],
+            output_stride: to.1.strides[axis],
+        })
+        .collect();
+    columns.sort_by_key(|c| c.input_stride);
+    Access {
+        reads: from.0,
+        writes: to.0,
+        input_stride: from.1.strides[last],
+        output_stride: to.1.strides[last],
+        columns,
+        input_distance: from.1.distance,
+        output_distance: to.1.distance,
+    }
+}
+
+/// The one-kernel pass of the real axis: the complex FFT of `fft_n` points
+/// planned as for a batch of them (the user's one-kernel choices, else the
+/// first measured shape that plans, else the heuristic), with both ends
+/// staged through shared memory to pair or mirror points, and the split's
+/// twiddles after the stages'.
+fn fused_pass(
+    spec: &FftSpec,
+    target: &Target,
+    wisdom: &Wisdom,
+    fft_n: usize,
+    route: RealRoute,
+    real_n: usize,
+    access: Access,
+) -> Result<Pass, Error> {
+    let precision = spec.precision;
+    let dense = Access::dense(fft_n, Buffer::Input, Buffer::Output);
+    let user = spec.choices.one_kernel_only();
+    let planned = match user.is_empty() {
+        false => plan_pass(fft_n, precision, &user, target, &dense)?,
+        true => wisdom
+            .candidates(&[fft_n], precision, target)
+            .filter_map(|entry| plan_pass(fft_n, precision, &entry.choices, target, &dense).ok())
+            .find(|pass| pass.threads_per_block <= target.launchable_threads_per_block)
+            .map_or_else(
+                || plan_pass(fft_n, precision, &ShapeChoices::default(), target, &dense),
+                Ok,
+            )?,
+    };
+    let mut pass = planned;
+    // Both ends staged: both parts in reused arrays, the row of the half
+    // spectrum (M + 1 values for the C2R's merge) in each FFT's region.
+    pass.io = GlobalIo::StagedThroughShared;
+    pass.output_io = GlobalIo::StagedThroughShared;
+    pass.exchange_width = ExchangeWidth::BothParts;
+    pass.exchange_buffers = ExchangeBuffers::Reused;
+    let row = match route {
+        RealRoute::HalfLength => fft_n + 1,
+        RealRoute::FullLength => fft_n,
+    };
+    pass.fft_stride = pass.fft_stride.max(row);
+    let bytes_per_fft = pass.fft_stride * 2 * precision.real_bytes();
+    let static_limit = target.plannable_shared_bytes();
+    let opt_in = target
+        .max_opt_in_shared_bytes
+        .saturating_sub(target.compiler_shared_bytes);
+    let (limit, dynamic) = match bytes_per_fft <= static_limit {
+        true => (static_limit, false),
+        false => (opt_in.max(static_limit), true),
+    };
+    if bytes_per_fft > limit {
+        return Err(Error::RealAxisTooLong {
+            n: real_n,
+            precision,
+            max: 2 * max_size(precision),
+        });
+    }
+    pass.ffts_per_block = pass.ffts_per_block.min(limit / bytes_per_fft).max(1);
+    pass.threads_per_block = pass.ffts_per_block * pass.threads_per_fft;
+    pass.shared_bytes = pass.ffts_per_block * bytes_per_fft;
+    pass.dynamic_shared = pass.dynamic_shared || dynamic;
+    pass.access = access;
+    let Twiddles::RoundedF64Table { len } = pass.twiddles;
+    let twiddle_offset = match route {
+        RealRoute::HalfLength => {
+            pass.twiddles = Twiddles::RoundedF64Table {
+                len: len + real_n / 2 + 1,
+            };
+            Some(len)
+        }
+        RealRoute::FullLength => None,
+    };
+    pass.real = Some(RealStep {
+        route,
+        real_n,
+        twiddle_offset,
+    });
+    Ok(pass)
+}
