@@ -151,10 +151,10 @@ pub enum Error {
     Template(String),
 
     #[error(
-        "a real transform's last axis of {n} points is longer than one kernel computes in \
-         {precision} (at most {max} points when even, 4096 when odd); real axes longer than \
-         that are not supported yet: plan it as c2c with zero imaginary parts, or make the long \
-         axis a complex one"
+        "a real transform's last axis of {n} points is longer than fftgen computes in \
+         {precision} on this target: at most {max} points (one kernel per row of a 2D/3D \
+         transform; two passes of a 1D one); plan it as c2c with zero imaginary parts, or make \
+         the long axis a complex one"
     )]
     RealAxisTooLong {
         n: usize,

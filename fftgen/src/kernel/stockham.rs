@@ -20,7 +20,7 @@ use super::key::KernelKey;
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{
     ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout, Padding, Pass,
-    Plan, RealRoute, RealStep, Stage,
+    Plan, RealEnd, RealRoute, RealStep, Stage,
 };
 use crate::{Direction, Placement};
 
@@ -117,11 +117,15 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
     // The reals of a full-length real step have a pointer of their own
     // type out of place; in place they are addressed through the complex
     // one (the half spectrum overlays them).
-    let full_length = pass
-        .real
-        .is_some_and(|r| r.route == RealRoute::FullLength && placement == Placement::OutOfPlace);
-    let real_input = full_length && direction == Direction::Forward;
-    let real_output = full_length && direction == Direction::Inverse;
+    let full_length = |ends: fn(RealEnd) -> bool| {
+        pass.real.is_some_and(|r| {
+            r.route == RealRoute::FullLength && placement == Placement::OutOfPlace && ends(r.end)
+        })
+    };
+    let real_input = direction == Direction::Forward
+        && full_length(|end| matches!(end, RealEnd::Both | RealEnd::Loads(_)));
+    let real_output = direction == Direction::Inverse
+        && full_length(|end| matches!(end, RealEnd::Both | RealEnd::Stores(_)));
     let pointer = |real: bool| match real {
         true => Type::Real,
         false => Type::Complex,
@@ -627,9 +631,8 @@ impl Lowering<'_> {
 
     /// Copies the tile's input into shared memory.
     fn tile_load(&self) -> Vec<Stmt> {
-        let stride = self.pass.access.input_stride;
         self.tile_copy(|k, slot| {
-            let source = self.input_load(var("tile_in_base").add(strided(k, stride)));
+            let source = self.load_point("tile_in_base", "tile_fft", k);
             vec![
                 let_const(Type::Complex, "x", source),
                 assign(var("shared_re").at(slot.clone()), var("x").re()),
@@ -641,14 +644,10 @@ impl Lowering<'_> {
     /// Copies the tile's results from shared memory to the output, with the
     /// four-step twiddle and the scale.
     fn tile_store(&self) -> Vec<Stmt> {
-        let stride = self.pass.access.output_stride;
         self.tile_copy(|k, slot| {
             let value = Expr::complex(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
             let value = self.step_twiddled(value, "tile_fft", k.clone());
-            vec![assign(
-                var(self.buffers.output).at(var("tile_out_base").add(strided(k, stride))),
-                self.scaled(value),
-            )]
+            self.store_point("tile_out_base", "tile_fft", k, value)
         })
     }
 
@@ -759,12 +758,76 @@ impl Lowering<'_> {
 
     /// The real step of a C2R kernel (the inverse of a real axis's pass).
     fn c2r(&self) -> Option<RealStep> {
-        self.pass.real.filter(|_| self.direction == Direction::Inverse)
+        self.pass
+            .real
+            .filter(|r| self.direction == Direction::Inverse && r.end == RealEnd::Both)
     }
 
     /// The real step of an R2C kernel (the forward of a real axis's pass).
     fn r2c(&self) -> Option<RealStep> {
-        self.pass.real.filter(|_| self.direction == Direction::Forward)
+        self.pass
+            .real
+            .filter(|r| self.direction == Direction::Forward && r.end == RealEnd::Both)
+    }
+
+    /// Point `point` of FFT `fft` (whose start in the input is `base`): for
+    /// the first pass of a long real axis the real (R2C) or the Hermitian
+    /// spectrum's value rebuilt from the half spectrum (C2R), else as
+    /// stored.
+    fn load_point(&self, base: &str, fft: &str, point: Expr) -> Expr {
+        let stride = self.pass.access.input_stride;
+        let at = var(base).add(strided(point.clone(), stride));
+        let Some((real, RealEnd::Loads(index))) = self.pass.real.map(|r| (r, r.end)) else {
+            return self.input_load(at);
+        };
+        if self.direction == Direction::Forward {
+            let x = self.real_load(self.buffers.input, self.real_input, at);
+            return Expr::complex(x, Expr::Real(0.0));
+        }
+        // Axis position i = c + points p; past N / 2 the value is conj X[N - i],
+        // which sits (N - i - c) column strides from this FFT's start.
+        let c = var(format!("{fft}_c{}", index.column));
+        let i = c
+            .clone()
+            .add(point.cast(Type::Index).mul(uint(index.points)));
+        let column_stride = self.pass.access.columns[index.column].input_stride;
+        let mirror = var(base).add(
+            uint(real.real_n)
+                .cast(Type::Index)
+                .sub(i.clone())
+                .sub(c)
+                .mul(uint(column_stride)),
+        );
+        let mirrored = self.input_load(mirror);
+        Expr::select(
+            i.lt(uint(real.half_len())),
+            self.input_load(at),
+            Expr::complex(mirrored.clone().re(), mirrored.im().neg()),
+        )
+    }
+
+    /// Stores output `value` (scaled here) as point `point` of FFT `fft`,
+    /// which starts at `base` in the output: for the last pass of a long real
+    /// axis only the half spectrum (R2C) or the real part (C2R).
+    fn store_point(&self, base: &str, fft: &str, point: Expr, value: Expr) -> Vec<Stmt> {
+        let stride = self.pass.access.output_stride;
+        let at = var(base).add(strided(point.clone(), stride));
+        let Some((real, RealEnd::Stores(index))) = self.pass.real.map(|r| (r, r.end)) else {
+            return vec![assign(var(self.buffers.output).at(at), self.scaled(value))];
+        };
+        if self.direction == Direction::Inverse {
+            let re = match self.scale() {
+                1.0 => value.re(),
+                scale => value.re().mul(Expr::Real(scale)),
+            };
+            return self.real_store(self.buffers.output, self.real_output, at, re);
+        }
+        let i = var(format!("{fft}_c{}", index.column))
+            .add(point.cast(Type::Index).mul(uint(index.points)));
+        vec![Stmt::If(
+            i.lt(uint(real.half_len())),
+            vec![assign(var(self.buffers.output).at(at), self.scaled(value))],
+        )]
     }
 
     /// Real `index` of `buffer`: through a pointer to reals, or (in place,
@@ -1084,7 +1147,10 @@ impl Lowering<'_> {
                     continue;
                 }
                 let value = if direct_in {
-                    self.input_load(self.input_at(index))
+                    match self.dense() {
+                        true => self.input_load(self.input_at(index)),
+                        false => self.load_point("in_base", "fft", index),
+                    }
                 } else if !from_shared {
                     var(incoming(s, b)).at(uint(r))
                 } else {
@@ -1159,14 +1225,17 @@ impl Lowering<'_> {
                 for &b in &batches {
                     let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
                     let stores = (0..radix)
-                        .map(|r| {
+                        .flat_map(|r| {
                             let point = j.clone().add(uint(r * stride));
                             let value =
                                 self.step_twiddled(v.clone().at(uint(r)), "fft", point.clone());
-                            assign(
-                                var(self.buffers.output).at(self.output_at(point)),
-                                self.scaled(value),
-                            )
+                            match self.dense() {
+                                true => vec![assign(
+                                    var(self.buffers.output).at(self.output_at(point)),
+                                    self.scaled(value),
+                                )],
+                                false => self.store_point("out_base", "fft", point, value),
+                            }
                         })
                         .collect();
                     out.extend(guarded(guard(b, true), stores));

@@ -21,7 +21,7 @@ pub mod access;
 pub mod split;
 
 pub use access::{Access, Column, StepTwiddle};
-pub use real::{RealRoute, RealStep};
+pub use real::{AxisIndex, RealEnd, RealRoute, RealStep};
 
 use crate::{Direction, Layout, Normalization, Placement, Precision, TransformKind};
 use serde::Serialize;
@@ -366,9 +366,16 @@ impl Pass {
         match self.real {
             None => 2 * self.n * ffts * complex,
             Some(real) => {
-                let real_bytes = real.real_n * plan.precision.real_bytes();
-                let half_bytes = (real.real_n / 2 + 1) * complex;
-                (real_bytes + half_bytes) * ffts
+                let reals = real.real_n * plan.precision.real_bytes();
+                let half = (real.real_n / 2 + 1) * complex;
+                let full = real.real_n * complex;
+                // The forward pass's sides (the inverse's mirror them).
+                let per_row = match real.end {
+                    RealEnd::Both => reals + half,
+                    RealEnd::Loads(_) => reals + full,
+                    RealEnd::Stores(_) => full + half,
+                };
+                per_row * ffts * self.n / real.real_side_len().max(1)
             }
         }
     }

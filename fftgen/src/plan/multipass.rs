@@ -73,16 +73,20 @@ const MAX_SPLIT: usize = 6;
 /// Plans `spec` with `choices` (a split and column I/O at most).
 fn plan_with(spec: &FftSpec, target: &Target, choices: &ShapeChoices) -> Result<Plan, Error> {
     let axes: Vec<usize> = (0..spec.shape.len()).collect();
-    plan_axes(spec, target, choices, &axes)
+    plan_axes(spec, target, choices, &axes, false)
 }
 
 /// Plans the transform of `spec` along `axes` only (ascending; the others
 /// are left as they are, as the complex axes of a real transform need).
+/// With `scratch_only`, results between passes go to the scratch buffer
+/// alone: the input and output of a long real axis are shorter than its
+/// complex FFT (reals, half spectrum).
 pub(super) fn plan_axes(
     spec: &FftSpec,
     target: &Target,
     choices: &ShapeChoices,
     axes: &[usize],
+    scratch_only: bool,
 ) -> Result<Plan, Error> {
     let shape = &spec.shape;
     let precision = spec.precision;
@@ -151,7 +155,13 @@ pub(super) fn plan_axes(
         });
     }
 
-    let buffers = choose_buffers(&steps, spec.placement);
+    let buffers = choose_buffers(&steps, spec.placement, scratch_only).ok_or_else(|| {
+        Error::RealAxisTooLong {
+            n: spec.n(),
+            precision,
+            max: columns * columns,
+        }
+    })?;
     let layout_of = |buffer: Buffer| match buffer {
         Buffer::Input => &input_layout,
         Buffer::Output => &output_layout,
@@ -217,8 +227,14 @@ pub fn column_limit(precision: Precision, target: &Target) -> usize {
 /// The buffers each step reads and writes: the first reads the input, the
 /// last writes the output, each reads what the one before wrote, and a step
 /// that does not write where it read gets a buffer apart (in place the
-/// input is the output). The assignment with the fewest scratch passes wins.
-fn choose_buffers(steps: &[Step], placement: Placement) -> Vec<(Buffer, Buffer)> {
+/// input is the output). The assignment with the fewest scratch passes wins;
+/// with `scratch_only` every pass but the last writes the scratch buffer
+/// (`None` when that cannot work: three passes of one axis).
+fn choose_buffers(
+    steps: &[Step],
+    placement: Placement,
+    scratch_only: bool,
+) -> Option<Vec<(Buffer, Buffer)>> {
     let same = |a: Buffer, b: Buffer| {
         a == b || (placement == Placement::InPlace && a != Buffer::Scratch && b != Buffer::Scratch)
     };
@@ -229,7 +245,7 @@ fn choose_buffers(steps: &[Step], placement: Placement) -> Vec<(Buffer, Buffer)>
         let mut route = Vec::with_capacity(count);
         let mut valid = true;
         for (i, step) in steps.iter().enumerate() {
-            let writes = match i + 1 == count || bits >> i & 1 == 0 {
+            let writes = match i + 1 == count || (bits >> i & 1 == 0 && !scratch_only) {
                 true => Buffer::Output,
                 false => Buffer::Scratch,
             };
@@ -245,8 +261,7 @@ fn choose_buffers(steps: &[Step], placement: Placement) -> Vec<(Buffer, Buffer)>
             best = Some((scratch, route));
         }
     }
-    best.expect("writing every step but the last to scratch and back is always valid")
-        .1
+    best.map(|(_, route)| route)
 }
 
 /// The access of `step` reading `reads` and writing `writes`, and the column
@@ -349,22 +364,22 @@ mod tests {
         use Buffer::*;
         // Two steps of one axis out of place: through the output.
         assert_eq!(
-            choose_buffers(&steps(&[2]), Placement::OutOfPlace),
+            choose_buffers(&steps(&[2]), Placement::OutOfPlace, false).unwrap(),
             vec![(Input, Output), (Output, Output)]
         );
         // In place the transposing step needs the scratch buffer.
         assert_eq!(
-            choose_buffers(&steps(&[2]), Placement::InPlace),
+            choose_buffers(&steps(&[2]), Placement::InPlace, false).unwrap(),
             vec![(Input, Scratch), (Scratch, Output)]
         );
         // Three steps: one scratch pass either way.
         assert_eq!(
-            choose_buffers(&steps(&[3]), Placement::OutOfPlace),
+            choose_buffers(&steps(&[3]), Placement::OutOfPlace, false).unwrap(),
             vec![(Input, Scratch), (Scratch, Output), (Output, Output)]
         );
         // Axes of one step each stay in place.
         assert_eq!(
-            choose_buffers(&steps(&[1, 1]), Placement::InPlace),
+            choose_buffers(&steps(&[1, 1]), Placement::InPlace, false).unwrap(),
             vec![(Input, Output), (Output, Output)]
         );
     }

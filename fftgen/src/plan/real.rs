@@ -36,12 +36,36 @@ pub enum RealRoute {
     FullLength,
 }
 
+/// Which ends of a pass meet the real side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum RealEnd {
+    /// A pass that computes the whole axis: both ends, staged through
+    /// shared memory.
+    Both,
+    /// The first pass of a long axis (full length): its loads read the
+    /// reals (R2C) or rebuild the Hermitian spectrum from the half (C2R).
+    Loads(AxisIndex),
+    /// The last pass of a long axis (full length): its stores keep the
+    /// half spectrum (R2C) or the real parts (C2R).
+    Stores(AxisIndex),
+}
+
+/// Where point `p` of a pass's FFT lies on the real axis: the coordinate
+/// of column `column` plus `points * p`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct AxisIndex {
+    pub column: usize,
+    pub points: usize,
+}
+
 /// The fusion of a pass along the real axis: how its loads and stores meet
 /// the reals and the half spectrum. Forward kernels of the pass are R2C,
 /// inverse kernels C2R.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct RealStep {
     pub route: RealRoute,
+    /// Which ends of the pass the step is fused into.
+    pub end: RealEnd,
     /// Points of the real axis (N).
     pub real_n: usize,
     /// Where the table of `w_N^k`, k = 0..=N/2, starts in the pass's
@@ -154,11 +178,16 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
     let real_layout = spec.planned_input_layout();
     let half_layout = spec.planned_output_layout();
     let complex_shape = spec.complex_shape();
-    let route = route(n, spec, &real_layout).ok_or_else(|| Error::RealAxisTooLong {
-        n,
-        precision: spec.precision,
-        max: 2 * max_size(spec.precision),
-    })?;
+    let Some(route) = route(n, spec, &real_layout) else {
+        if shape.len() == 1 {
+            return long_axis(spec, target);
+        }
+        return Err(Error::RealAxisTooLong {
+            n,
+            precision: spec.precision,
+            max: 2 * max_size(spec.precision),
+        });
+    };
     let fft_n = match route {
         RealRoute::HalfLength => n / 2,
         RealRoute::FullLength => n,
@@ -194,7 +223,8 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
             ..spec.clone()
         };
         let axes: Vec<usize> = (0..last).collect();
-        let plan = super::multipass::plan_axes(&sub, target, &ShapeChoices::default(), &axes)?;
+        let plan =
+            super::multipass::plan_axes(&sub, target, &ShapeChoices::default(), &axes, false)?;
         if plan.scratch_elements > 0 {
             return Err(Error::RealAxesNeedScratch {
                 shape: shape.clone(),
@@ -248,7 +278,13 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
     };
     let (forward_axes, _) = complex_axes(false)?;
     let (inverse_axes, scratch) = complex_axes(true)?;
-    let mut passes = vec![real_pass(Direction::Forward)?];
+    // A row whose spectrum does not fit a block's shared memory (f64 8192
+    // without opt-in memory) takes the two-pass route in 1D.
+    let first = match real_pass(Direction::Forward) {
+        Err(Error::RealAxisTooLong { .. }) if one_dimensional => return long_axis(spec, target),
+        other => other?,
+    };
+    let mut passes = vec![first];
     passes.extend(forward_axes);
     let mut inverse_passes = inverse_axes;
     inverse_passes.push(real_pass(Direction::Inverse)?);
@@ -375,8 +411,77 @@ fn fused_pass(
     };
     pass.real = Some(RealStep {
         route,
+        end: RealEnd::Both,
         real_n,
         twiddle_offset,
     });
     Ok(pass)
+}
+
+/// Plans a 1D real transform whose axis is longer than one kernel holds:
+/// the full-length route over the passes of the four-step FFT (seed 001),
+/// the reals entering at the first pass's loads and the half spectrum (or
+/// the real parts) leaving at the last pass's stores. Between them the
+/// complex values go through the scratch buffer (the input and output hold
+/// fewer bytes), so an axis takes two passes at most.
+fn long_axis(spec: &FftSpec, target: &Target) -> Result<Plan, Error> {
+    let n = spec.n();
+    let real_layout = spec.planned_input_layout();
+    let half_layout = spec.planned_output_layout();
+    let direction_passes = |input: &Layout, output: &Layout| -> Result<Plan, Error> {
+        let sub = FftSpec {
+            kind: TransformKind::C2c,
+            input_layout: Some(input.clone()),
+            output_layout: Some(output.clone()),
+            placement: Placement::OutOfPlace,
+            target: Some(target.clone()),
+            ..spec.clone()
+        };
+        let choices = spec.choices.several_passes_only();
+        let mut plan = super::multipass::plan_axes(&sub, target, &choices, &[0], true)?;
+        let count = plan.passes.len();
+        let factors = plan.axis_factors[0].clone();
+        for (i, pass) in plan.passes.iter_mut().enumerate() {
+            let end = if i == 0 {
+                // Step 0 reads point p of column r' at r' + (N / f0) p.
+                let column = pass.step_twiddle.map_or(0, |t| t.column);
+                RealEnd::Loads(AxisIndex {
+                    column,
+                    points: n / factors[0],
+                })
+            } else if i + 1 == count {
+                // The last step writes point p of column K at K + (N / f_last) p.
+                let done = n / factors[count - 1];
+                let column = pass
+                    .access
+                    .columns
+                    .iter()
+                    .position(|c| c.count == done)
+                    .unwrap_or(0);
+                RealEnd::Stores(AxisIndex {
+                    column,
+                    points: done,
+                })
+            } else {
+                continue;
+            };
+            pass.real = Some(RealStep {
+                route: RealRoute::FullLength,
+                end,
+                real_n: n,
+                twiddle_offset: None,
+            });
+        }
+        Ok(plan)
+    };
+    let forward = direction_passes(&real_layout, &half_layout)?;
+    let inverse = direction_passes(&half_layout, &real_layout)?;
+    Ok(Plan {
+        kind: TransformKind::R2c,
+        placement: spec.placement,
+        input_layout: real_layout,
+        output_layout: half_layout,
+        inverse_passes: inverse.passes,
+        ..forward
+    })
 }
