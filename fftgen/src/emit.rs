@@ -11,9 +11,7 @@ use crate::kernel::complex_ops::cmul;
 use crate::kernel::stockham::{has_twiddles, lower_stockham, pad_helper, twiddle_table, TWIDDLES};
 use crate::kernel::{dialect, KernelKey};
 use crate::plan::{plan, Pass, Plan, Twiddles};
-use crate::{
-    Backend, Direction, Error, FftSpec, Placement, Precision, TransformKind, VERSION,
-};
+use crate::{Backend, Direction, Error, FftSpec, Placement, Precision, TransformKind, VERSION};
 use fftgen_manifest::{GridRule, KernelArg, Manifest, PassLaunch, TransformLaunch};
 use serde::Serialize;
 use std::collections::BTreeSet;

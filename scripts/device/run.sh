@@ -6,6 +6,7 @@
 #   usage: bash .devbin/run.sh [all|bench|tests] [extra bench args...]
 #          bash .devbin/run.sh tune --sizes 2187,2401 [more fftgen tune args...]
 #          bash .devbin/run.sh large [all|checks|sanitizer|bench] [extra bench args...]
+#          bash .devbin/run.sh real [all|checks|sanitizer|bench] [extra bench args...]
 # It writes at most 8 files (the device tool's limit): bench{,_f64}.{json,svg,md},
 # bench.log and gpu_tests.log; `large` writes large_checks.log,
 # large_sanitizer.log, large_bench.log and large_bench{,_f64}.{json,md}.
@@ -90,5 +91,52 @@ if [ "$what" = large ]; then
             --markdown "$OUT/large_bench.md" "$@" 2>&1 | tee "$OUT/large_bench.log"
         .devbin/fftgen bench --precision f64 --sizes 8192,1048576 --json "$OUT/large_bench_f64.json" \
             --svg "$OUT/large_bench_f64.svg" --markdown "$OUT/large_bench_f64.md" "$@" 2>&1 | tee -a "$OUT/large_bench.log"
+    fi
+fi
+if [ "$what" = real ]; then
+    # Issue 14's real transforms (r2c forward, c2r inverse): `fftgen check
+    # --kind r2c` on CUDA and NVIDIA OpenCL, compute-sanitizer, and the
+    # benchmark against cuFFT's R2C/C2R. Writes real_checks.log,
+    # real_sanitizer.log, real_bench.log and real_bench{,_f64}.{json,md}.
+    part="${1:-all}"; shift || true
+    real_checks=("4096 f32 64" "8192 f32 32" "4095 f32 16" "375 f32 64" "2 f32 64" "1048576 f32 2"
+        "65536 f32 8" "12288 f32 8" "15625 f32 8" "1024x1024 f32 2" "1000x1000 f32 2" "64x48x40 f32 4"
+        "4096 f64 32" "8192 f64 16" "1024x1024 f64 1")
+    if [ "$part" = all ] || [ "$part" = checks ]; then
+        log="$OUT/real_checks.log"; : > "$log"
+        for item in "${real_checks[@]}"; do
+            read -r n precision batch <<< "$item"
+            for backend in "cuda" "opencl --platform NVIDIA"; do
+                for placement in out-of-place in-place; do
+                    echo "== check --kind r2c --backend $backend --n $n --precision $precision --batch $batch --placement $placement" >> "$log"
+                    # shellcheck disable=SC2086
+                    timeout 120 .devbin/fftgen check --kind r2c --backend $backend --n "$n" --precision "$precision" \
+                        --batch "$batch" --placement "$placement" >> "$log" 2>&1
+                    echo "exit $?" >> "$log"
+                done
+            done
+        done
+        awk '/^== /{head=$0} /^exit /{print head " -> " $0}' "$log"
+        echo "real checks: $(grep -c '^exit 0' "$log") passed, $(grep -c '^exit [^0]' "$log") failed (log: $log)"
+    fi
+    if [ "$part" = all ] || [ "$part" = sanitizer ]; then
+        log="$OUT/real_sanitizer.log"; : > "$log"
+        for args in "--n 4096 --batch 4" "--n 8192 --batch 2 --placement in-place" "--n 375 --batch 8" \
+            "--n 1024x1024 --batch 1" "--n 64x48x40 --batch 2" "--n 65536 --batch 2"; do
+            for tool in memcheck racecheck; do
+                echo "== compute-sanitizer --tool $tool fftgen check --kind r2c --backend cuda $args" >> "$log"
+                # shellcheck disable=SC2086
+                timeout 90 compute-sanitizer --tool "$tool" --error-exitcode 9 .devbin/fftgen check --kind r2c --backend cuda $args >> "$log" 2>&1
+                echo "exit $?" >> "$log"
+            done
+        done
+        grep -E "^== |ERROR SUMMARY|RACECHECK SUMMARY|^exit" "$log"
+    fi
+    if [ "$part" = all ] || [ "$part" = bench ]; then
+        sizes="64,128,256,512,1000,1024,2048,4096,8192,1048576,1024x1024,1000x1000,64x48x40"
+        .devbin/fftgen bench --kind r2c --sizes "$sizes" --json "$OUT/real_bench.json" \
+            --markdown "$OUT/real_bench.md" "$@" 2>&1 | tee "$OUT/real_bench.log"
+        .devbin/fftgen bench --kind r2c --precision f64 --sizes 4096,8192,1024x1024 --json "$OUT/real_bench_f64.json" \
+            --markdown "$OUT/real_bench_f64.md" "$@" 2>&1 | tee -a "$OUT/real_bench.log"
     fi
 fi

@@ -873,9 +873,7 @@ impl Lowering<'_> {
                     cond = e.clone().lt(uint(count)).and(cond);
                 }
                 let mut inner = self.locate("walk_g", "walk_in", "walk_out");
-                let slot = var("walk_f")
-                    .mul(uint(pass.fft_stride))
-                    .add(var("walk_k"));
+                let slot = var("walk_f").mul(uint(pass.fft_stride)).add(var("walk_k"));
                 inner.extend(copy(var("walk_k"), slot));
                 Stmt::Scope(vec![
                     let_const(Type::Uint, format!("e{i}"), var("tid").add(uint(i * block))),
@@ -900,9 +898,7 @@ impl Lowering<'_> {
     /// reals, with zero imaginary parts).
     fn walk_load(&self) -> Vec<Stmt> {
         let stride = self.pass.access.input_stride;
-        let full_r2c = self
-            .r2c()
-            .is_some_and(|r| r.route == RealRoute::FullLength);
+        let full_r2c = self.r2c().is_some_and(|r| r.route == RealRoute::FullLength);
         let len = match self.c2r() {
             Some(real) => real.half_len(),
             None => self.pass.n,
@@ -934,14 +930,18 @@ impl Lowering<'_> {
         let at = |k: Expr| var("walk_out").add(strided(k, stride));
         let shared = |index: Expr| {
             Expr::complex(
-                var("shared_re").at(var("walk_f").mul(uint(self.pass.fft_stride)).add(index.clone())),
+                var("shared_re").at(var("walk_f")
+                    .mul(uint(self.pass.fft_stride))
+                    .add(index.clone())),
                 var("shared_im").at(var("walk_f").mul(uint(self.pass.fft_stride)).add(index)),
             )
         };
         let output = self.buffers.output;
         match (self.r2c(), self.c2r()) {
             (Some(real), _) if real.route == RealRoute::HalfLength => {
-                let offset = real.twiddle_offset.expect("a half-length step has its twiddles");
+                let offset = real
+                    .twiddle_offset
+                    .expect("a half-length step has its twiddles");
                 self.walk(real.half_len(), |k, _| {
                     let mut out = self.split(
                         shared(k.clone().rem(uint(n))),
@@ -953,7 +953,8 @@ impl Lowering<'_> {
                 })
             }
             (Some(real), _) => self.walk(real.half_len(), |k, slot| {
-                let value = Expr::complex(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
+                let value =
+                    Expr::complex(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
                 vec![assign(var(output).at(at(k)), self.scaled(value))]
             }),
             (_, Some(real)) if real.route == RealRoute::FullLength => self.walk(n, |k, slot| {
@@ -965,7 +966,8 @@ impl Lowering<'_> {
                 self.real_store(output, self.real_output, at(k), value)
             }),
             _ => self.walk(n, |k, slot| {
-                let value = Expr::complex(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
+                let value =
+                    Expr::complex(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
                 vec![assign(var(output).at(at(k)), self.scaled(value))]
             }),
         }
@@ -1019,13 +1021,19 @@ impl Lowering<'_> {
         };
         match real.route {
             RealRoute::HalfLength => {
-                let offset = real.twiddle_offset.expect("a half-length step has its twiddles");
+                let offset = real
+                    .twiddle_offset
+                    .expect("a half-length step has its twiddles");
                 let m = self.pass.n;
                 vec![
                     let_const(Type::Uint, "p", point),
                     let_const(Type::Complex, "a", at(var("p"))),
                     let_const(Type::Complex, "b", at(uint(m).sub(var("p")))),
-                    let_const(Type::Complex, "w", var(TWIDDLES).at(uint(offset).add(var("p")))),
+                    let_const(
+                        Type::Complex,
+                        "w",
+                        var(TWIDDLES).at(uint(offset).add(var("p"))),
+                    ),
                     // X[0] and X[M] are real in a Hermitian spectrum: their
                     // imaginary parts are ignored, as numpy's irfft does.
                     let_const(
@@ -1143,7 +1151,11 @@ impl Lowering<'_> {
                 let index = j.clone().add(uint(r * butterflies));
                 let c2r = self.c2r().filter(|_| first && from_shared);
                 if let Some(real) = c2r {
-                    work.push(Stmt::Scope(self.c2r_point(real, index, v.clone().at(uint(r)))));
+                    work.push(Stmt::Scope(self.c2r_point(
+                        real,
+                        index,
+                        v.clone().at(uint(r)),
+                    )));
                     continue;
                 }
                 let value = if direct_in {

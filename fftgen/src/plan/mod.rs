@@ -104,11 +104,7 @@ impl Plan {
     pub fn bytes_moved(&self) -> usize {
         match self.kind {
             TransformKind::C2c => self.passes.len() * 2 * self.n * self.precision.complex_bytes(),
-            TransformKind::R2c => self
-                .passes
-                .iter()
-                .map(|pass| pass.bytes_moved(self))
-                .sum(),
+            TransformKind::R2c => self.passes.iter().map(|pass| pass.bytes_moved(self)).sum(),
         }
     }
 }

@@ -135,9 +135,12 @@ pub fn validate(spec: &FftSpec) -> Result<(), Error> {
     };
     let complex = spec.complex_shape();
     if let Some(layout) = &spec.output_layout {
-        layout
-            .check(&complex)
-            .map_err(|reason| bad("output", format!("{reason} (the half spectrum {complex:?})")))?;
+        layout.check(&complex).map_err(|reason| {
+            bad(
+                "output",
+                format!("{reason} (the half spectrum {complex:?})"),
+            )
+        })?;
     }
     if spec.placement == Placement::InPlace {
         let real = spec.planned_input_layout();
@@ -164,8 +167,12 @@ pub fn validate(spec: &FftSpec) -> Result<(), Error> {
                 ),
             ));
         }
-        half.check(&complex)
-            .map_err(|reason| bad("output", format!("{reason} (the half spectrum {complex:?})")))?;
+        half.check(&complex).map_err(|reason| {
+            bad(
+                "output",
+                format!("{reason} (the half spectrum {complex:?})"),
+            )
+        })?;
     }
     Ok(())
 }
@@ -274,7 +281,7 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
                 (Buffer::Output, &real_side),
             ),
         };
-        fused_pass(spec, target, wisdom, fft_n, route, n, access)
+        fused_pass(spec, target, wisdom, route, n, access, direction)
     };
     let (forward_axes, _) = complex_axes(false)?;
     let (inverse_axes, scratch) = complex_axes(true)?;
@@ -338,20 +345,25 @@ fn row_access(shape: &[usize], from: (Buffer, &Layout), to: (Buffer, &Layout)) -
     }
 }
 
-/// The one-kernel pass of the real axis: the complex FFT of `fft_n` points
-/// planned as for a batch of them (the user's one-kernel choices, else the
-/// first measured shape that plans, else the heuristic), with both ends
-/// staged through shared memory to pair or mirror points, and the split's
+/// The one-kernel pass of the real axis in `direction`: the complex FFT of
+/// N / 2 (half length) or N points planned as for a batch of them (the
+/// user's one-kernel choices, else the first measured shape that plans,
+/// else the heuristic), with the end at the half spectrum staged through
+/// shared memory to pair or mirror points, and the split's
 /// twiddles after the stages'.
 fn fused_pass(
     spec: &FftSpec,
     target: &Target,
     wisdom: &Wisdom,
-    fft_n: usize,
     route: RealRoute,
     real_n: usize,
     access: Access,
+    direction: Direction,
 ) -> Result<Pass, Error> {
+    let fft_n = match route {
+        RealRoute::HalfLength => real_n / 2,
+        RealRoute::FullLength => real_n,
+    };
     let precision = spec.precision;
     let dense = Access::dense(fft_n, Buffer::Input, Buffer::Output);
     let user = spec.choices.one_kernel_only();
@@ -367,10 +379,21 @@ fn fused_pass(
             )?,
     };
     let mut pass = planned;
-    // Both ends staged: both parts in reused arrays, the row of the half
-    // spectrum (M + 1 values for the C2R's merge) in each FFT's region.
-    pass.io = GlobalIo::StagedThroughShared;
-    pass.output_io = GlobalIo::StagedThroughShared;
+    // The end that meets the half spectrum is staged (both parts in reused
+    // arrays, the row of M + 1 values for the C2R's merge in each FFT's
+    // region). The other end of a half-length FFT is a complex row like a
+    // C2C's: where a warp's lanes share one FFT it stays direct, as the C2C
+    // plan has it; other lanes stage it too, for unit-stride runs.
+    let direct_other_end =
+        route == RealRoute::HalfLength && pass.lanes == super::LaneLayout::FftMajor;
+    let other_end = match direct_other_end {
+        true => GlobalIo::Direct,
+        false => GlobalIo::StagedThroughShared,
+    };
+    (pass.io, pass.output_io) = match direction {
+        Direction::Forward => (other_end, GlobalIo::StagedThroughShared),
+        Direction::Inverse => (GlobalIo::StagedThroughShared, other_end),
+    };
     pass.exchange_width = ExchangeWidth::BothParts;
     pass.exchange_buffers = ExchangeBuffers::Reused;
     let row = match route {
@@ -484,4 +507,93 @@ fn long_axis(spec: &FftSpec, target: &Target) -> Result<Plan, Error> {
         inverse_passes: inverse.passes,
         ..forward
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Normalization, Precision};
+
+    fn r2c(shape: &[usize]) -> FftSpec {
+        FftSpec::with_shape(shape).kind(TransformKind::R2c)
+    }
+
+    #[test]
+    fn routes_follow_the_size_and_the_layout() {
+        let plan = crate::plan::plan(&r2c(&[4096])).unwrap();
+        let step = plan.passes[0].real.unwrap();
+        assert_eq!(
+            (step.route, step.end, plan.passes[0].n),
+            (RealRoute::HalfLength, RealEnd::Both, 2048)
+        );
+        assert_eq!(plan.inverse_passes.len(), 1);
+        assert_eq!(plan.output_layout, Layout::contiguous(&[2049]));
+        // Odd sizes run the full length.
+        let odd = crate::plan::plan(&r2c(&[375])).unwrap();
+        assert_eq!(odd.passes[0].real.unwrap().route, RealRoute::FullLength);
+        assert_eq!(odd.passes[0].n, 375);
+        // Reals two apart do not pair into complex values: full length.
+        let strided = r2c(&[64]).layouts(
+            Layout {
+                strides: vec![2],
+                distance: 128,
+            },
+            Layout::contiguous(&[33]),
+        );
+        let plan = crate::plan::plan(&strided).unwrap();
+        assert_eq!(plan.passes[0].real.unwrap().route, RealRoute::FullLength);
+        // Past one kernel a 1D axis takes two full-length passes, the reals
+        // at the first's loads and the half spectrum at the last's stores.
+        let long = crate::plan::plan(&r2c(&[1 << 16])).unwrap();
+        assert_eq!(long.passes.len(), 2);
+        assert!(matches!(
+            long.passes[0].real.unwrap().end,
+            RealEnd::Loads(_)
+        ));
+        assert!(matches!(
+            long.passes[1].real.unwrap().end,
+            RealEnd::Stores(_)
+        ));
+        assert_eq!(long.scratch_elements, 1 << 16);
+    }
+
+    #[test]
+    fn the_c2r_runs_the_complex_axes_first_and_never_writes_its_input() {
+        let plan = crate::plan::plan(&r2c(&[64, 48, 40])).unwrap();
+        assert!(plan.passes[0].real.is_some());
+        assert!(plan.passes[1..].iter().all(|p| p.real.is_none()));
+        let inverse = &plan.inverse_passes;
+        assert!(inverse.last().unwrap().real.is_some());
+        assert!(inverse.iter().all(|p| p.access.writes != Buffer::Input));
+        assert_eq!(inverse[0].access.reads, Buffer::Input);
+        assert_eq!(inverse[0].access.writes, Buffer::Scratch);
+        assert_eq!(plan.scratch_elements, 64 * 48 * 21);
+        // In place everything stays in the one buffer.
+        let in_place =
+            crate::plan::plan(&r2c(&[64, 48, 40]).placement(Placement::InPlace)).unwrap();
+        assert_eq!(in_place.scratch_elements, 0);
+        assert_eq!(in_place.input_layout.strides, vec![48 * 42, 42, 1]);
+        assert_eq!(in_place.output_layout.strides, vec![48 * 21, 21, 1]);
+    }
+
+    #[test]
+    fn layouts_that_cannot_hold_the_half_spectrum_are_refused() {
+        // In place, rows of 64 reals leave no room for 33 complex values.
+        let tight = r2c(&[8, 64])
+            .placement(Placement::InPlace)
+            .layouts(Layout::contiguous(&[8, 64]), Layout::contiguous(&[8, 33]));
+        let err = crate::plan::plan(&tight).unwrap_err();
+        assert!(matches!(err, Error::BadLayout { .. }), "{err}");
+        assert!(err.to_string().contains("2 (n / 2 + 1)"), "{err}");
+        let names =
+            crate::generate(&r2c(&[64]).normalization(Normalization::Inverse), "test").unwrap();
+        assert!(names.cuda_source.contains("fftgen_r2c_n32"));
+        assert!(names.cuda_source.contains("fftgen_c2r_n32"));
+        assert_eq!(
+            names.manifest.input_side(crate::Direction::Inverse).shape,
+            vec![33]
+        );
+        let f64_rows = crate::plan::plan(&r2c(&[8192]).precision(Precision::F64)).unwrap();
+        assert!(!f64_rows.passes.is_empty());
+    }
 }
