@@ -11,7 +11,9 @@ use fftgen::plan::factor::supported_sizes;
 use fftgen::plan::planner::max_size;
 use fftgen::plan::Wisdom;
 use fftgen::plan::{ExchangeBuffers, ExchangeWidth, PaddingSearch};
-use fftgen::{FftSpec, Layout, Normalization, Placement, Precision, ShapeChoices, Target};
+use fftgen::{
+    FftSpec, Normalization, Placement, Precision, ShapeChoices, Target, TransformKind,
+};
 use fftgen_runtime::cuda::compile_to_cubin_check;
 
 const ARCH: &str = "sm_90";
@@ -66,6 +68,73 @@ macro_rules! sweep_tests {
 
 sweep_tests!(Precision::F32, 4: f32_sizes_part0 = 0, f32_sizes_part1 = 1, f32_sizes_part2 = 2, f32_sizes_part3 = 3);
 sweep_tests!(Precision::F64, 4: f64_sizes_part0 = 0, f64_sizes_part1 = 1, f64_sizes_part2 = 2, f64_sizes_part3 = 3);
+
+/// Every real (`r2c`) size one kernel computes, both directions in one
+/// source: even sizes to twice the complex limit (the half-length route),
+/// odd ones to the limit (the full-length route).
+fn real_sweep(precision: Precision, part: usize, parts: usize) {
+    if !nvrtc() {
+        return;
+    }
+    let limit = max_size(precision);
+    let sizes = supported_sizes(2 * limit)
+        .into_iter()
+        .filter(|&n| n >= 2 && (n <= limit || n % 2 == 0));
+    for n in sizes.skip(part).step_by(parts) {
+        compile(
+            &FftSpec::new(n)
+                .kind(TransformKind::R2c)
+                .precision(precision),
+        );
+    }
+}
+
+macro_rules! real_sweep_tests {
+    ($precision:expr, $parts:literal: $($name:ident = $part:literal),+) => {
+        $(#[test] fn $name() { real_sweep($precision, $part, $parts) })+
+    };
+}
+
+real_sweep_tests!(Precision::F32, 4: r2c_f32_sizes_part0 = 0, r2c_f32_sizes_part1 = 1, r2c_f32_sizes_part2 = 2, r2c_f32_sizes_part3 = 3);
+real_sweep_tests!(Precision::F64, 4: r2c_f64_sizes_part0 = 0, r2c_f64_sizes_part1 = 1, r2c_f64_sizes_part2 = 2, r2c_f64_sizes_part3 = 3);
+
+/// Real transforms past one kernel, in 2D and 3D, in place, and on the
+/// H200's opt-in shared memory.
+#[test]
+fn real_multi_pass_and_multi_dimensional_plans() {
+    if !nvrtc() {
+        return;
+    }
+    let shapes: Vec<Vec<usize>> = vec![
+        vec![12288],
+        vec![1 << 16],
+        vec![1 << 20],
+        vec![5usize.pow(6)],
+        vec![1000, 1000],
+        vec![1024, 1024],
+        vec![64, 48, 40],
+        vec![33, 45],
+    ];
+    for shape in &shapes {
+        for precision in [Precision::F32, Precision::F64] {
+            for target in [None, Some(Target::H200)] {
+                let mut spec = FftSpec::with_shape(shape)
+                    .kind(TransformKind::R2c)
+                    .precision(precision);
+                if let Some(target) = target.clone() {
+                    spec = spec.target(target);
+                }
+                compile(&spec);
+            }
+        }
+        compile(
+            &FftSpec::with_shape(shape)
+                .kind(TransformKind::R2c)
+                .placement(Placement::InPlace)
+                .normalization(Normalization::Unitary),
+        );
+    }
+}
 
 /// The shapes measured for particular GPU models (launch bounds above the
 /// register model's among them) compile without spilling too.

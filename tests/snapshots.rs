@@ -118,3 +118,18 @@ fn n4096_global_memory_passes_f32_both_dialects() {
         Backend::OpenCl,
     );
 }
+
+/// Real transforms: an even size by the half-length route (an FFT of 2048
+/// over the reals read in pairs, the split into the half spectrum fused
+/// into its stores, the C2R's merge into its loads) and an odd size by the
+/// full-length route (zero imaginary parts in, half spectrum out; the
+/// Hermitian spectrum rebuilt in, real parts out), in both dialects.
+#[test]
+fn real_transforms_even_and_odd_both_dialects() {
+    let even = FftSpec::new(4096).kind(fftgen::TransformKind::R2c);
+    pin("r2c_cuda_f32_n4096_half_length", &even, Backend::Cuda);
+    pin("r2c_opencl_f32_n4096_half_length", &even, Backend::OpenCl);
+    let odd = FftSpec::new(375).kind(fftgen::TransformKind::R2c);
+    pin("r2c_cuda_f32_n375_full_length", &odd, Backend::Cuda);
+    pin("r2c_opencl_f32_n375_full_length", &odd, Backend::OpenCl);
+}

@@ -66,6 +66,10 @@ pub fn generate(spec: &FftSpec, invocation: &str) -> Result<Generated, Error> {
 }
 
 fn file_stem(plan: &Plan) -> String {
+    // Real transforms say so (c2c stems stay as they were).
+    if plan.kind == TransformKind::R2c {
+        return format!("fftgen_r2c_n{}_{}", shape_text(&plan.shape), plan.precision);
+    }
     if plan.passes.len() > 1 || plan.shape.len() > 1 {
         return format!("fftgen_n{}_{}", shape_text(&plan.shape), plan.precision);
     }
@@ -118,6 +122,8 @@ pub fn butterfly_source(
 #[derive(Serialize)]
 struct SourceContext {
     file_name: String,
+    /// What the kernels transform, for the header's first line.
+    transform: String,
     n: usize,
     shape: String,
     precision: String,
@@ -202,13 +208,30 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
         })
         .unwrap_or_default();
     let Twiddles::RoundedF64Table { len } = pass.twiddles;
-    let passes = plan
-        .passes
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
+    // A real transform lists each direction's passes (the C2R runs its own).
+    let labelled: Vec<(String, &Pass)> = match plan.kind {
+        TransformKind::C2c => plan
+            .passes
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (format!("pass {i}"), p))
+            .collect(),
+        TransformKind::R2c => plan
+            .all_passes()
+            .scan((None, 0), |(last, i), (dir, p)| {
+                if *last != Some(dir) {
+                    (*last, *i) = (Some(dir), 0);
+                }
+                *i += 1;
+                Some((format!("{} pass {}", plan.kind.name(dir), *i - 1), p))
+            })
+            .collect(),
+    };
+    let passes = labelled
+        .into_iter()
+        .map(|(label, p)| {
             format!(
-                "pass {i}: {} FFTs of {} points per transform, radices {:?}, {} thread(s) per FFT, \
+                "{label}: {} FFTs of {} points per transform, radices {:?}, {} thread(s) per FFT, \
                  {} per block, {} bytes of shared memory, reads {:?} (stride {}), writes {:?} (stride {}){}",
                 p.access.ffts_per_transform(),
                 p.n,
@@ -230,6 +253,14 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
 
     let context = SourceContext {
         file_name: format!("{}.{}", file_stem(plan), extension(backend)),
+        transform: match plan.kind {
+            TransformKind::C2c => "complex-to-complex".into(),
+            TransformKind::R2c => format!(
+                "real-to-complex (forward R2C, half spectrum of {} values per row) and \
+                 complex-to-real (inverse C2R)",
+                plan.shape.last().map_or(0, |n| n / 2 + 1)
+            ),
+        },
         n: plan.n,
         shape: shape_text(&plan.shape),
         precision: plan.precision.to_string(),
@@ -253,6 +284,12 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
         ops: ops.to_string(),
         kernel_names: keys.iter().map(|k| k.to_string()).collect(),
         arguments: match plan.passes.len() {
+            _ if plan.kind == TransformKind::R2c => "each pass's, as the manifest lists them: \
+                input, output, batch (uint), or data (read and overwritten), batch (uint); then \
+                twiddles (const complex*) where it has any. The reals are real* (pairs of them \
+                read as complex* where the route reads N / 2 complex values); the half \
+                spectrum and the scratch complex*"
+                .to_string(),
             1 => format!(
                 "{}{}",
                 match plan.placement {

@@ -116,9 +116,8 @@ impl FftSpec {
 
     /// The output layout the plan uses (in place, the input's buffer).
     pub fn planned_output_layout(&self) -> Layout {
-        match (self.kind, self.placement, &self.input_layout) {
-            (TransformKind::C2c, Placement::InPlace, _) => return self.planned_input_layout(),
-            _ => {}
+        if (self.kind, self.placement) == (TransformKind::C2c, Placement::InPlace) {
+            return self.planned_input_layout();
         }
         if let Some(layout) = &self.output_layout {
             return layout.clone();
