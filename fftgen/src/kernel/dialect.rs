@@ -68,6 +68,7 @@ pub trait Dialect {
             Type::Uint => uint.into(),
             Type::Index => index.into(),
             Type::Bool => "bool".into(),
+            Type::GlobalReals => format!("{}{}*", self.global_qualifier(), self.real_name()),
         }
     }
 

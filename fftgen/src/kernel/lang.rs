@@ -17,6 +17,9 @@ pub enum Type {
     /// 64-bit unsigned integer, for offsets into large batches.
     Index,
     Bool,
+    /// A pointer to reals in global memory, for casts: the reals of an
+    /// in-place real transform, addressed through its complex buffer.
+    GlobalReals,
 }
 
 /// Functions whose spelling differs between dialects.

@@ -830,29 +830,21 @@ impl Lowering<'_> {
         )]
     }
 
-    /// Real `index` of `buffer`: through a pointer to reals, or (in place,
-    /// where the half spectrum overlays the reals) the part of the complex
-    /// value that holds it.
+    /// Real `index` of `buffer`: through its pointer to reals, or (in place,
+    /// where the half spectrum overlays the reals) through its complex
+    /// pointer cast to reals. A store to one part of a complex value would
+    /// not do: a compiler may write both parts back (NVIDIA's OpenCL does),
+    /// over the neighbour another thread wrote.
     fn real_load(&self, buffer: &str, real_pointer: bool, index: Expr) -> Expr {
-        if real_pointer {
-            return var(buffer).at(index);
+        match real_pointer {
+            true => var(buffer).at(index),
+            false => var(buffer).cast(Type::GlobalReals).at(index),
         }
-        let pair = var(buffer).at(index.clone().div(uint(2)));
-        Expr::select(index.rem(uint(2)).lt(uint(1)), pair.clone().re(), pair.im())
     }
 
     /// Stores `value` at real `index` of `buffer` (see [`Self::real_load`]).
     fn real_store(&self, buffer: &str, real_pointer: bool, index: Expr, value: Expr) -> Vec<Stmt> {
-        if real_pointer {
-            return vec![assign(var(buffer).at(index), value)];
-        }
-        let pair = var(buffer).at(index.clone().div(uint(2)));
-        let even = index.clone().rem(uint(2)).lt(uint(1));
-        let odd = uint(0).lt(index.rem(uint(2)));
-        vec![
-            Stmt::If(even, vec![assign(pair.clone().re(), value.clone())]),
-            Stmt::If(odd, vec![assign(pair.im(), value)]),
-        ]
+        vec![assign(self.real_load(buffer, real_pointer, index), value)]
     }
 
     /// The block's rows, `len` elements each, walked with unit stride: for
