@@ -316,7 +316,10 @@ impl Lowering<'_> {
                 }
             }
         } else {
-            if pass.io == GlobalIo::Direct || pass.output_io == GlobalIo::Direct {
+            if pass.io == GlobalIo::Direct
+                || pass.output_io == GlobalIo::Direct
+                || self.rows_by_fft()
+            {
                 body.push(Stmt::Comment(
                     "This thread's FFT, its column coordinates and where it starts.".into(),
                 ));
@@ -855,6 +858,30 @@ impl Lowering<'_> {
     /// rows, so every row is one coalesced run.
     fn walk(&self, len: usize, copy: impl Fn(Expr, Expr) -> Vec<Stmt>) -> Vec<Stmt> {
         let pass = self.pass;
+        if self.rows_by_fft() {
+            // A warp's lanes share one FFT: each thread walks its own row,
+            // k = t, t + T, ..., with no division to find row and element.
+            let t = pass.threads_per_fft;
+            return (0..len.div_ceil(t))
+                .map(|i| {
+                    let k = var("walk_k");
+                    let mut cond = var("active");
+                    if (i + 1) * t > len {
+                        cond = cond.and(k.clone().lt(uint(len)));
+                    }
+                    let mut inner = vec![
+                        let_const(Type::Index, "walk_in", var("in_base")),
+                        let_const(Type::Index, "walk_out", var("out_base")),
+                        let_const(Type::Uint, "walk_f", var("fft_local")),
+                    ];
+                    inner.extend(copy(k.clone(), var("region").add(k)));
+                    Stmt::Scope(vec![
+                        let_const(Type::Uint, "walk_k", var("t").add(uint(i * t))),
+                        Stmt::If(cond, inner),
+                    ])
+                })
+                .collect();
+        }
         let (m, block) = (pass.ffts_per_block, pass.threads_per_block);
         let count = m * len;
         (0..count.div_ceil(block))
@@ -883,6 +910,13 @@ impl Lowering<'_> {
                 ])
             })
             .collect()
+    }
+
+    /// Whether the rows of a real step's staged ends are walked FFT by FFT
+    /// (a warp's lanes in one FFT) rather than across the block's rows.
+    fn rows_by_fft(&self) -> bool {
+        self.pass.real.is_some_and(|r| r.end == RealEnd::Both)
+            && self.pass.lanes == LaneLayout::FftMajor
     }
 
     /// The walk that fills shared memory: whole rows of the input (for a
@@ -930,6 +964,31 @@ impl Lowering<'_> {
         };
         let output = self.buffers.output;
         match (self.r2c(), self.c2r()) {
+            (Some(real), _) if real.route == RealRoute::HalfLength && self.rows_by_fft() => {
+                // By pairs: Z[k] and Z[M - k] give X[k] and X[M - k]
+                // (w_N^(M - k) = -conj w_N^k), one twiddle and two shared
+                // loads for two outputs.
+                let offset = real
+                    .twiddle_offset
+                    .expect("a half-length step has its twiddles");
+                self.walk(n / 2 + 1, |k, _| {
+                    let mirror =
+                        Expr::select(uint(0).lt(k.clone()), uint(n).sub(k.clone()), uint(0));
+                    let w = var(TWIDDLES).at(uint(offset).add(k.clone()));
+                    let mut low = self.split(shared(k.clone()), shared(mirror.clone()), w.clone());
+                    low.push(assign(var(output).at(at(k.clone())), self.scaled(var("x"))));
+                    let mut high = self.split(
+                        shared(mirror),
+                        shared(k.clone()),
+                        Expr::complex(w.clone().re().neg(), w.im()),
+                    );
+                    high.push(assign(
+                        var(output).at(at(uint(n).sub(k))),
+                        self.scaled(var("x")),
+                    ));
+                    vec![Stmt::Scope(low), Stmt::Scope(high)]
+                })
+            }
             (Some(real), _) if real.route == RealRoute::HalfLength => {
                 let offset = real
                     .twiddle_offset
