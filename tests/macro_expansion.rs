@@ -1,14 +1,17 @@
 //! `fft_kernel!` end to end: what it expands to (constants that agree with
-//! the manifest, sources whose header records the call), kernels that compute
-//! the right transform on PoCL against the f64 rustfft reference (relative L2
-//! error within c * eps * log2 n), and the compile errors it reports for bad
-//! calls, pinned with trybuild in tests/trybuild/ (regenerate the .stderr
-//! files with `TRYBUILD=overwrite` and review them like code).
+//! the manifest, sources whose header records the call, for `kind = r2c`
+//! exactly what `fftgen::generate` gives for the same spec), kernels that
+//! compute the right transform on PoCL against the f64 rustfft reference
+//! (relative L2 error within c * eps * log2 n; R2C and C2R too), and the
+//! compile errors it reports for bad calls, pinned with trybuild in
+//! tests/trybuild/ (regenerate the .stderr files with `TRYBUILD=overwrite`
+//! and review them like code).
 
 mod common;
 
 use common::{pocl, random_input, reference, relative_l2, tolerance, widen};
-use fftgen::{Direction, Precision};
+use fftgen::{Direction, Element, FftSpec, Normalization, Precision, TransformKind};
+use fftgen_cli::accuracy::{random_reals, real_forward_reference, real_inverse_reference};
 use fftgen_macros::fft_kernel;
 use fftgen_runtime::{OpenClFft, Placement, StaticKernels};
 use num_complex::Complex;
@@ -16,6 +19,8 @@ use num_complex::Complex;
 fft_kernel!(n = 64, radix = [8, 8], name = Fft64);
 
 fft_kernel!(n = 4096, radix = [8, 8, 8, 8]);
+
+fft_kernel!(n = 4096, kind = r2c);
 
 #[test]
 fn constants_agree_with_the_manifest() {
@@ -101,6 +106,94 @@ fn one_direction_in_f64_in_place() {
             .iter()
             .product::<usize>(),
         48
+    );
+}
+
+#[test]
+fn an_r2c_call_expands_to_what_the_generator_gives() {
+    let spec = FftSpec::new(4096).kind(TransformKind::R2c);
+    let generated = fftgen::generate(&spec, "fft_kernel!(n = 4096, kind = r2c)").unwrap();
+    assert_eq!(Fft4096R2cF32::CUDA_SOURCE, generated.cuda_source);
+    assert_eq!(Fft4096R2cF32::OPENCL_SOURCE, generated.opencl_source);
+    // The same JSON (serde_json's float parsing may move a twiddle by an
+    // ulp, so the parsed manifests are compared as text).
+    assert_eq!(Fft4096R2cF32::MANIFEST_JSON, generated.manifest.to_json());
+    assert_eq!(Fft4096R2cF32::KIND, TransformKind::R2c);
+    assert_eq!(
+        (Fft4096R2cF32::N, Fft4096R2cF32::SHAPE),
+        (4096, &[4096][..])
+    );
+    assert_eq!(Fft4096R2cF32::COMPLEX_SHAPE, &[2049]);
+    // The real axis's pass computes a complex FFT of n / 2.
+    assert_eq!(Fft4096R2cF32::RADICES.iter().product::<usize>(), 2048);
+    let manifest = Fft4096R2cF32::manifest();
+    assert_eq!(manifest.kind, TransformKind::R2c);
+    let input = manifest.input_side(Direction::Forward);
+    assert_eq!((input.element, input.shape), (Element::Real, vec![4096]));
+    let output = manifest.output_side(Direction::Forward);
+    assert_eq!(
+        (output.element, output.shape),
+        (Element::Complex, vec![2049])
+    );
+    assert_eq!(
+        manifest.input_side(Direction::Inverse).element,
+        Element::Complex
+    );
+    let names: Vec<&str> = manifest
+        .transforms
+        .iter()
+        .map(|t| t.passes[0].kernel.as_str())
+        .collect();
+    assert!(
+        names[0].starts_with("fftgen_r2c_") && names[1].starts_with("fftgen_c2r_"),
+        "{names:?}"
+    );
+    // A complex call keeps its kind and its name.
+    assert_eq!(Fft4096F32::KIND, TransformKind::C2c);
+    assert_eq!(Fft4096F32::COMPLEX_SHAPE, Fft4096F32::SHAPE);
+}
+
+#[test]
+fn r2c_macro_kernels_match_the_reference_on_pocl() {
+    fft_kernel!(shape = [8, 12], kind = r2c);
+    let Some(device) = pocl() else { return };
+    let manifest = Fft8x12R2cF32::manifest();
+    let fft = OpenClFft::new(device, Fft8x12R2cF32::OPENCL_SOURCE, &manifest)
+        .unwrap_or_else(|e| panic!("loading Fft8x12R2cF32 on PoCL: {e}"));
+    let (shape, batch) = (Fft8x12R2cF32::SHAPE, 5);
+    let half: usize = Fft8x12R2cF32::COMPLEX_SHAPE.iter().product();
+    let limit = tolerance(Fft8x12R2cF32::N, Precision::F32);
+    let reals = random_reals(Fft8x12R2cF32::N * batch, 96);
+    let narrow: Vec<f32> = reals.iter().map(|&x| x as f32).collect();
+    let widened: Vec<f64> = narrow.iter().map(|&x| x.into()).collect();
+
+    // R2C: reals in, the half spectrum out.
+    let mut spectrum = vec![Complex::new(0.0f32, 0.0); half * batch];
+    fft.run(Direction::Forward, &narrow, &mut spectrum, batch)
+        .unwrap_or_else(|e| panic!("R2C: {e}"));
+    let want = real_forward_reference(shape, &widened, Normalization::None);
+    let error = relative_l2(&widen(&spectrum), &want);
+    assert!(
+        error <= limit,
+        "R2C: relative L2 error {error:.3e} exceeds {limit:.3e}"
+    );
+
+    // C2R of the rounded reference spectrum: n times the reals.
+    let input: Vec<Complex<f32>> = want
+        .iter()
+        .map(|c| Complex::new(c.re as f32, c.im as f32))
+        .collect();
+    let mut output = vec![0.0f32; Fft8x12R2cF32::N * batch];
+    fft.run(Direction::Inverse, &input, &mut output, batch)
+        .unwrap_or_else(|e| panic!("C2R: {e}"));
+    let want = real_inverse_reference(shape, &widen(&input), Normalization::None);
+    let as_complex =
+        |v: &[f64]| -> Vec<Complex<f64>> { v.iter().map(|&x| Complex::new(x, 0.0)).collect() };
+    let got: Vec<f64> = output.iter().map(|&x| x.into()).collect();
+    let error = relative_l2(&as_complex(&got), &as_complex(&want));
+    assert!(
+        error <= limit,
+        "C2R: relative L2 error {error:.3e} exceeds {limit:.3e}"
     );
 }
 

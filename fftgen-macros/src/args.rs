@@ -5,7 +5,7 @@
 //! value of the wrong form gets a message that names the key and shows the
 //! form it takes, rather than a bare parse error.
 
-use fftgen::{Direction, FftSpec, Normalization, Placement, Precision};
+use fftgen::{Direction, FftSpec, Normalization, Placement, Precision, TransformKind};
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::ext::IdentExt;
@@ -14,9 +14,10 @@ use syn::punctuated::Punctuated;
 use syn::{Error, Expr, Ident, Lit, LitInt, Result, Token};
 
 /// Every key the macro accepts, in the order the documentation lists them.
-const KEYS: [&str; 8] = [
+const KEYS: [&str; 9] = [
     "n",
     "shape",
+    "kind",
     "radix",
     "precision",
     "direction",
@@ -119,6 +120,7 @@ impl Parse for KernelArgs {
                     spec.shape = shape_list(value)?;
                     n_tokens = Some(value.to_token_stream());
                 }
+                "kind" => spec.kind = kind(value)?,
                 "radix" => {
                     let radices = radix_list(value)?;
                     spec.choices.radices = Some(radices.elements.iter().map(|&(r, _)| r).collect());
@@ -314,6 +316,21 @@ fn word(value: &Expr, key: &str, valid: &[&'static str]) -> Result<&'static str>
     })
 }
 
+/// `c2c` or `r2c`.
+fn kind(value: &Expr) -> Result<TransformKind> {
+    match word(value, "kind", &["c2c", "r2c"]) {
+        Ok("r2c") => Ok(TransformKind::R2c),
+        Ok(_) => Ok(TransformKind::C2c),
+        // C2R is the inverse of `r2c` rather than a kind of its own.
+        Err(_) if word(value, "kind", &["c2r"]).is_ok() => Err(Error::new_spanned(
+            value,
+            "`c2r` is not a kind: `kind = r2c` generates the R2C (forward) and the C2R \
+             (inverse) kernels; add `direction = inverse` for the C2R alone",
+        )),
+        Err(e) => Err(e),
+    }
+}
+
 /// The struct name: a plain identifier.
 fn identifier(value: &Expr) -> Result<Ident> {
     match value {
@@ -342,5 +359,37 @@ fn render(value: &Expr) -> String {
         }
         Expr::Group(group) => render(&group.expr),
         other => other.to_token_stream().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(call: &str) -> Result<KernelArgs> {
+        syn::parse_str(call)
+    }
+
+    #[test]
+    fn kind_takes_c2c_and_r2c() {
+        let real = parse("n = 4096, kind = r2c").unwrap();
+        assert_eq!(real.spec.kind, TransformKind::R2c);
+        assert_eq!(real.invocation, "fft_kernel!(n = 4096, kind = r2c)");
+        assert_eq!(
+            parse(r#"n = 64, kind = "c2c""#).unwrap().spec.kind,
+            TransformKind::C2c
+        );
+        assert_eq!(parse("n = 64").unwrap().spec.kind, TransformKind::C2c);
+    }
+
+    #[test]
+    fn other_kinds_say_what_to_write() {
+        let message = |call: &str| parse(call).err().expect(call).to_string();
+        assert_eq!(
+            message("n = 64, kind = real"),
+            "`real` is not a valid kind; expected one of `c2c`, `r2c`"
+        );
+        assert!(message("n = 64, kind = c2r").contains("add `direction = inverse`"));
+        assert!(message("n = 64, kind = [1]").contains("`kind` takes one of `c2c`, `r2c`"));
     }
 }

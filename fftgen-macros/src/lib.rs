@@ -36,6 +36,7 @@ use proc_macro::TokenStream;
 /// |-----------------|------------------------------------------------|-------------------------|
 /// | `n`             | transform length, an integer literal           | `n` or `shape` required |
 /// | `shape`         | axis lengths, first axis first, e.g. `[1024, 1024]` (1 to 3 axes, row-major, the last contiguous; instead of `n`) | |
+/// | `kind`          | `c2c`, or `r2c`: real input and its half spectrum (last axis `n / 2 + 1`), R2C forward and C2R inverse (unnormalised: n times the input) | `c2c` |
 /// | `radix`         | radix of each stage, e.g. `[8, 8, 8, 8]`       | chosen by the planner   |
 /// | `precision`     | `f32` or `f64` (an identifier or a string)     | `f32`                   |
 /// | `direction`     | `forward`, `inverse` or `both`                 | `both`                  |
@@ -44,15 +45,19 @@ use proc_macro::TokenStream;
 /// | `name`          | the name of the struct to define               | derived, e.g. `Fft4096F32` |
 ///
 /// The derived name is `Fft{n}{F32|F64}` (with a shape, its axes joined by
-/// `x`: `Fft1024x1024F32`), followed by `Forward` or `Inverse`
+/// `x`: `Fft1024x1024F32`; for `r2c`, `R2c` before the precision:
+/// `Fft4096R2cF32`), followed by `Forward` or `Inverse`
 /// when only one direction is generated, `InPlace` for in-place kernels and
 /// `NormInverse` or `Unitary` for normalised ones; give `name` to tell apart
 /// two transforms of the same description (different radices, say).
 ///
 /// It expands to `pub struct NAME;` with inherent constants `NAME::N` (the
-/// last axis's length), `NAME::SHAPE` and `NAME::RADICES` (the radix of every stage, first stage first) and an
-/// implementation of `fftgen_runtime::StaticKernels` (`CUDA_SOURCE`,
-/// `OPENCL_SOURCE`, `MANIFEST_JSON`, `manifest()`). The sources' header
+/// points of one transform), `NAME::SHAPE`, `NAME::KIND`,
+/// `NAME::COMPLEX_SHAPE` (the half spectrum's shape for `r2c`) and
+/// `NAME::RADICES` (the radix of every forward stage, first stage first) and
+/// an implementation of `fftgen_runtime::StaticKernels` (`CUDA_SOURCE`,
+/// `OPENCL_SOURCE`, `MANIFEST_JSON`, `manifest()`, whose manifest names the
+/// kind and each direction's sides). The sources' header
 /// records the call, normalised, e.g. `fft_kernel!(n = 4096, radix = [8, 8, 8, 8])`.
 #[proc_macro]
 pub fn fft_kernel(input: TokenStream) -> TokenStream {

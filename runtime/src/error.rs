@@ -2,7 +2,7 @@
 //! message names what went wrong and what to do about it, because the reader
 //! is usually someone whose test just failed on a machine without a GPU.
 
-use fftgen_manifest::{Direction, Placement, Precision};
+use fftgen_manifest::{Direction, Element, Placement, Precision};
 
 /// An error from the runtime.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -117,30 +117,49 @@ pub enum Error {
     )]
     ForeignOpenClContext { what: &'static str },
 
-    /// A device buffer does not hold the reals a batch needs: twice the
-    /// complex elements of its layout (`2 * n * batch` when dense).
+    /// A device buffer does not hold the bytes its side needs for the batch:
+    /// the side's layout's elements in the side's type (a real side of `r2c`
+    /// counts reals, every other side complex values), rounded up to whole
+    /// elements of the buffer's type; in place, the larger of the two sides.
     #[error(
-        "the {buffer} device buffer holds {got} real values but the batch needs {expected} \
-         (interleaved complex values: 2 * n * batch when dense, 2 * ((batch - 1) * distance + \
-         span) with a layout); nothing was launched"
+        "the {buffer} device buffer holds {got} bytes but the batch needs {expected} \
+         ({needs}); size device buffers in bytes of their side, whatever their element type; \
+         nothing was launched"
     )]
-    WrongDeviceLength {
+    WrongDeviceBytes {
         buffer: &'static str,
         expected: usize,
         got: usize,
+        /// What the expected bytes are, in words.
+        needs: String,
     },
 
-    /// A host buffer does not hold the complex values a batch needs (`batch *
-    /// n` when dense, `(batch - 1) * distance + span` with a layout).
+    /// A host buffer does not hold the elements (of its own type) a batch
+    /// needs: its side's layout's elements (`batch * n` when dense,
+    /// `(batch - 1) * distance + span` with a layout); in place, as many as
+    /// hold the larger of the two sides in bytes.
     #[error(
-        "the {buffer} buffer holds {got} complex values but the batch needs {expected} \
-         (batch * n when dense, (batch - 1) * distance + span with a layout); \
-         nothing was written"
+        "the {buffer} buffer holds {got} {element} values but the batch needs {expected} \
+         ({needs}); nothing was written"
     )]
     WrongLength {
         buffer: &'static str,
+        element: Element,
         expected: usize,
         got: usize,
+        /// Where the expected length comes from, in words.
+        needs: String,
+    },
+
+    /// A host buffer holds reals where its side is complex, or the reverse.
+    #[error("the {buffer} of {transform} is {side}: pass a slice of {expected}, not of {got}; nothing was written")]
+    WrongElement {
+        buffer: &'static str,
+        /// The transform called, as in `an r2c transform (the forward of an r2c plan)`.
+        transform: String,
+        side: Element,
+        expected: &'static str,
+        got: &'static str,
     },
 
     /// The device has too little memory for the buffers of a call.

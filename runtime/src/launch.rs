@@ -1,9 +1,9 @@
 //! Backend-neutral launch logic: checking a manifest once when kernels are
-//! loaded, checking what the compiled kernels report, checking each call's
-//! buffers before any data moves (their lengths come from the manifest's
-//! layouts, the batch bound from [`crate::memory`], the route of each
-//! transform's passes from [`crate::route`]). OpenCL and CUDA execution
-//! share it, so both reject the same mistakes with the same errors.
+//! loaded (its shape, each side's layout, and in place the overlay of the
+//! sides; the route of each transform's passes from [`crate::route`]),
+//! checking what the compiled kernels report, and the grids of a batch.
+//! Each call's buffers are checked by [`crate::call`]. OpenCL and CUDA
+//! execution share it, so both reject the same mistakes with the same errors.
 //!
 //! Every launch shape is checked twice: against [`Target::PORTABLE`], what
 //! every GPU accepts, and against the device's own [`Target`]. A CPU OpenCL
@@ -12,20 +12,11 @@
 //! that passes the tests on PoCL from failing on a real GPU.
 
 use crate::error::{Error, Result};
-use crate::memory::check_batch;
-use crate::real::Real;
 use crate::route::check_route;
 use fftgen_manifest::{
-    Direction, GridRule, KernelArg, LimitExceeded, Manifest, PassLaunch, Placement, Target,
-    TransformLaunch,
+    Direction, GridRule, KernelArg, Layout, LimitExceeded, Manifest, PassLaunch, Placement, Target,
+    TransformKind,
 };
-use num_complex::Complex;
-
-/// How errors name the host conveniences of both backends (out of place, in place).
-const HOST_METHODS: [&str; 2] = [
-    "run(direction, input, output, batch)",
-    "run_in_place(direction, data, batch)",
-];
 
 /// Checks that `manifest` describes launchable kernels: a shape and layouts
 /// that hold it, at least one pass per transform, buffer roles and routes
@@ -63,8 +54,10 @@ pub(crate) fn check_manifest(manifest: &Manifest, device: &Target) -> Result<()>
     Ok(())
 }
 
-/// The shape is the product `n`, and both layouts hold it (in place, in one
-/// layout).
+/// The shape is the product `n`, and both layouts hold their sides (for
+/// `r2c`, the input the reals and the output the half spectrum); in place,
+/// the output overlays the input: the same layout, or for `r2c` the complex
+/// view of padded real rows.
 fn check_shape(manifest: &Manifest) -> Result<()> {
     let invalid = |reason: String| Err(Error::InvalidManifest(reason));
     let shape = &manifest.shape;
@@ -79,18 +72,48 @@ fn check_shape(manifest: &Manifest) -> Result<()> {
             manifest.n
         ));
     }
-    for (layout, role) in [(&manifest.input, "input"), (&manifest.output, "output")] {
-        if let Err(why) = layout.check(shape) {
-            return invalid(format!("the {role} layout {layout:?}: {why}"));
+    let sides = [
+        (manifest.input_side(Direction::Forward), "input"),
+        (manifest.output_side(Direction::Forward), "output"),
+    ];
+    for (side, role) in sides {
+        if let Err(why) = side.layout.check(&side.shape) {
+            return invalid(format!(
+                "the {role} layout {:?} of {} values of shape {:?}: {why}",
+                side.layout, side.element, side.shape
+            ));
         }
     }
-    if manifest.placement == Placement::InPlace && manifest.input != manifest.output {
-        return invalid(format!(
-            "in place, the output layout {:?} must be the input's {:?}",
-            manifest.output, manifest.input
-        ));
+    if manifest.placement == Placement::InPlace {
+        let overlays = match manifest.kind {
+            TransformKind::C2c => manifest.input == manifest.output,
+            TransformKind::R2c => half_spectrum_overlays_reals(&manifest.input, &manifest.output),
+        };
+        if !overlays {
+            return invalid(format!(
+                "in place, the output layout {:?} must overlay the input's {:?} (the same \
+                 layout; for r2c the complex view of the real rows: stride 1 along the last \
+                 axis, every other stride and the distance half the reals')",
+                manifest.output, manifest.input
+            ));
+        }
     }
     Ok(())
+}
+
+/// Whether the half spectrum's layout `half` (complex elements) is the
+/// complex view of the real layout `real` (real elements) of one buffer, as
+/// an in-place `r2c` transform needs: each complex value over the two reals
+/// it comes from, the last axis's reals adjacent.
+fn half_spectrum_overlays_reals(real: &Layout, half: &Layout) -> bool {
+    let Some(last) = real.strides.len().checked_sub(1) else {
+        return false;
+    };
+    half.strides.len() == real.strides.len()
+        && real.strides[last] == 1
+        && half.strides[last] == 1
+        && (0..last).all(|a| real.strides[a] == 2 * half.strides[a])
+        && real.distance == 2 * half.distance
 }
 
 /// The block shape and shared memory of `pass`, within both targets.
@@ -257,116 +280,6 @@ fn check_pass(pass: &PassLaunch) -> Result<()> {
     Ok(())
 }
 
-/// The buffers of one call, by role, and what their lengths count.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Buffers<'a> {
-    /// Host slices, in complex values (the elements of their layouts:
-    /// `n * batch` each when dense).
-    Host(&'a [(&'static str, usize)]),
-    /// Device buffers, in reals (twice their layouts' elements).
-    Device(&'a [(&'static str, usize)]),
-}
-
-/// Checks one call before any data moves and returns the transform to run,
-/// in the order a caller fixes them: the method matches the manifest's
-/// placement (`called`; `methods` spells the caller's out-of-place and
-/// in-place methods), then the element type and the batch, then the lengths
-/// of host slices, the direction, and the lengths of device buffers.
-pub(crate) fn check_call<'m, T: Real>(
-    manifest: &'m Manifest,
-    direction: Direction,
-    called: Placement,
-    methods: [&'static str; 2],
-    buffers: Buffers<'_>,
-    batch: usize,
-) -> Result<&'m TransformLaunch> {
-    if manifest.placement != called {
-        return Err(Error::PlacementMismatch {
-            manifest: manifest.placement,
-            use_instead: match manifest.placement {
-                Placement::OutOfPlace => methods[0],
-                Placement::InPlace => methods[1],
-            },
-        });
-    }
-    if T::PRECISION != manifest.precision {
-        return Err(Error::PrecisionMismatch {
-            manifest: manifest.precision,
-            buffer: T::PRECISION,
-        });
-    }
-    check_batch(manifest, batch)?;
-    // Bounded by check_batch: every buffer's bytes fit in isize::MAX.
-    let expected = |buffer: &str| match buffer {
-        "output" => manifest.output_elements(direction, batch),
-        _ => manifest.input_elements(direction, batch),
-    };
-    if let Buffers::Host(buffers) = buffers {
-        for &(buffer, got) in buffers {
-            if got != expected(buffer) {
-                return Err(Error::WrongLength {
-                    buffer,
-                    expected: expected(buffer),
-                    got,
-                });
-            }
-        }
-    }
-    let transform = manifest
-        .transform(direction)
-        .ok_or_else(|| Error::MissingDirection {
-            direction,
-            available: manifest
-                .transforms
-                .iter()
-                .map(|t| t.direction.to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-        })?;
-    if let Buffers::Device(buffers) = buffers {
-        for &(buffer, got) in buffers {
-            if got != 2 * expected(buffer) {
-                return Err(Error::WrongDeviceLength {
-                    buffer,
-                    expected: 2 * expected(buffer),
-                    got,
-                });
-            }
-        }
-    }
-    Ok(transform)
-}
-
-/// Checks a call of the host conveniences, `run` (with an `output`) or
-/// `run_in_place` (`input` is the data), and returns the transform to run.
-pub(crate) fn check_host_call<'m, T: Real>(
-    manifest: &'m Manifest,
-    direction: Direction,
-    input: &[Complex<T>],
-    output: Option<&[Complex<T>]>,
-    batch: usize,
-) -> Result<&'m TransformLaunch> {
-    let (called, buffers) = match output {
-        Some(output) => (
-            Placement::OutOfPlace,
-            vec![("input", input.len()), ("output", output.len())],
-        ),
-        None => (Placement::InPlace, vec![("data", input.len())]),
-    };
-    let buffers = Buffers::Host(&buffers);
-    check_call::<T>(manifest, direction, called, HOST_METHODS, buffers, batch)
-}
-
-/// How errors name the device buffer of a role.
-pub(crate) fn device_buffer_words(buffer: &str) -> &'static str {
-    match buffer {
-        "input" => "input buffer",
-        "output" => "output buffer",
-        "workspace" => "workspace buffer",
-        _ => "data buffer",
-    }
-}
-
 /// Blocks (work-groups) per dimension of every pass for `batch` transforms,
 /// checked against the grid limits of both the `device` target and
 /// [`Target::PORTABLE`]. Grid limits depend on the batch, so every pass is
@@ -384,4 +297,25 @@ pub(crate) fn grids_for(
             Ok(grid)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::call::tests::r2c;
+
+    #[test]
+    fn r2c_manifests_are_valid_out_of_place_and_in_place() {
+        for placement in [Placement::OutOfPlace, Placement::InPlace] {
+            for shape in [&[16][..], &[15], &[4, 6], &[3, 4, 5]] {
+                check_manifest(&r2c(shape, placement), &Target::PORTABLE)
+                    .unwrap_or_else(|e| panic!("{shape:?} {placement}: {e}"));
+            }
+        }
+        // In place, the half spectrum must lie over the padded real rows.
+        let mut unpadded = r2c(&[4, 6], Placement::InPlace);
+        unpadded.input = Layout::contiguous(&[4, 6]);
+        let err = check_manifest(&unpadded, &Target::PORTABLE).unwrap_err();
+        assert!(err.to_string().contains("must overlay"), "{err}");
+    }
 }

@@ -11,12 +11,21 @@
 //!   ([`CubinCache`]), find a device ([`CudaDevice`]) and run a manifest's
 //!   passes on device buffers or host slices ([`CudaFft`]).
 //!
+//! Buffers hold the values of their side of the direction called
+//! ([`Manifest::input_side`], [`Manifest::output_side`]): complex values
+//! ([`Complex`]) for `c2c` transforms and the half spectrum of `r2c` ones,
+//! reals ([`Real`]) for the real side of `r2c` (the input of its forward
+//! R2C, the output of its inverse C2R). Host calls take slices of any
+//! [`Value`] and check its type against the side; device buffers need only
+//! their side's bytes.
+//!
 //! Both devices describe themselves as a [`Target`] ([`CudaDevice::target`],
 //! [`OpenClDevice::target`]), what the planner plans for. Every manifest and
 //! launch is checked against the device's target and against
 //! [`Target::PORTABLE`], what every GPU accepts, so that test runs on a CPU
 //! (PoCL) reject what GPUs would.
 
+mod call;
 pub mod cuda;
 pub mod error;
 mod launch;
@@ -27,6 +36,7 @@ pub mod opencl;
 pub mod planner;
 mod real;
 mod route;
+mod value;
 
 pub use cuda::{
     compile_to_cubin_check, driver_available, nvrtc_available, CacheOrigin, CacheStats,
@@ -39,8 +49,9 @@ pub use error::{Error, Result};
 /// The vocabulary, the manifest and the [`Target`], from the crate every
 /// layer shares.
 pub use fftgen_manifest::{
-    manifest, Backend, Buffer, Direction, GridRule, KernelArg, Layout, LimitExceeded, Manifest,
-    Normalization, PassLaunch, Placement, Precision, StaticKernels, Target, TransformLaunch,
+    manifest, Backend, Buffer, Direction, Element, GridRule, KernelArg, Layout, LimitExceeded,
+    Manifest, Normalization, PassLaunch, Placement, Precision, Side, StaticKernels, Target,
+    TransformKind, TransformLaunch,
 };
 pub use num_complex::Complex;
 pub use opencl::{DeviceInfo, OpenClDevice, OpenClFft};
@@ -48,3 +59,4 @@ pub use opencl::{DeviceInfo, OpenClDevice, OpenClFft};
 /// queues and buffers for [`OpenClFft::launch`].
 pub use opencl3;
 pub use real::Real;
+pub use value::Value;

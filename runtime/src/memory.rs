@@ -1,25 +1,27 @@
 //! How much memory a batch of transforms needs, and whether a device has it.
-//! Buffers are sized by the manifest's layouts (`(batch - 1) * distance +
-//! span` complex elements; `batch * n` when dense) and its workspace
-//! (`batch * scratch_elements`). The largest batch keeps every index the
+//! Buffers are sized by the manifest's sides (`(batch - 1) * distance +
+//! span` elements of the side's type, reals on the real side of `r2c` and
+//! complex values elsewhere; `batch * n` when dense) and its workspace
+//! (`batch * scratch_elements` complex values). The largest batch keeps every index the
 //! kernels and the host compute in range: the kernels' 32-bit batch argument
 //! and grid (`batch * ffts_per_transform` short FFTs per pass), and every
 //! buffer's bytes within `isize::MAX`, which Rust's slices and the pointer
 //! arithmetic assume.
 
 use crate::error::{Error, Result};
-use fftgen_manifest::{GridRule, Layout, Manifest};
+use fftgen_manifest::{Direction, GridRule, Manifest, Side};
 
 /// The largest batch `manifest` runs with (at least 1 for a checked manifest
-/// whose one transform fits memory; 0 when even one does not).
+/// whose one transform fits memory; 0 when even one does not). Each side's
+/// buffer counts its own elements (reals on the real side of `r2c`); in
+/// place the one buffer holds both sides, and both bounds hold.
 pub(crate) fn max_batch(manifest: &Manifest) -> usize {
-    let complex = manifest.precision.complex_bytes();
-    let elements = isize::MAX as usize / complex;
-    // (batch - 1) * distance + span <= elements.
-    let by_layout = |layout: &Layout| {
-        let span = layout.span(&manifest.shape);
+    // (batch - 1) * distance + span <= elements that fit isize::MAX bytes.
+    let by_side = |side: Side<'_>| {
+        let elements = isize::MAX as usize / side.element.bytes(manifest.precision);
+        let span = side.layout.span(&side.shape);
         match elements.checked_sub(span) {
-            Some(room) => (room / layout.distance.max(1)).saturating_add(1),
+            Some(room) => (room / side.layout.distance.max(1)).saturating_add(1),
             None => 0,
         }
     };
@@ -35,12 +37,13 @@ pub(crate) fn max_batch(manifest: &Manifest) -> usize {
         .max()
         .unwrap_or(1);
     let by_grid = (u64::from(u32::MAX) / ffts_per_transform) as usize;
-    let by_scratch = elements
+    let complex = manifest.precision.complex_bytes();
+    let by_scratch = (isize::MAX as usize / complex)
         .checked_div(manifest.scratch_elements)
         .unwrap_or(usize::MAX);
     by_grid
-        .min(by_layout(&manifest.input))
-        .min(by_layout(&manifest.output))
+        .min(by_side(manifest.input_side(Direction::Forward)))
+        .min(by_side(manifest.output_side(Direction::Forward)))
         .min(by_scratch)
 }
 
@@ -136,7 +139,7 @@ pub(crate) fn check_fits(memory: DeviceMemory, buffers: &[(&'static str, usize)]
 mod tests {
     use super::*;
     use fftgen_manifest::{
-        Buffer, Direction, KernelArg, Normalization, PassLaunch, Placement, Precision,
+        Buffer, KernelArg, Layout, Normalization, PassLaunch, Placement, Precision, TransformKind,
         TransformLaunch,
     };
 
@@ -145,6 +148,7 @@ mod tests {
             generator_version: "test".into(),
             n: shape.iter().product(),
             shape: shape.to_vec(),
+            kind: TransformKind::C2c,
             precision: Precision::F64,
             normalization: Normalization::None,
             placement: Placement::OutOfPlace,

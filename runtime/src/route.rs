@@ -135,7 +135,7 @@ pub(crate) fn bind<P: Copy>(buffer: Buffer, caller: [P; 2], scratch: P) -> P {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fftgen_manifest::{Direction, GridRule, Layout, Normalization, Precision};
+    use fftgen_manifest::{Direction, GridRule, Layout, Normalization, Precision, TransformKind};
 
     fn pass(reads: Buffer, writes: Buffer, in_out: bool) -> PassLaunch {
         let name = |n: &str| n.to_string();
@@ -166,6 +166,7 @@ mod tests {
             generator_version: "test".into(),
             n: 4,
             shape: vec![4],
+            kind: TransformKind::C2c,
             precision: Precision::F32,
             normalization: Normalization::None,
             placement,

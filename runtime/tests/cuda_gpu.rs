@@ -14,7 +14,8 @@
 mod common;
 
 use common::host::{
-    refuses_a_missing_direction, refuses_bad_host_calls, runs_in_place, runs_out_of_place, HostPlan,
+    refuses_a_missing_direction, refuses_bad_host_calls, runs_in_place, runs_out_of_place,
+    wrong_bytes, HostPlan,
 };
 use common::plans::{
     add_one, c_real, forward_only, halve, in_place, in_place_forward, in_place_inverse, manifest,
@@ -462,19 +463,13 @@ fn bad_calls_fail_before_writing_anything() {
     let err = fft
         .launch(stream, Direction::Forward, &d_input, &mut d_short, 2)
         .unwrap_err();
-    assert_eq!(
-        err,
-        Error::WrongDeviceLength {
-            buffer: "output",
-            expected: 4 * N,
-            got: 2 * N
-        }
-    );
+    // Sizes in bytes of the side: 2 transforms of N complex f32 values.
+    assert_eq!(wrong_bytes(&err), Some(("output", 16 * N, 8 * N)), "{err}");
     assert!(err.to_string().contains("nothing was launched"), "{err}");
     let odd = stream.clone_htod(&vec![0.0f32; 4 * N - 1]).unwrap();
     assert!(matches!(
         fft.launch(stream, Direction::Forward, &odd, &mut d_output, 2),
-        Err(Error::WrongDeviceLength {
+        Err(Error::WrongDeviceBytes {
             buffer: "input",
             ..
         })

@@ -2,15 +2,17 @@
 //! bound by role whatever their order, the grid rule covers a ragged batch,
 //! multi-pass transforms follow the buffers their manifest routes them
 //! through (the plan's workspace or the caller's), buffers are sized by the
-//! layouts, the device's memory is checked before anything is allocated, and
-//! every check fails before any data moves, leaving the caller's buffers
-//! untouched. The kernels only scale and shift, so every expected value is
-//! exact.
+//! layouts, the real side of an r2c plan takes reals and its other side
+//! complex values (in place, either), the device's memory is checked before
+//! anything is allocated, and every check fails before any data moves,
+//! leaving the caller's buffers untouched. The kernels only scale, shift and
+//! move values, so every expected value is exact.
 
 mod common;
 
 use common::host::{
-    refuses_a_missing_direction, refuses_bad_host_calls, runs_in_place, runs_out_of_place, HostPlan,
+    refuses_a_missing_direction, refuses_bad_host_calls, runs_in_place, runs_out_of_place,
+    wrong_bytes, wrong_length, HostPlan,
 };
 use common::plans::{
     add_one, c_real, forward_only, halve, in_place, in_place_forward, in_place_inverse, manifest,
@@ -18,7 +20,7 @@ use common::plans::{
 };
 use fftgen_runtime::{
     Buffer as Role, Complex, Direction, Error, GridRule, KernelArg, Layout, Manifest, OpenClDevice,
-    OpenClFft, PassLaunch, Placement, Precision, Target,
+    OpenClFft, PassLaunch, Placement, Precision, Target, TransformKind,
 };
 use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
 use opencl3::types::CL_BLOCKING;
@@ -524,24 +526,18 @@ fn device_buffer_mistakes_are_refused_before_anything_runs() {
         mut d_output,
     } = on_device(device, sentinel);
     let queue = device.queue();
-    // Lengths in reals: 2 * n * batch.
-    let wrong = |buffer, expected, got| Error::WrongDeviceLength {
-        buffer,
-        expected,
-        got,
-    };
+    // Sizes in bytes of the side: 8 bytes a complex f32 value.
+    let wrong = |buffer, expected, got| Some((buffer, expected, got));
 
     let mut short = device_buffer(device, &[sentinel; 2 * N]);
-    assert_eq!(
-        fft.launch(queue, Direction::Forward, &d_input, &mut short, 3)
-            .unwrap_err(),
-        wrong("output", 6 * N, 4 * N)
-    );
-    assert_eq!(
-        fft.launch(queue, Direction::Forward, &d_input, &mut d_output, 4)
-            .unwrap_err(),
-        wrong("input", 8 * N, 6 * N)
-    );
+    let err = fft
+        .launch(queue, Direction::Forward, &d_input, &mut short, 3)
+        .unwrap_err();
+    assert_eq!(wrong_bytes(&err), wrong("output", 24 * N, 16 * N), "{err}");
+    let err = fft
+        .launch(queue, Direction::Forward, &d_input, &mut d_output, 4)
+        .unwrap_err();
+    assert_eq!(wrong_bytes(&err), wrong("input", 32 * N, 24 * N), "{err}");
     let error = fft
         .launch_in_place(queue, Direction::Forward, &mut d_output, 3)
         .unwrap_err();
@@ -737,30 +733,29 @@ fn buffers_are_sized_by_the_layouts_and_gaps_keep_their_values() {
     }
     // A dense-sized output is refused with the layout's length.
     let mut dense = vec![sentinel; batch * N];
+    let err = fft
+        .run(Direction::Forward, &input, &mut dense, batch)
+        .unwrap_err();
     assert_eq!(
-        fft.run(Direction::Forward, &input, &mut dense, batch),
-        Err(Error::WrongLength {
-            buffer: "output",
-            expected: len,
-            got: batch * N
-        })
+        wrong_length(&err),
+        Some(("output", len, batch * N)),
+        "{err}"
     );
     let d_input = device_buffer(device, &input);
     let mut d_dense = device_buffer(device, &dense);
-    assert_eq!(
-        fft.launch(
+    let err = fft
+        .launch(
             device.queue(),
             Direction::Forward,
             &d_input,
             &mut d_dense,
-            batch
+            batch,
         )
-        .unwrap_err(),
-        Error::WrongDeviceLength {
-            buffer: "output",
-            expected: 2 * len,
-            got: 2 * batch * N
-        }
+        .unwrap_err();
+    assert_eq!(
+        wrong_bytes(&err),
+        Some(("output", 8 * len, 8 * batch * N)),
+        "{err}"
     );
 }
 
@@ -839,4 +834,240 @@ fn bytes_buffer(device: &OpenClDevice, bytes: usize) -> Buffer<u8> {
         )
     }
     .unwrap()
+}
+
+/// Points of the hand-written real transforms, and of their half spectrum.
+const RN: usize = 8;
+const RH: usize = RN / 2 + 1;
+
+/// Stand-ins for R2C and C2R over RN reals, one transform per work-group of
+/// one item, exact in any precision: the "spectrum" of `x` is `(x[k],
+/// x[RN - 1 - k])` for `k <= RN / 2`, and the "C2R" of `s` is `x[j] =
+/// re(s[j % RH]) - im(s[j % RH])`. In place, rows of `2 * RH` reals.
+fn real_source() -> String {
+    format!(
+        r#"#define N {RN}
+#define H {RH}
+typedef float R;
+typedef float2 R2;
+
+__kernel void fake_r2c(__global const R* in, __global R2* out) {{
+    uint f = get_group_id(0);
+    for (uint k = 0; k < H; k++) out[f * H + k] = (R2)(in[f * N + k], in[f * N + N - 1 - k]);
+}}
+
+__kernel void fake_r2c_ip(__global R2* data) {{
+    uint f = get_group_id(0);
+    __global R* x = (__global R*)(data + f * H);
+    R v[N];
+    for (uint j = 0; j < N; j++) v[j] = x[j];
+    for (uint k = 0; k < H; k++) data[f * H + k] = (R2)(v[k], v[N - 1 - k]);
+}}
+
+__kernel void fake_c2r(__global const R2* in, __global R* out) {{
+    uint f = get_group_id(0);
+    for (uint j = 0; j < N; j++) out[f * N + j] = in[f * H + j % H].x - in[f * H + j % H].y;
+}}
+
+__kernel void fake_c2r_ip(__global R2* data) {{
+    uint f = get_group_id(0);
+    R2 s[H];
+    for (uint k = 0; k < H; k++) s[k] = data[f * H + k];
+    __global R* x = (__global R*)(data + f * H);
+    for (uint j = 0; j < N; j++) x[j] = s[j % H].x - s[j % H].y;
+}}
+"#
+    )
+}
+
+/// An f32 r2c manifest of the stand-ins above, its layouts as the generator
+/// lays them out (in place: rows of `2 * RH` reals under the half spectrum).
+fn fake_real(placement: Placement) -> Manifest {
+    let pass = |kernel: &str, in_place: bool| PassLaunch {
+        kernel: name(kernel),
+        block: [1, 1, 1],
+        grid: GridRule::FftsPerBlock {
+            ffts_per_block: 1,
+            ffts_per_transform: 1,
+        },
+        shared_bytes: 0,
+        dynamic_shared_bytes: 0,
+        reads: Role::Input,
+        writes: Role::Output,
+        args: match in_place {
+            true => vec![KernelArg::InOut { name: name("data") }],
+            false => vec![
+                KernelArg::Input { name: name("in") },
+                KernelArg::Output { name: name("out") },
+            ],
+        },
+    };
+    let in_place = placement == Placement::InPlace;
+    let suffix = if in_place { "_ip" } else { "" };
+    let mut manifest = manifest(
+        Precision::F32,
+        placement,
+        vec![
+            (
+                Direction::Forward,
+                vec![pass(&format!("fake_r2c{suffix}"), in_place)],
+            ),
+            (
+                Direction::Inverse,
+                vec![pass(&format!("fake_c2r{suffix}"), in_place)],
+            ),
+        ],
+    );
+    manifest.kind = TransformKind::R2c;
+    manifest.n = RN;
+    manifest.shape = vec![RN];
+    manifest.output = Layout::contiguous(&[RH]);
+    manifest.input = match in_place {
+        true => Layout {
+            strides: vec![1],
+            distance: 2 * RH,
+        },
+        false => Layout::contiguous(&[RN]),
+    };
+    manifest
+}
+
+/// What the stand-in R2C makes of one transform's reals.
+fn fake_spectrum(x: &[f32]) -> Vec<Complex<f32>> {
+    (0..RH).map(|k| Complex::new(x[k], x[RN - 1 - k])).collect()
+}
+
+/// What the stand-in C2R makes of one transform's half spectrum.
+fn fake_reals(s: &[Complex<f32>]) -> Vec<f32> {
+    (0..RN).map(|j| s[j % RH].re - s[j % RH].im).collect()
+}
+
+#[test]
+fn real_sides_take_reals_and_the_other_side_complex_values() {
+    let Some(device) = common::pocl("real_sides_take_reals_and_the_other_side_complex_values")
+    else {
+        return;
+    };
+    let source = real_source();
+    let fft = OpenClFft::new(device, &source, &fake_real(Placement::OutOfPlace)).unwrap();
+    let batch = 3;
+    let reals: Vec<f32> = (0..batch * RN).map(|i| i as f32 * 0.5 - 4.0).collect();
+    let sentinel = Complex::new(-7.0f32, 7.0);
+    let mut spectrum = vec![sentinel; batch * RH];
+    fft.run(Direction::Forward, &reals, &mut spectrum, batch)
+        .unwrap();
+    let want: Vec<_> = reals.chunks(RN).flat_map(fake_spectrum).collect();
+    assert_eq!(spectrum, want);
+    let mut back = vec![f32::NAN; batch * RN];
+    fft.run(Direction::Inverse, &spectrum, &mut back, batch)
+        .unwrap();
+    let want: Vec<f32> = spectrum.chunks(RH).flat_map(fake_reals).collect();
+    assert_eq!(back, want);
+
+    // The wrong type or length on either side is refused, nothing written.
+    let complex_input = vec![sentinel; batch * RN];
+    let mut untouched = vec![sentinel; batch * RH];
+    let err = fft
+        .run(Direction::Forward, &complex_input, &mut untouched, batch)
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("is real: pass a slice of f32, not of Complex<f32>"),
+        "{err}"
+    );
+    let err = fft
+        .run(Direction::Forward, &reals[RN..], &mut untouched, batch)
+        .unwrap_err();
+    assert_eq!(
+        wrong_length(&err),
+        Some(("input", batch * RN, (batch - 1) * RN)),
+        "{err}"
+    );
+    assert!(untouched.iter().all(|&x| x == sentinel));
+
+    // Device buffers: sized in bytes of the side, whatever their type.
+    let queue = device.queue();
+    let d_reals = typed_buffer(device, &reals);
+    let mut d_spectrum = typed_buffer(device, &vec![0.0f32; 2 * batch * RH]);
+    fft.launch(queue, Direction::Forward, &d_reals, &mut d_spectrum, batch)
+        .unwrap();
+    let mut got = vec![0.0f32; 2 * batch * RH];
+    // SAFETY: blocking read of exactly the buffer's length; the queue is in order.
+    unsafe { queue.enqueue_read_buffer(&d_spectrum, CL_BLOCKING, 0, &mut got, &[]) }.unwrap();
+    let want: Vec<f32> = reals
+        .chunks(RN)
+        .flat_map(fake_spectrum)
+        .flat_map(|c| [c.re, c.im])
+        .collect();
+    assert_eq!(got, want);
+    let mut d_short = typed_buffer(device, &vec![0.0f32; 2 * batch * RH - 1]);
+    let err = fft
+        .launch(queue, Direction::Forward, &d_reals, &mut d_short, batch)
+        .unwrap_err();
+    assert_eq!(
+        wrong_bytes(&err),
+        Some(("output", 8 * batch * RH, 8 * batch * RH - 4)),
+        "{err}"
+    );
+}
+
+#[test]
+fn in_place_real_data_is_given_as_reals_or_complex_values() {
+    let Some(device) = common::pocl("in_place_real_data_is_given_as_reals_or_complex_values")
+    else {
+        return;
+    };
+    let fft = OpenClFft::new(device, &real_source(), &fake_real(Placement::InPlace)).unwrap();
+    let batch = 2;
+    // Rows of 2 * RH reals; the padding's values are irrelevant.
+    let rows: Vec<f32> = (0..batch * 2 * RH).map(|i| i as f32 - 9.0).collect();
+    let mut data = rows.clone();
+    fft.run_in_place(Direction::Forward, &mut data, batch)
+        .unwrap();
+    let want: Vec<f32> = rows
+        .chunks(2 * RH)
+        .flat_map(|row| fake_spectrum(&row[..RN]))
+        .flat_map(|c| [c.re, c.im])
+        .collect();
+    assert_eq!(data, want);
+    // The same buffer as complex values: the spectrum in, the reals out.
+    let mut spectrum: Vec<Complex<f32>> =
+        want.chunks(2).map(|p| Complex::new(p[0], p[1])).collect();
+    let kept = spectrum.clone();
+    fft.run_in_place(Direction::Inverse, &mut spectrum, batch)
+        .unwrap();
+    for (t, row) in spectrum.chunks(RH).enumerate() {
+        let reals: Vec<f32> = row.iter().flat_map(|c| [c.re, c.im]).collect();
+        assert_eq!(reals[..RN], fake_reals(&kept[t * RH..(t + 1) * RH])[..]);
+    }
+    // Too short for the padded rows: the larger side decides.
+    let mut short = vec![0.0f32; (batch - 1) * 2 * RH + RN];
+    let err = fft
+        .run_in_place(Direction::Forward, &mut short, batch)
+        .unwrap_err();
+    assert_eq!(
+        wrong_length(&err),
+        Some(("data", batch * 2 * RH, (batch - 1) * 2 * RH + RN)),
+        "{err}"
+    );
+}
+
+/// A device buffer holding `values`.
+fn typed_buffer<T: Copy>(device: &OpenClDevice, values: &[T]) -> Buffer<T> {
+    // SAFETY: no host pointer is given, so OpenCL allocates the memory; the
+    // blocking write copies `values` before returning.
+    unsafe {
+        let mut buffer = Buffer::<T>::create(
+            device.context(),
+            CL_MEM_READ_WRITE,
+            values.len(),
+            std::ptr::null_mut(),
+        )
+        .unwrap();
+        device
+            .queue()
+            .enqueue_write_buffer(&mut buffer, CL_BLOCKING, 0, values, &[])
+            .unwrap();
+        buffer
+    }
 }

@@ -79,43 +79,61 @@ pub fn widen<T: Into<f64> + Copy>(values: &[Complex<T>]) -> Vec<Complex<f64>> {
         .collect()
 }
 
-/// Asserts every direction of `report` is within tolerance, naming the
-/// transform by `label`, and returns the worst error over its tolerance.
+/// Asserts every direction of `report` is within tolerance, left the
+/// output buffer's gaps and (out of place) its input as they were, naming
+/// the transform by `label`; returns the worst error over its tolerance.
 pub fn assert_accurate(report: &fftgen_cli::check::CheckReport, label: &str) -> f64 {
     let mut worst: f64 = 0.0;
     for check in &report.directions {
         assert!(
             check.passed(),
-            "{label} {}: relative L2 error {:.3e} > {:.3e}",
+            "{label} {} ({}): relative L2 error {:.3e} (tolerance {:.3e}), {} real(s) of the \
+             output's gaps and {} of the input written",
             check.direction,
+            report.kind.name(check.direction),
             check.error,
-            check.tolerance
+            check.tolerance,
+            check.gaps_written,
+            check.input_written
         );
         worst = worst.max(check.error / check.tolerance);
     }
     worst
 }
 
-/// Generates `spec`, runs it on PoCL for `batch` transforms of random data
-/// (seeded by its size) and asserts every direction is within the
+/// Generates `spec` (of either kind: for `r2c` the forward R2C is checked
+/// on random reals and the inverse C2R on their f64 spectrum, see
+/// `fftgen_cli::check`), runs it on PoCL for `batch` transforms of random
+/// data (seeded by its size) and asserts every direction is within the
 /// tolerance; returns the worst error over its tolerance (0 when PoCL is
 /// missing outside CI). `origin` names the test in the generated headers.
 pub fn check_spec_on_pocl(spec: &fftgen::FftSpec, batch: usize, origin: &str) -> f64 {
+    if pocl().is_none() {
+        return 0.0;
+    }
+    let generated =
+        fftgen::generate(spec, origin).unwrap_or_else(|e| panic!("shape {:?}: {e}", spec.shape));
+    check_generated_on_pocl(&generated, batch)
+}
+
+/// [`check_spec_on_pocl`] of kernels already generated.
+pub fn check_generated_on_pocl(generated: &fftgen::Generated, batch: usize) -> f64 {
     let Some(device) = pocl() else { return 0.0 };
-    let n = spec.points();
-    let generated = fftgen::generate(spec, origin).unwrap_or_else(|e| panic!("n = {n}: {e}"));
-    let report = fftgen_cli::check::check_opencl(&generated, device, batch, n as u64)
-        .unwrap_or_else(|e| panic!("n = {n}: {e}"));
-    let passes: Vec<String> = generated
-        .plan
+    let plan = &generated.plan;
+    let n = plan.shape.iter().product::<usize>();
+    let report = fftgen_cli::check::check_opencl(generated, device, batch, n as u64)
+        .unwrap_or_else(|e| panic!("shape {:?} {}: {e}", plan.shape, plan.kind));
+    let passes: Vec<String> = plan
         .passes
         .iter()
         .map(|p| format!("{:?}", p.radices()))
         .collect();
     let label = format!(
-        "n = {n} {} {:?} {}",
-        spec.precision,
-        spec.placement,
+        "shape {:?} {} {} {:?} {}",
+        plan.shape,
+        plan.kind,
+        plan.precision,
+        plan.placement,
         passes.join(" then ")
     );
     assert_accurate(&report, &label)

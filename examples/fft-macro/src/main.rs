@@ -1,12 +1,15 @@
 //! A 4096-point FFT whose kernels `fft_kernel!` generates while this example
-//! compiles, run through OpenCL on whatever device the environment names
+//! compiles, and its real-input counterpart (`kind = r2c`: R2C forward, C2R
+//! inverse), run through OpenCL on whatever device the environment names
 //! (`FFTGEN_OPENCL_PLATFORM`, else an NVIDIA platform, else any; PoCL runs it
 //! on the CPU) and through CUDA where a GPU and its driver exist (skipped with
 //! a message otherwise, an error with `FFTGEN_REQUIRE_CUDA` set). Each
 //! transforms a random batch forward and inverse, checks both
-//! against a direct O(n^2) DFT computed in f64 on the CPU, and prints the
-//! relative L2 errors next to the tolerance c * eps * log2(n) that the test
-//! suite uses. Exits with status 1 and a message when anything fails.
+//! against a direct O(n^2) DFT computed in f64 on the CPU (the R2C against
+//! its first n/2 + 1 values, the C2R of those against n times the reals),
+//! and prints the relative L2 errors next to the tolerance c * eps * log2(n)
+//! that the test suite uses. Exits with status 1 and a message when anything
+//! fails.
 //!
 //! Run with `cargo run -p fft-macro-example --release`.
 
@@ -20,6 +23,10 @@ use std::process::ExitCode;
 // Defines `pub struct Fft4096F32` with the CUDA and OpenCL sources and the manifest.
 #[rustfmt::skip]
 fft_kernel!(n = 4096, radix = [8,8,8,8]);
+
+// Defines `pub struct Fft4096R2cF32`: 4096 reals to their 2049-value half
+// spectrum (forward) and back (inverse, n times the reals).
+fft_kernel!(n = 4096, kind = r2c);
 
 /// Transforms in the batch.
 const BATCH: usize = 16;
@@ -63,6 +70,18 @@ fn run() -> Result<(), String> {
     check(&label, &input, |direction, x, y| {
         fft.run(direction, x, y, BATCH)
     })?;
+    let real = OpenClFft::new(
+        &device,
+        Fft4096R2cF32::OPENCL_SOURCE,
+        &Fft4096R2cF32::manifest(),
+    )
+    .map_err(|e| format!("loading the OpenCL r2c kernels failed: {e}"))?;
+    check_real(
+        &label,
+        &input,
+        |x, y| real.run(Direction::Forward, x, y, BATCH),
+        |x, y| real.run(Direction::Inverse, x, y, BATCH),
+    )?;
 
     // CUDA: the same type again, compiled by NVRTC (cached) for the GPU found.
     match CudaDevice::new(0) {
@@ -73,13 +92,23 @@ fn run() -> Result<(), String> {
             check(&label, &input, |direction, x, y| {
                 fft.run(direction, x, y, BATCH)
             })?;
+            let real = CudaFft::from_static::<Fft4096R2cF32>(&device)
+                .map_err(|e| format!("loading the CUDA r2c kernels failed: {e}"))?;
+            check_real(
+                &label,
+                &input,
+                |x, y| real.run(Direction::Forward, x, y, BATCH),
+                |x, y| real.run(Direction::Inverse, x, y, BATCH),
+            )?;
         }
         Err(e) if std::env::var_os(REQUIRE_CUDA_ENV).is_some() => {
             return Err(format!("CUDA: {e} (and {REQUIRE_CUDA_ENV} is set)"));
         }
         Err(e) => println!("CUDA: skipped: {e}"),
     }
-    println!("OK: the macro-generated kernels match the direct DFT in both directions");
+    println!(
+        "OK: the macro-generated kernels match the direct DFT in both directions, c2c and r2c"
+    );
     Ok(())
 }
 
@@ -134,6 +163,68 @@ fn check(
             failed.join(" and ")
         ))
     }
+}
+
+/// Runs the R2C (`forward`) on the real parts of `input` (rounded to f32)
+/// and the C2R (`inverse`) on their half spectra from the direct DFT, and
+/// compares the R2C with the DFT's first n/2 + 1 values and the C2R with n
+/// times the reals.
+fn check_real(
+    label: &str,
+    input: &[Complex<f64>],
+    forward: impl Fn(&[f32], &mut [Complex<f32>]) -> fftgen_runtime::Result<()>,
+    inverse: impl Fn(&[Complex<f32>], &mut [f32]) -> fftgen_runtime::Result<()>,
+) -> Result<(), String> {
+    let (n, half) = (Fft4096R2cF32::N, Fft4096R2cF32::COMPLEX_SHAPE[0]);
+    let reals: Vec<f32> = input.iter().map(|c| c.re as f32).collect();
+    let spectra: Vec<Complex<f64>> = reals
+        .chunks(n)
+        .flat_map(|x| {
+            let x: Vec<Complex<f64>> = x.iter().map(|&v| Complex::new(v.into(), 0.0)).collect();
+            direct_dft(&x, Direction::Forward)[..half].to_vec()
+        })
+        .collect();
+    let mut spectrum = vec![Complex::new(0.0f32, 0.0); half * BATCH];
+    forward(&reals, &mut spectrum).map_err(|e| format!("{label}: the R2C failed: {e}"))?;
+    let narrow: Vec<Complex<f32>> = spectra
+        .iter()
+        .map(|c| Complex::new(c.re as f32, c.im as f32))
+        .collect();
+    let mut back = vec![0.0f32; n * BATCH];
+    inverse(&narrow, &mut back).map_err(|e| format!("{label}: the C2R failed: {e}"))?;
+    let widen = |v: &[f32]| -> Vec<Complex<f64>> {
+        v.iter().map(|&x| Complex::new(x.into(), 0.0)).collect()
+    };
+    let scaled: Vec<f32> = reals.iter().map(|&x| x * n as f32).collect();
+    let tolerance = TOLERANCE_C * Precision::F32.epsilon() * (n as f64).log2();
+    let errors = [
+        ("R2C", relative_l2(&widen_complex(&spectrum), &spectra)),
+        ("C2R", relative_l2(&widen(&back), &widen(&scaled))),
+    ];
+    for (name, error) in errors {
+        let verdict = if error <= tolerance {
+            "ok"
+        } else {
+            "TOO LARGE"
+        };
+        println!(
+            "{label}, {name}: relative L2 error {error:.2e} (tolerance {tolerance:.2e}) {verdict}"
+        );
+        if error > tolerance {
+            return Err(format!(
+                "{label}: the {name} differs from the direct DFT by more than the tolerance"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Complex f32 values widened to f64.
+fn widen_complex(values: &[Complex<f32>]) -> Vec<Complex<f64>> {
+    values
+        .iter()
+        .map(|c| Complex::new(c.re.into(), c.im.into()))
+        .collect()
 }
 
 /// `len` complex values uniform in [-1, 1)^2 from a fixed seed (xorshift64*,

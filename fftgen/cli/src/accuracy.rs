@@ -1,8 +1,10 @@
 //! How fftgen measures accuracy, shared by `fftgen check` and the tests:
 //! random inputs from fixed seeds, the f64 reference (RustFFT, itself checked
 //! against the textbook DFT in the tests; the N-D DFT as RustFFT along each
-//! axis in turn, [`reference_nd`]), the relative L2 error, and the tolerance
-//! `c * eps * log2(n)`.
+//! axis in turn, [`reference_nd`]; for real transforms the half spectrum of
+//! the reals, [`real_forward_reference`], and the C2R of a half spectrum as
+//! numpy's `irfftn` computes it, [`real_inverse_reference`]), the relative
+//! L2 error, and the tolerance `c * eps * log2(n)`.
 
 use fftgen::{Direction, Normalization, Precision};
 use num_complex::Complex;
@@ -63,9 +65,25 @@ pub fn reference_nd(
     normalization: Normalization,
 ) -> Vec<Complex<f64>> {
     let points: usize = shape.iter().product();
-    let mut planner = rustfft::FftPlanner::<f64>::new();
+    let all: Vec<usize> = (0..shape.len()).collect();
     let mut out = data.to_vec();
-    for (axis, &len) in shape.iter().enumerate() {
+    transform_axes(shape, &mut out, &all, direction);
+    scale(&mut out, normalization.scale(points, direction));
+    out
+}
+
+/// Transforms `data`, a batch of logical arrays of `shape`, along each of
+/// `axes` in turn (unnormalised).
+fn transform_axes(
+    shape: &[usize],
+    data: &mut [Complex<f64>],
+    axes: &[usize],
+    direction: Direction,
+) {
+    let points: usize = shape.iter().product();
+    let mut planner = rustfft::FftPlanner::<f64>::new();
+    for &axis in axes {
+        let len = shape[axis];
         if len == 1 {
             continue;
         }
@@ -76,7 +94,7 @@ pub fn reference_nd(
         // Elements between neighbours along `axis`, and lines along it per transform.
         let stride: usize = shape[axis + 1..].iter().product();
         let mut line = vec![Complex::default(); len];
-        for transform in out.chunks_mut(points.max(1)) {
+        for transform in data.chunks_mut(points.max(1)) {
             for outer in 0..points / (len * stride) {
                 for inner in 0..stride {
                     let start = outer * len * stride + inner;
@@ -91,11 +109,82 @@ pub fn reference_nd(
             }
         }
     }
-    let scale = normalization.scale(points, direction);
-    if scale != 1.0 {
-        out.iter_mut().for_each(|c| *c *= scale);
+}
+
+fn scale(values: &mut [Complex<f64>], factor: f64) {
+    if factor != 1.0 {
+        values.iter_mut().for_each(|c| *c *= factor);
     }
-    out
+}
+
+/// `len` reals uniform in [-1, 1) from `seed`: the real input of `r2c`
+/// transforms (never zeros).
+pub fn random_reals(len: usize, seed: u64) -> Vec<f64> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..len).map(|_| rng.gen_range(-1.0..1.0)).collect()
+}
+
+/// The f64 reference of a batch of R2C transforms of `shape` (the reals'
+/// shape, the real axis last): the complex DFT of the reals, each
+/// transform's last axis cut to `n / 2 + 1` (numpy's `rfftn`), with the
+/// kernels' normalisation over all `shape`'s points.
+pub fn real_forward_reference(
+    shape: &[usize],
+    reals: &[f64],
+    normalization: Normalization,
+) -> Vec<Complex<f64>> {
+    let complex: Vec<Complex<f64>> = reals.iter().map(|&x| Complex::new(x, 0.0)).collect();
+    let full = reference_nd(shape, &complex, Direction::Forward, normalization);
+    let n = shape[shape.len() - 1];
+    full.chunks(n)
+        .flat_map(|row| row[..n / 2 + 1].iter().copied())
+        .collect()
+}
+
+/// The f64 reference of a batch of C2R transforms of `shape` (the reals'
+/// shape) from `half`, their half spectra (last axis `n / 2 + 1`), as
+/// numpy's `irfftn` computes it and the kernels must: the inverse DFT along
+/// every axis but the last, then along the last the real signal whose
+/// spectrum is each row extended by `X[n - k] = conj X[k]` (the imaginary
+/// parts of `X[0]` and, for even `n`, `X[n / 2]` ignored). Unnormalised it
+/// is `n` times the reals a Hermitian `half` came from; the kernels'
+/// normalisation scales it.
+pub fn real_inverse_reference(
+    shape: &[usize],
+    half: &[Complex<f64>],
+    normalization: Normalization,
+) -> Vec<f64> {
+    let last = shape.len() - 1;
+    let n = shape[last];
+    let kept = n / 2 + 1;
+    let half_shape = fftgen::TransformKind::R2c.complex_shape(shape);
+    let mut outer = half.to_vec();
+    let axes: Vec<usize> = (0..last).collect();
+    transform_axes(&half_shape, &mut outer, &axes, Direction::Inverse);
+    let fft = rustfft::FftPlanner::<f64>::new().plan_fft_inverse(n);
+    let mut line = vec![Complex::default(); n];
+    let mut reals = Vec::with_capacity(outer.len() / kept * n);
+    for row in outer.chunks(kept) {
+        for (k, value) in line.iter_mut().enumerate() {
+            *value = match k < kept {
+                true => row[k],
+                false => row[n - k].conj(),
+            };
+        }
+        // The values that must be real count by their real parts: X[0],
+        // and X[n / 2] where it is its own mirror (even n).
+        line[0].im = 0.0;
+        if 2 * (n / 2) == n {
+            line[n / 2].im = 0.0;
+        }
+        fft.process(&mut line);
+        reals.extend(line.iter().map(|c| c.re));
+    }
+    let factor = normalization.scale(shape.iter().product(), Direction::Inverse);
+    if factor != 1.0 {
+        reals.iter_mut().for_each(|x| *x *= factor);
+    }
+    reals
 }
 
 /// `||got - want|| / ||want||`.
@@ -160,6 +249,47 @@ mod tests {
             x.chunks(16)
                 .flat_map(|t| reference(t, 16, Direction::Forward, Normalization::None))
                 .collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn the_real_references_are_the_dft_of_the_reals_and_its_inverse() {
+        for shape in [&[1][..], &[2], &[7], &[8], &[4, 6], &[3, 5], &[2, 3, 4]] {
+            let points: usize = shape.iter().product();
+            let n = shape[shape.len() - 1];
+            let batch = 2;
+            let reals = random_reals(batch * points, 11);
+            let half = real_forward_reference(shape, &reals, Normalization::None);
+            // The forward: the DFT of the reals, each row cut to n / 2 + 1.
+            let want: Vec<_> = reals
+                .chunks(points)
+                .flat_map(|t| {
+                    let complex: Vec<_> = t.iter().map(|&x| Complex::new(x, 0.0)).collect();
+                    dft_nd(shape, &complex, -1.0)
+                })
+                .collect::<Vec<_>>()
+                .chunks(n)
+                .flat_map(|row| row[..n / 2 + 1].to_vec())
+                .collect();
+            let error = relative_l2(&half, &want);
+            assert!(error < 1e-13, "{shape:?} forward: {error}");
+            // The inverse of a Hermitian half spectrum: n times the reals.
+            let back = real_inverse_reference(shape, &half, Normalization::Unitary);
+            let widen = |v: &[f64]| -> Vec<Complex<f64>> {
+                v.iter().map(|&x| Complex::new(x, 0.0)).collect()
+            };
+            let scaled: Vec<f64> = reals.iter().map(|x| x * (points as f64).sqrt()).collect();
+            let error = relative_l2(&widen(&back), &widen(&scaled));
+            assert!(error < 1e-13, "{shape:?} inverse: {error}");
+        }
+        // What the imaginary parts of X[0] and X[n / 2] hold does not count.
+        let mut half = real_forward_reference(&[6], &random_reals(6, 3), Normalization::None);
+        let want = real_inverse_reference(&[6], &half, Normalization::None);
+        half[0].im = 5.0;
+        half[3].im = -2.0;
+        assert_eq!(
+            real_inverse_reference(&[6], &half, Normalization::None),
+            want
         );
     }
 }

@@ -1,22 +1,41 @@
-//! Writing and reading NumPy `.npy` files (format version 1.0) of complex
-//! arrays, so `fftgen check --save` output can be cross-checked with
-//! `numpy.fft` in one line of Python.
+//! Writing and reading NumPy `.npy` files (format version 1.0) of real and
+//! complex arrays, so `fftgen check --save` output can be cross-checked with
+//! `numpy.fft` (`fftn`, or `rfftn` and `irfftn` for real transforms) in one
+//! line of Python.
 
 use num_complex::Complex;
 use std::io::{self, Read, Write};
 
-/// Element types that have a NumPy complex dtype.
-pub trait NpyComplex: Copy {
+/// Element types that have a NumPy dtype: `f32`, `f64` and complex values of them.
+pub trait NpyValue: Copy {
     /// The dtype descriptor, little-endian.
     const DESCR: &'static str;
     fn write_le(self, out: &mut Vec<u8>);
     fn read_le(bytes: &[u8]) -> Self;
 }
 
-/// `NpyComplex` for `Complex<$real>`: two little-endian reals of `$bytes` bytes.
+/// `NpyValue` for a real of `$bytes` bytes.
+macro_rules! npy_real {
+    ($real:ty, $bytes:literal, $descr:literal) => {
+        impl NpyValue for $real {
+            const DESCR: &'static str = $descr;
+            fn write_le(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn read_le(b: &[u8]) -> Self {
+                <$real>::from_le_bytes(b[..$bytes].try_into().expect("one real"))
+            }
+        }
+    };
+}
+
+npy_real!(f32, 4, "<f4");
+npy_real!(f64, 8, "<f8");
+
+/// `NpyValue` for `Complex<$real>`: two little-endian reals of `$bytes` bytes.
 macro_rules! npy_complex {
     ($real:ty, $bytes:literal, $descr:literal) => {
-        impl NpyComplex for Complex<$real> {
+        impl NpyValue for Complex<$real> {
             const DESCR: &'static str = $descr;
             fn write_le(self, out: &mut Vec<u8>) {
                 out.extend_from_slice(&self.re.to_le_bytes());
@@ -38,7 +57,7 @@ npy_complex!(f64, 8, "<c16");
 const MAGIC: &[u8] = b"\x93NUMPY";
 
 /// Writes `data` as a C-ordered array of `shape`.
-pub fn write<T: NpyComplex>(mut out: impl Write, data: &[T], shape: &[usize]) -> io::Result<()> {
+pub fn write<T: NpyValue>(mut out: impl Write, data: &[T], shape: &[usize]) -> io::Result<()> {
     let elements: usize = shape.iter().product();
     if elements != data.len() {
         return Err(io::Error::new(
@@ -63,7 +82,7 @@ pub fn write<T: NpyComplex>(mut out: impl Write, data: &[T], shape: &[usize]) ->
     let unpadded = MAGIC.len() + 4 + header.len() + 1;
     header.push_str(&" ".repeat(unpadded.next_multiple_of(64) - unpadded));
     header.push('\n');
-    let mut bytes = Vec::with_capacity(unpadded + 64 + data.len() * 16);
+    let mut bytes = Vec::with_capacity(unpadded + 64 + std::mem::size_of_val(data));
     bytes.extend_from_slice(MAGIC);
     bytes.extend_from_slice(&[1, 0]);
     bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
@@ -76,7 +95,7 @@ pub fn write<T: NpyComplex>(mut out: impl Write, data: &[T], shape: &[usize]) ->
 
 /// Reads an array written by [`write`] (or by NumPy with the same dtype):
 /// the values and the shape.
-pub fn read<T: NpyComplex>(mut input: impl Read) -> io::Result<(Vec<T>, Vec<usize>)> {
+pub fn read<T: NpyValue>(mut input: impl Read) -> io::Result<(Vec<T>, Vec<usize>)> {
     let invalid = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_string());
     let mut bytes = Vec::new();
     input.read_to_end(&mut bytes)?;
@@ -131,5 +150,12 @@ mod tests {
         let (back, shape) = read::<Complex<f32>>(&bytes[..]).unwrap();
         assert_eq!((back, shape), (data, vec![2, 3]));
         assert!(write(&mut Vec::new(), &[Complex::new(0.0f64, 0.0)], &[2]).is_err());
+        // Reals, as numpy's float32 and float64.
+        let reals = [1.5f64, -2.25, 3.0];
+        let mut bytes = Vec::new();
+        write(&mut bytes, &reals, &[3]).unwrap();
+        assert!(String::from_utf8_lossy(&bytes).contains("'descr': '<f8'"));
+        assert_eq!(read::<f64>(&bytes[..]).unwrap(), (reals.to_vec(), vec![3]));
+        assert!(read::<f32>(&bytes[..]).is_err());
     }
 }

@@ -3,9 +3,12 @@
 //! transform row-major and dense, transforms one after another, as numpy
 //! holds an array of shape `(batch, n1, n2, ...)`. `fftgen check` gathers the
 //! input the kernels read and the output they wrote through these, and
-//! checks that the elements no layout position names stay untouched.
+//! checks that the elements no layout position names stay untouched. A
+//! buffer of either side of a real transform is handled as its reals
+//! ([`real_offsets`]): a side of complex values puts each value's real part
+//! at twice its offset and the imaginary part after it.
 
-use fftgen::Layout;
+use fftgen::{Element, Layout};
 
 /// The buffer offset of every element of `batch` transforms of `shape`
 /// under `layout`, in logical order (transform, then row-major).
@@ -58,6 +61,46 @@ pub fn covered(layout: &Layout, shape: &[usize], batch: usize, len: usize) -> Ve
     covered
 }
 
+/// Offsets in reals of every element of `batch` transforms of `shape` under
+/// `layout` whose elements are `element`s, in logical order: a real's own
+/// offset, a complex value's real part (its imaginary part is the next real).
+pub fn real_offsets(
+    layout: &Layout,
+    shape: &[usize],
+    element: Element,
+    batch: usize,
+) -> Vec<usize> {
+    let per = reals_per(element);
+    offsets(layout, shape, batch)
+        .into_iter()
+        .map(|o| o * per)
+        .collect()
+}
+
+/// Whether each real of a buffer of `len` reals belongs to an element of
+/// `layout` (`true`) or lies in a gap between them.
+pub fn covered_reals(
+    layout: &Layout,
+    shape: &[usize],
+    element: Element,
+    batch: usize,
+    len: usize,
+) -> Vec<bool> {
+    let mut covered = vec![false; len];
+    for o in real_offsets(layout, shape, element, batch) {
+        covered[o..o + reals_per(element)].fill(true);
+    }
+    covered
+}
+
+/// Reals of one element.
+pub fn reals_per(element: Element) -> usize {
+    match element {
+        Element::Real => 1,
+        Element::Complex => 2,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,5 +126,18 @@ mod tests {
         // A dense layout is the identity.
         let dense = Layout::contiguous(&shape);
         assert_eq!(offsets(&dense, &shape, 2), (0..12).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn sides_of_reals_and_of_complex_values_are_addressed_in_reals() {
+        let shape = [2, 3];
+        let padded = Layout::embedded(&shape, &[2, 5], 1, 12).unwrap();
+        let reals = real_offsets(&padded, &shape, Element::Real, 1);
+        assert_eq!(reals, [0, 1, 2, 5, 6, 7]);
+        let complex = real_offsets(&padded, &shape, Element::Complex, 1);
+        assert_eq!(complex, [0, 2, 4, 10, 12, 14]);
+        let covered = covered_reals(&padded, &shape, Element::Complex, 1, 16);
+        let gaps: Vec<usize> = (0..16).filter(|&i| !covered[i]).collect();
+        assert_eq!(gaps, [6, 7, 8, 9]);
     }
 }

@@ -11,22 +11,22 @@
 //! at load. Everything that can be checked is checked before anything is
 //! enqueued, and the device's free memory before anything is allocated.
 //!
-//! Device buffers hold interleaved complex values as twice their layouts'
-//! elements in reals (`2 * n * batch` when dense); the host conveniences
+//! Device buffers hold their side's bytes (reals on the real side of `r2c`,
+//! interleaved complex values elsewhere: `2 * n * batch` reals when dense),
+//! whatever type they are given as; the host conveniences
 //! `run` and `run_in_place` upload, launch on the device's default stream,
 //! synchronise and download, writing the caller's buffer only after
 //! everything succeeded.
 
 use super::cache::{CacheOrigin, CachedCubin, CubinCache};
 use super::device::CudaDevice;
+use crate::call::{check_call, check_host_call, device_buffer_words, Buffers, Given};
 use crate::error::{driver_status, Error, Result};
-use crate::launch::{
-    check_call, check_compiled, check_host_call, check_manifest, device_buffer_words, grids_for,
-    Buffers, CompiledKernel,
-};
+use crate::launch::{check_compiled, check_manifest, grids_for, CompiledKernel};
 use crate::memory::{check_fits, host_call_buffers, scratch_bytes, workspace_bytes, DeviceMemory};
 use crate::real::Real;
 use crate::route::{bind, needs_scratch};
+use crate::value::Value;
 use cudarc::driver::result::DriverError;
 use cudarc::driver::sys::{self, CUfunction_attribute, CUresult};
 use cudarc::driver::{
@@ -37,7 +37,6 @@ use cudarc::nvrtc::Ptx;
 use fftgen_manifest::{
     Direction, KernelArg, Manifest, PassLaunch, Placement, StaticKernels, Target, TransformLaunch,
 };
-use num_complex::Complex;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
@@ -193,12 +192,46 @@ impl CudaFft {
         workspace_bytes(&self.manifest, batch)
     }
 
+    /// Transforms `batch` signals from `input` into `output` (out-of-place
+    /// kernels) on the device's default stream, waiting for the result. Each
+    /// slice holds the values of its side of `direction` (complex values;
+    /// for an `r2c` plan, the reals of the forward's input and the inverse's
+    /// output), as many as its layout spans (`n * batch` when dense);
+    /// elements of `output` outside its layout keep their values. On error
+    /// `output` is left as it was.
+    pub fn run<T: Real>(
+        &self,
+        direction: Direction,
+        input: &[impl Value<Real = T>],
+        output: &mut [impl Value<Real = T>],
+        batch: usize,
+    ) -> Result<()> {
+        self.run_values(direction, input, output, batch)
+    }
+
+    /// Transforms `batch` signals in `data` in place (in-place kernels) on
+    /// the device's default stream, waiting for the result. `data` holds the
+    /// larger of the two sides in bytes, given as values of either side's
+    /// type (for `r2c`, reals or complex values); its length in those values
+    /// is the larger side's bytes rounded up to whole values. On error
+    /// `data` is left as it was.
+    pub fn run_in_place<T: Real>(
+        &self,
+        direction: Direction,
+        data: &mut [impl Value<Real = T>],
+        batch: usize,
+    ) -> Result<()> {
+        self.run_in_place_values(direction, data, batch)
+    }
+
     /// Enqueues `batch` transforms from `input` into `output` on `stream`
-    /// (out-of-place kernels). Each buffer holds its layout's elements as
-    /// interleaved reals (`2 * n * batch` when dense); `input` is never
-    /// written. A plan whose passes need a workspace uses its own, allocated
-    /// on the first launch that needs it (see
-    /// [`CudaFft::launch_with_workspace`]). Returns once the work is
+    /// (out-of-place kernels). Each buffer holds its side's bytes for the
+    /// batch (its layout's elements of the side's type: reals on the real
+    /// side of `r2c`, complex values elsewhere), whatever type it is given
+    /// as: a complex side of `n * batch` values is `2 * n * batch` reals in a
+    /// `CudaSlice<f32>`. `input` is never written. A plan whose passes need a
+    /// workspace uses its own, allocated on the first launch that needs it
+    /// (see [`CudaFft::launch_with_workspace`]). Returns once the work is
     /// enqueued: synchronise the stream (or record an event) before reading
     /// `output` on the host. On error nothing is enqueued, except when the
     /// driver fails part-way.
@@ -206,24 +239,25 @@ impl CudaFft {
         &self,
         stream: &CudaStream,
         direction: Direction,
-        input: &CudaSlice<T>,
-        output: &mut CudaSlice<T>,
+        input: &CudaSlice<impl Value<Real = T>>,
+        output: &mut CudaSlice<impl Value<Real = T>>,
         batch: usize,
     ) -> Result<()> {
-        self.launch_out_of_place(stream, direction, input, output, None, batch)
+        self.launch_values(stream, direction, input, output, batch)
     }
 
     /// Enqueues `batch` transforms in `data` in place on `stream` (in-place
-    /// kernels); `data` holds its layout's elements as interleaved reals.
-    /// Returns once the work is enqueued, like [`CudaFft::launch`].
+    /// kernels); `data` holds the larger of the two sides' bytes, rounded up
+    /// to whole values of its type. Returns once the work is enqueued, like
+    /// [`CudaFft::launch`].
     pub fn launch_in_place<T: Real>(
         &self,
         stream: &CudaStream,
         direction: Direction,
-        data: &mut CudaSlice<T>,
+        data: &mut CudaSlice<impl Value<Real = T>>,
         batch: usize,
     ) -> Result<()> {
-        self.launch_in_place_on(stream, direction, data, None, batch)
+        self.launch_in_place_values(stream, direction, data, batch)
     }
 
     /// [`CudaFft::launch`] with the caller's `workspace` (as
@@ -234,12 +268,12 @@ impl CudaFft {
         &self,
         stream: &CudaStream,
         direction: Direction,
-        input: &CudaSlice<T>,
-        output: &mut CudaSlice<T>,
+        input: &CudaSlice<impl Value<Real = T>>,
+        output: &mut CudaSlice<impl Value<Real = T>>,
         workspace: &mut CudaSlice<u8>,
         batch: usize,
     ) -> Result<()> {
-        self.launch_out_of_place(stream, direction, input, output, Some(workspace), batch)
+        self.launch_with_workspace_values(stream, direction, input, output, workspace, batch)
     }
 
     /// [`CudaFft::launch_in_place`] with the caller's `workspace`, like
@@ -248,31 +282,90 @@ impl CudaFft {
         &self,
         stream: &CudaStream,
         direction: Direction,
-        data: &mut CudaSlice<T>,
+        data: &mut CudaSlice<impl Value<Real = T>>,
         workspace: &mut CudaSlice<u8>,
         batch: usize,
     ) -> Result<()> {
-        self.launch_in_place_on(stream, direction, data, Some(workspace), batch)
+        self.launch_in_place_with_workspace_values(stream, direction, data, workspace, batch)
     }
 
-    /// The out-of-place launches' one path, with or without the caller's workspace.
-    fn launch_out_of_place<T: Real>(
+    /// [`launch`](Self::launch) with named element types.
+    fn launch_values<I: Value, O: Value<Real = I::Real>>(
         &self,
         stream: &CudaStream,
         direction: Direction,
-        input: &CudaSlice<T>,
-        output: &mut CudaSlice<T>,
+        input: &CudaSlice<I>,
+        output: &mut CudaSlice<O>,
+        batch: usize,
+    ) -> Result<()> {
+        let given = [
+            Given::of::<I>("input", input.len()),
+            Given::of::<O>("output", output.len()),
+        ];
+        self.launch_out_of_place(stream, direction, input, output, given, None, batch)
+    }
+
+    /// [`launch_in_place`](Self::launch_in_place) with named element types.
+    fn launch_in_place_values<V: Value>(
+        &self,
+        stream: &CudaStream,
+        direction: Direction,
+        data: &mut CudaSlice<V>,
+        batch: usize,
+    ) -> Result<()> {
+        let given = Given::of::<V>("data", data.len());
+        self.launch_in_place_on(stream, direction, data, given, None, batch)
+    }
+
+    /// [`launch_with_workspace`](Self::launch_with_workspace) with named element types.
+    fn launch_with_workspace_values<I: Value, O: Value<Real = I::Real>>(
+        &self,
+        stream: &CudaStream,
+        direction: Direction,
+        input: &CudaSlice<I>,
+        output: &mut CudaSlice<O>,
+        workspace: &mut CudaSlice<u8>,
+        batch: usize,
+    ) -> Result<()> {
+        let given = [
+            Given::of::<I>("input", input.len()),
+            Given::of::<O>("output", output.len()),
+        ];
+        let workspace = Some(workspace);
+        self.launch_out_of_place(stream, direction, input, output, given, workspace, batch)
+    }
+
+    /// [`launch_in_place_with_workspace`](Self::launch_in_place_with_workspace) with named element types.
+    fn launch_in_place_with_workspace_values<V: Value>(
+        &self,
+        stream: &CudaStream,
+        direction: Direction,
+        data: &mut CudaSlice<V>,
+        workspace: &mut CudaSlice<u8>,
+        batch: usize,
+    ) -> Result<()> {
+        let given = Given::of::<V>("data", data.len());
+        self.launch_in_place_on(stream, direction, data, given, Some(workspace), batch)
+    }
+
+    /// The out-of-place launches' one path, with or without the caller's
+    /// workspace. `given` describes the buffers as the caller gave them (the
+    /// host calls upload their slices as reals but are checked as given).
+    #[allow(clippy::too_many_arguments)]
+    fn launch_out_of_place<I, O>(
+        &self,
+        stream: &CudaStream,
+        direction: Direction,
+        input: &CudaSlice<I>,
+        output: &mut CudaSlice<O>,
+        given: [Given; 2],
         workspace: Option<&mut CudaSlice<u8>>,
         batch: usize,
     ) -> Result<()> {
-        let transform = self.check_launch::<T>(
+        let transform = self.check_launch(
             stream,
             direction,
-            Placement::OutOfPlace,
-            &[
-                ("input", input.len(), input.context()),
-                ("output", output.len(), output.context()),
-            ],
+            &[(given[0], input.context()), (given[1], output.context())],
             batch,
         )?;
         if let Some(workspace) = workspace.as_deref() {
@@ -287,22 +380,18 @@ impl CudaFft {
         self.enqueue(stream, transform, &grids, caller, workspace_ptr, batch)
     }
 
-    /// The in-place launches' one path, with or without the caller's workspace.
-    fn launch_in_place_on<T: Real>(
+    /// The in-place launches' one path, with or without the caller's
+    /// workspace; `given` describes `data` as the caller gave it.
+    fn launch_in_place_on<V>(
         &self,
         stream: &CudaStream,
         direction: Direction,
-        data: &mut CudaSlice<T>,
+        data: &mut CudaSlice<V>,
+        given: Given,
         workspace: Option<&mut CudaSlice<u8>>,
         batch: usize,
     ) -> Result<()> {
-        let transform = self.check_launch::<T>(
-            stream,
-            direction,
-            Placement::InPlace,
-            &[("data", data.len(), data.context())],
-            batch,
-        )?;
+        let transform = self.check_launch(stream, direction, &[(given, data.context())], batch)?;
         if let Some(workspace) = workspace.as_deref() {
             self.check_workspace(workspace, batch)?;
         }
@@ -320,81 +409,68 @@ impl CudaFft {
         )
     }
 
-    /// Transforms `batch` signals from `input` into `output` (out-of-place
-    /// kernels) on the device's default stream, waiting for the result. Each
-    /// slice holds its layout's elements (`n * batch` when dense); elements
-    /// of `output` outside its layout keep their values. On error `output`
-    /// is left as it was.
-    pub fn run<T: Real>(
+    /// [`run`](Self::run) with named element types.
+    fn run_values<I: Value, O: Value<Real = I::Real>>(
         &self,
         direction: Direction,
-        input: &[Complex<T>],
-        output: &mut [Complex<T>],
+        input: &[I],
+        output: &mut [O],
         batch: usize,
     ) -> Result<()> {
         let transform = check_host_call(&self.manifest, direction, input, Some(output), batch)?;
-        let result = self.execute(transform, input, Some(output), batch)?;
-        as_reals_mut(output).copy_from_slice(&result);
-        Ok(())
-    }
-
-    /// Transforms `batch` signals in `data` in place (in-place kernels) on
-    /// the device's default stream, waiting for the result; `data` holds its
-    /// layout's elements. On error `data` is left as it was.
-    pub fn run_in_place<T: Real>(
-        &self,
-        direction: Direction,
-        data: &mut [Complex<T>],
-        batch: usize,
-    ) -> Result<()> {
-        let transform = check_host_call(&self.manifest, direction, data, None, batch)?;
-        let result = self.execute(transform, data, None, batch)?;
-        as_reals_mut(data).copy_from_slice(&result);
-        Ok(())
-    }
-
-    /// Uploads `input` (and, where the output's layout leaves gaps, what
-    /// `output` holds, so that the gaps keep it), launches the transform on
-    /// the default stream and returns the result's reals once it is
-    /// downloaded. The device's free memory is checked first.
-    fn execute<T: Real>(
-        &self,
-        transform: &TransformLaunch,
-        input: &[Complex<T>],
-        output: Option<&[Complex<T>]>,
-        batch: usize,
-    ) -> Result<Vec<T>> {
-        let bytes = |values: usize| values * std::mem::size_of::<Complex<T>>();
+        let given = [
+            Given::of::<I>("input", input.len()),
+            Given::of::<O>("output", output.len()),
+        ];
         let workspace = needs_scratch(transform).then(|| self.scratch_growth(batch));
         let needs = host_call_buffers(
-            bytes(input.len()),
-            output.map(|output| bytes(output.len())),
+            std::mem::size_of_val(input),
+            Some(std::mem::size_of_val(output)),
             workspace,
         );
         check_fits(self.memory()?, &needs)?;
 
-        let direction = transform.direction;
         let stream = self.device.stream();
-        let mut device_input = stream
-            .clone_htod(as_reals(input))
-            .map_err(|e| Error::cuda("cuMemcpyHtoDAsync", e))?;
-        match output {
-            Some(output) => {
-                let mut device_output = if output.len() != batch * self.manifest.n {
-                    stream
-                        .clone_htod(as_reals(output))
-                        .map_err(|e| Error::cuda("cuMemcpyHtoDAsync", e))?
-                } else {
-                    alloc::<T>(stream, 2 * output.len())?
-                };
-                self.launch(stream, direction, &device_input, &mut device_output, batch)?;
-                download(stream, &device_output)
-            }
-            None => {
-                self.launch_in_place(stream, direction, &mut device_input, batch)?;
-                download(stream, &device_input)
-            }
-        }
+        let device_input = upload(stream, I::as_reals(input))?;
+        let side = self.manifest.output_side(direction);
+        let mut device_output = if output.len() != batch * side.shape.iter().product::<usize>() {
+            upload(stream, O::as_reals(output))?
+        } else {
+            alloc::<O::Real>(stream, O::as_reals(output).len())?
+        };
+        self.launch_out_of_place(
+            stream,
+            direction,
+            &device_input,
+            &mut device_output,
+            given,
+            None,
+            batch,
+        )?;
+        let result = download(stream, &device_output)?;
+        O::as_reals_mut(output).copy_from_slice(&result);
+        Ok(())
+    }
+
+    /// [`run_in_place`](Self::run_in_place) with named element types.
+    fn run_in_place_values<V: Value>(
+        &self,
+        direction: Direction,
+        data: &mut [V],
+        batch: usize,
+    ) -> Result<()> {
+        let transform = check_host_call::<V, V>(&self.manifest, direction, data, None, batch)?;
+        let given = Given::of::<V>("data", data.len());
+        let workspace = needs_scratch(transform).then(|| self.scratch_growth(batch));
+        let needs = host_call_buffers(std::mem::size_of_val(data), None, workspace);
+        check_fits(self.memory()?, &needs)?;
+
+        let stream = self.device.stream();
+        let mut device_data = upload(stream, V::as_reals(data))?;
+        self.launch_in_place_on(stream, direction, &mut device_data, given, None, batch)?;
+        let result = download(stream, &device_data)?;
+        V::as_reals_mut(data).copy_from_slice(&result);
+        Ok(())
     }
 
     /// Bytes the plan's scratch buffer must grow by for `batch` (growing
@@ -445,17 +521,21 @@ impl CudaFft {
     }
 
     /// Every check of a device launch, in the order a caller fixes them:
-    /// the method, the element type, the batch, the buffers, the context.
-    fn check_launch<T: Real>(
+    /// the method, the element type, the batch, the buffers (as `Given`:
+    /// input and output, or the data alone in place), the context.
+    fn check_launch(
         &self,
         stream: &CudaStream,
         direction: Direction,
-        called: Placement,
-        buffers: &[(&'static str, usize, &Arc<CudaContext>)],
+        buffers: &[(Given, &Arc<CudaContext>)],
         batch: usize,
     ) -> Result<&TransformLaunch> {
-        let lengths: Vec<_> = buffers.iter().map(|&(name, len, _)| (name, len)).collect();
-        let transform = check_call::<T>(
+        let called = match buffers.len() {
+            1 => Placement::InPlace,
+            _ => Placement::OutOfPlace,
+        };
+        let given: Vec<Given> = buffers.iter().map(|&(g, _)| g).collect();
+        let transform = check_call(
             &self.manifest,
             direction,
             called,
@@ -463,7 +543,7 @@ impl CudaFft {
                 "launch(stream, direction, input, output, batch)",
                 "launch_in_place(stream, direction, data, batch)",
             ],
-            Buffers::Device(&lengths),
+            Buffers::Device(&given),
             batch,
         )?;
         let ours = self.device.context();
@@ -471,10 +551,10 @@ impl CudaFft {
         if !same(stream.context()) {
             return Err(Error::ForeignContext { what: "stream" });
         }
-        for &(buffer, _, context) in buffers {
+        for &(given, context) in buffers {
             if !same(context) {
                 return Err(Error::ForeignContext {
-                    what: device_buffer_words(buffer),
+                    what: device_buffer_words(given.role),
                 });
             }
         }
@@ -779,6 +859,13 @@ fn alloc<T: cudarc::driver::DeviceRepr>(
     unsafe { stream.alloc::<T>(len) }.map_err(|e| Error::cuda("cuMemAlloc", e))
 }
 
+/// A device copy of `values`, enqueued on `stream`.
+fn upload<T: Real>(stream: &Arc<CudaStream>, values: &[T]) -> Result<CudaSlice<T>> {
+    stream
+        .clone_htod(values)
+        .map_err(|e| Error::cuda("cuMemcpyHtoDAsync", e))
+}
+
 /// The buffer's contents, after everything enqueued on `stream` finished.
 fn download<T: Real>(stream: &Arc<CudaStream>, buffer: &CudaSlice<T>) -> Result<Vec<T>> {
     let result = stream
@@ -793,17 +880,4 @@ fn download<T: Real>(stream: &Arc<CudaStream>, buffer: &CudaSlice<T>) -> Result<
         .check_err()
         .map_err(|e| Error::cuda("stream ordering (cuStreamWaitEvent, cuEventRecord)", e))?;
     Ok(result)
-}
-
-/// The reals of interleaved complex values.
-fn as_reals<T: Real>(values: &[Complex<T>]) -> &[T] {
-    // SAFETY: Complex<T> is #[repr(C)] { re: T, im: T }: two Ts, no padding,
-    // aligned as T; the slice covers the same bytes.
-    unsafe { std::slice::from_raw_parts(values.as_ptr().cast::<T>(), 2 * values.len()) }
-}
-
-/// The reals of interleaved complex values, writable.
-fn as_reals_mut<T: Real>(values: &mut [Complex<T>]) -> &mut [T] {
-    // SAFETY: as in as_reals; the borrow is exclusive.
-    unsafe { std::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<T>(), 2 * values.len()) }
 }

@@ -3,25 +3,25 @@
 //! on the caller's device buffers on the caller's queue ([`OpenClFft::launch`],
 //! asynchronous; with the caller's workspace or one the plan allocates) or on
 //! host slices (upload, every pass in order, download). Arguments are bound by
-//! role, each pass's buffers as the manifest routes them; everything that can
+//! role, each pass's buffers as the manifest routes them. Buffers hold their
+//! side's values (reals on the real side of `r2c`, complex values
+//! elsewhere: [`Value`]); everything that can
 //! be checked is checked before data moves (the device's memory before
 //! anything is allocated), and a host output is written only after the whole
 //! run succeeded.
 
 use super::device::OpenClDevice;
 use super::program::build_options;
+use crate::call::{check_call, check_host_call, device_buffer_words, Buffers, Given};
 use crate::error::{Error, Result};
-use crate::launch::{
-    check_call, check_compiled, check_host_call, check_manifest, device_buffer_words, grids_for,
-    Buffers, CompiledKernel,
-};
+use crate::launch::{check_compiled, check_manifest, grids_for, CompiledKernel};
 use crate::memory::{check_fits, host_call_buffers, scratch_bytes, workspace_bytes, DeviceMemory};
 use crate::real::Real;
 use crate::route::{bind, needs_scratch};
+use crate::value::Value;
 use fftgen_manifest::{
     Direction, KernelArg, Manifest, PassLaunch, Placement, Precision, Target, TransformLaunch,
 };
-use num_complex::Complex;
 use opencl3::command_queue::CommandQueue;
 use opencl3::error_codes::ClError;
 use opencl3::event::Event;
@@ -138,77 +138,69 @@ impl OpenClFft {
     }
 
     /// Transforms `batch` signals from `input` into `output` (out-of-place
-    /// kernels); each slice holds its layout's elements (`n * batch` when
-    /// dense), and elements of `output` outside its layout keep their values.
-    /// On error `output` is left as it was.
+    /// kernels). Each slice holds the values of its side of `direction`
+    /// (complex values; for an `r2c` plan, the reals of the forward's input
+    /// and the inverse's output), as many as its layout spans (`n * batch`
+    /// when dense); elements of `output` outside its layout keep their
+    /// values. On error `output` is left as it was.
     pub fn run<T: Real>(
         &self,
         direction: Direction,
-        input: &[Complex<T>],
-        output: &mut [Complex<T>],
+        input: &[impl Value<Real = T>],
+        output: &mut [impl Value<Real = T>],
         batch: usize,
     ) -> Result<()> {
-        let transform = check_host_call(&self.manifest, direction, input, Some(output), batch)?;
-        let result = self.execute(transform, input, Some(output), batch)?;
-        output.copy_from_slice(&result);
-        Ok(())
+        self.run_values(direction, input, output, batch)
     }
 
-    /// Transforms `batch` signals in `data` in place (in-place kernels);
-    /// `data` holds its layout's elements (`n * batch` when dense). On error
-    /// `data` is left as it was.
+    /// Transforms `batch` signals in `data` in place (in-place kernels).
+    /// `data` holds the larger of the two sides in bytes, given as values of
+    /// either side's type (for `r2c`, reals or complex values: `2 * (n / 2 +
+    /// 1) * batch` reals or `(n / 2 + 1) * batch` complex values when dense);
+    /// its length in those values is the larger side's bytes rounded up to
+    /// whole values. On error `data` is left as it was.
     pub fn run_in_place<T: Real>(
         &self,
         direction: Direction,
-        data: &mut [Complex<T>],
+        data: &mut [impl Value<Real = T>],
         batch: usize,
     ) -> Result<()> {
-        let transform = check_host_call(&self.manifest, direction, data, None, batch)?;
-        let result = self.execute(transform, data, None, batch)?;
-        data.copy_from_slice(&result);
-        Ok(())
+        self.run_in_place_values(direction, data, batch)
     }
 
     /// Enqueues `batch` transforms from `input` into `output` on `queue`
-    /// (out-of-place kernels). Each buffer holds its layout's elements (`n *
-    /// batch` complex values when dense) and belongs to the plan's context;
-    /// `input` is never written. A plan whose passes need a workspace
-    /// allocates one for this launch (see
+    /// (out-of-place kernels). Each buffer holds its side's bytes for the
+    /// batch (its layout's elements of the side's type: `8 * n * batch`
+    /// bytes for dense f32 complex values), whatever type it is given as,
+    /// and belongs to the plan's context; `input` is never written. A plan
+    /// whose passes need a workspace allocates one for this launch (see
     /// [`OpenClFft::launch_with_workspace`]). Returns once the work is
     /// enqueued, with the events of the commands enqueued, in order (clFFT's
     /// out-events): wait on the last (or the queue) before reading `output`,
-    /// or read their profiling times on a queue made with profiling. On error
-    /// nothing is enqueued, except when the driver fails part-way.
+    /// or read their profiling times on a queue made with profiling. On
+    /// error nothing is enqueued, except when the driver fails part-way.
     pub fn launch<T: Real>(
         &self,
         queue: &CommandQueue,
         direction: Direction,
-        input: &Buffer<Complex<T>>,
-        output: &mut Buffer<Complex<T>>,
+        input: &Buffer<impl Value<Real = T>>,
+        output: &mut Buffer<impl Value<Real = T>>,
         batch: usize,
     ) -> Result<Vec<Event>> {
-        let buffers = [("input", input.get()), ("output", output.get())];
-        self.launch_on::<T>(
-            queue,
-            direction,
-            Placement::OutOfPlace,
-            buffers,
-            None,
-            batch,
-        )
+        self.launch_values(queue, direction, input, output, batch)
     }
 
     /// Enqueues `batch` transforms in `data` in place on `queue` (in-place
-    /// kernels), like [`OpenClFft::launch`].
+    /// kernels), like [`OpenClFft::launch`]; `data` holds the larger of the
+    /// two sides' bytes, rounded up to whole values of its type.
     pub fn launch_in_place<T: Real>(
         &self,
         queue: &CommandQueue,
         direction: Direction,
-        data: &mut Buffer<Complex<T>>,
+        data: &mut Buffer<impl Value<Real = T>>,
         batch: usize,
     ) -> Result<Vec<Event>> {
-        let buffers = [("data", data.get()), ("data", data.get())];
-        self.launch_on::<T>(queue, direction, Placement::InPlace, buffers, None, batch)
+        self.launch_in_place_values(queue, direction, data, batch)
     }
 
     /// [`OpenClFft::launch`] with the caller's `workspace` (cufftSetWorkArea's
@@ -220,21 +212,12 @@ impl OpenClFft {
         &self,
         queue: &CommandQueue,
         direction: Direction,
-        input: &Buffer<Complex<T>>,
-        output: &mut Buffer<Complex<T>>,
+        input: &Buffer<impl Value<Real = T>>,
+        output: &mut Buffer<impl Value<Real = T>>,
         workspace: &mut Buffer<u8>,
         batch: usize,
     ) -> Result<Vec<Event>> {
-        let buffers = [("input", input.get()), ("output", output.get())];
-        let workspace = Some(workspace.get());
-        self.launch_on::<T>(
-            queue,
-            direction,
-            Placement::OutOfPlace,
-            buffers,
-            workspace,
-            batch,
-        )
+        self.launch_with_workspace_values(queue, direction, input, output, workspace, batch)
     }
 
     /// [`OpenClFft::launch_in_place`] with the caller's `workspace`, like
@@ -243,62 +226,136 @@ impl OpenClFft {
         &self,
         queue: &CommandQueue,
         direction: Direction,
-        data: &mut Buffer<Complex<T>>,
+        data: &mut Buffer<impl Value<Real = T>>,
         workspace: &mut Buffer<u8>,
         batch: usize,
     ) -> Result<Vec<Event>> {
-        let buffers = [("data", data.get()), ("data", data.get())];
-        let workspace = Some(workspace.get());
-        self.launch_on::<T>(
-            queue,
-            direction,
-            Placement::InPlace,
-            buffers,
-            workspace,
-            batch,
-        )
+        self.launch_in_place_with_workspace_values(queue, direction, data, workspace, batch)
     }
 
-    /// The launches' one path: checks the call (`buffers` are input and
-    /// output, or the data twice in place) and the caller's workspace, if
-    /// any, then enqueues the passes.
-    fn launch_on<T: Real>(
+    /// [`run`](Self::run) with named element types.
+    fn run_values<I: Value, O: Value<Real = I::Real>>(
+        &self,
+        direction: Direction,
+        input: &[I],
+        output: &mut [O],
+        batch: usize,
+    ) -> Result<()> {
+        let transform = check_host_call(&self.manifest, direction, input, Some(output), batch)?;
+        self.execute(transform, input, output, batch)
+    }
+
+    /// [`run_in_place`](Self::run_in_place) with named element types.
+    fn run_in_place_values<V: Value>(
+        &self,
+        direction: Direction,
+        data: &mut [V],
+        batch: usize,
+    ) -> Result<()> {
+        let transform = check_host_call::<V, V>(&self.manifest, direction, data, None, batch)?;
+        self.execute_in_place(transform, data, batch)
+    }
+
+    /// [`launch`](Self::launch) with named element types.
+    fn launch_values<I: Value, O: Value<Real = I::Real>>(
         &self,
         queue: &CommandQueue,
         direction: Direction,
-        placement: Placement,
-        buffers: [(&'static str, cl_mem); 2],
+        input: &Buffer<I>,
+        output: &mut Buffer<O>,
+        batch: usize,
+    ) -> Result<Vec<Event>> {
+        let buffers = [
+            given::<I>("input", input.get())?,
+            given::<O>("output", output.get())?,
+        ];
+        let caller = [input.get(), output.get()];
+        self.launch_on(queue, direction, &buffers, caller, None, batch)
+    }
+
+    /// [`launch_in_place`](Self::launch_in_place) with named element types.
+    fn launch_in_place_values<V: Value>(
+        &self,
+        queue: &CommandQueue,
+        direction: Direction,
+        data: &mut Buffer<V>,
+        batch: usize,
+    ) -> Result<Vec<Event>> {
+        let buffers = [given::<V>("data", data.get())?];
+        let caller = [data.get(), data.get()];
+        self.launch_on(queue, direction, &buffers, caller, None, batch)
+    }
+
+    /// [`launch_with_workspace`](Self::launch_with_workspace) with named element types.
+    fn launch_with_workspace_values<I: Value, O: Value<Real = I::Real>>(
+        &self,
+        queue: &CommandQueue,
+        direction: Direction,
+        input: &Buffer<I>,
+        output: &mut Buffer<O>,
+        workspace: &mut Buffer<u8>,
+        batch: usize,
+    ) -> Result<Vec<Event>> {
+        let buffers = [
+            given::<I>("input", input.get())?,
+            given::<O>("output", output.get())?,
+        ];
+        let caller = [input.get(), output.get()];
+        let workspace = Some(workspace.get());
+        self.launch_on(queue, direction, &buffers, caller, workspace, batch)
+    }
+
+    /// [`launch_in_place_with_workspace`](Self::launch_in_place_with_workspace) with named element types.
+    fn launch_in_place_with_workspace_values<V: Value>(
+        &self,
+        queue: &CommandQueue,
+        direction: Direction,
+        data: &mut Buffer<V>,
+        workspace: &mut Buffer<u8>,
+        batch: usize,
+    ) -> Result<Vec<Event>> {
+        let buffers = [given::<V>("data", data.get())?];
+        let caller = [data.get(), data.get()];
+        let workspace = Some(workspace.get());
+        self.launch_on(queue, direction, &buffers, caller, workspace, batch)
+    }
+
+    /// The launches' one path: checks the call (`buffers` are input and
+    /// output, or the data alone in place; `caller` their handles, the data
+    /// twice in place) and the caller's workspace, if any, then enqueues the
+    /// passes.
+    fn launch_on(
+        &self,
+        queue: &CommandQueue,
+        direction: Direction,
+        buffers: &[(Given, cl_mem)],
+        caller: [cl_mem; 2],
         workspace: Option<cl_mem>,
         batch: usize,
     ) -> Result<Vec<Event>> {
-        let checked = match placement {
-            Placement::OutOfPlace => &buffers[..],
-            Placement::InPlace => &buffers[..1],
-        };
-        let transform = self.check_launch::<T>(queue, direction, placement, checked, batch)?;
+        let transform = self.check_launch(queue, direction, buffers, batch)?;
         let workspace = match workspace {
             Some(workspace) => Some(self.check_workspace(workspace, batch)?),
             None => None,
         };
-        let caller = [buffers[0].1, buffers[1].1];
         self.enqueue(queue, transform, caller, workspace, batch)
     }
 
     /// Checks a device-buffer call: placement, precision, batch, each
     /// buffer's size, and that the queue and buffers share the plan's context.
-    fn check_launch<T: Real>(
+    fn check_launch(
         &self,
         queue: &CommandQueue,
         direction: Direction,
-        called: Placement,
-        buffers: &[(&'static str, cl_mem)],
+        buffers: &[(Given, cl_mem)],
         batch: usize,
     ) -> Result<&TransformLaunch> {
-        let mut lengths = Vec::with_capacity(buffers.len());
-        for &(buffer, mem) in buffers {
-            lengths.push((buffer, mem_size(mem)? / std::mem::size_of::<T>()));
-        }
-        let transform = check_call::<T>(
+        let called = match buffers.len() {
+            1 => Placement::InPlace,
+            _ => Placement::OutOfPlace,
+        };
+        let given: Vec<Given> = buffers.iter().map(|&(g, _)| g).collect();
+        let transform = check_call(
             &self.manifest,
             direction,
             called,
@@ -306,7 +363,7 @@ impl OpenClFft {
                 "launch(queue, direction, input, output, batch)",
                 "launch_in_place(queue, direction, data, batch)",
             ],
-            Buffers::Device(&lengths),
+            Buffers::Device(&given),
             batch,
         )?;
         let queue_context = queue
@@ -315,8 +372,8 @@ impl OpenClFft {
         if queue_context != self.device.context().get() {
             return Err(Error::ForeignOpenClContext { what: "queue" });
         }
-        for &(buffer, mem) in buffers {
-            self.check_context(buffer, mem)?;
+        for &(given, mem) in buffers {
+            self.check_context(given.role, mem)?;
         }
         Ok(transform)
     }
@@ -392,51 +449,61 @@ impl OpenClFft {
         Ok(events)
     }
 
-    /// Uploads `input` (and, where the output's layout leaves gaps, what
-    /// `output` holds, so that the gaps keep it), runs `transform` and
-    /// returns the downloaded result: the output, or in place the data.
-    fn execute<T: Real>(
+    /// Uploads `input` and, where the output's layout leaves gaps, what
+    /// `output` holds (so that the gaps keep it), runs `transform` and
+    /// downloads the result into `output` once everything succeeded.
+    fn execute<I: Value, O: Value>(
         &self,
         transform: &TransformLaunch,
-        input: &[Complex<T>],
-        output: Option<&[Complex<T>]>,
+        input: &[I],
+        output: &mut [O],
         batch: usize,
-    ) -> Result<Vec<Complex<T>>> {
-        let bytes = |values: usize| values * std::mem::size_of::<Complex<T>>();
+    ) -> Result<()> {
         let workspace = needs_scratch(transform).then(|| scratch_bytes(&self.manifest, batch));
         let needs = host_call_buffers(
-            bytes(input.len()),
-            output.map(|output| bytes(output.len())),
+            std::mem::size_of_val(input),
+            Some(std::mem::size_of_val(output)),
             workspace,
         );
         check_fits(self.memory(), &needs)?;
 
         let queue = self.device.queue();
-        let mut device_input = create_buffer::<Complex<T>>(&self.device, input.len())?;
+        let mut device_input = create_buffer::<I>(&self.device, input.len())?;
         write(queue, &mut device_input, input)?;
-        let mut device_output = match output {
-            Some(output) => {
-                let mut buffer = create_buffer::<Complex<T>>(&self.device, output.len())?;
-                if output.len() != batch * self.manifest.n {
-                    write(queue, &mut buffer, output)?;
-                }
-                Some(buffer)
-            }
-            None => None,
-        };
-        let caller = match &device_output {
-            Some(out) => [device_input.get(), out.get()],
-            None => [device_input.get(), device_input.get()],
-        };
+        let mut device_output = create_buffer::<O>(&self.device, output.len())?;
+        let side = self.manifest.output_side(transform.direction);
+        if output.len() != batch * side.shape.iter().product::<usize>() {
+            write(queue, &mut device_output, output)?;
+        }
+        let caller = [device_input.get(), device_output.get()];
         self.enqueue(queue, transform, caller, None, batch)?;
+        let mut result = vec![O::default(); output.len()];
+        read(queue, &device_output, &mut result)?;
+        output.copy_from_slice(&result);
+        Ok(())
+    }
 
-        let result_buffer = device_output.as_mut().unwrap_or(&mut device_input);
-        let mut result = vec![Complex::<T>::default(); output.map_or(input.len(), |o| o.len())];
-        // SAFETY: the read is blocking and `result` has the buffer's length. The
-        // queue is in order, so the read starts after the last pass finished.
-        unsafe { queue.enqueue_read_buffer(result_buffer, CL_BLOCKING, 0, &mut result, &[]) }
-            .map_err(|e| Error::opencl("clEnqueueReadBuffer", e))?;
-        Ok(result)
+    /// Uploads `data`, runs `transform` in place and downloads the result
+    /// into `data` once everything succeeded.
+    fn execute_in_place<V: Value>(
+        &self,
+        transform: &TransformLaunch,
+        data: &mut [V],
+        batch: usize,
+    ) -> Result<()> {
+        let workspace = needs_scratch(transform).then(|| scratch_bytes(&self.manifest, batch));
+        let needs = host_call_buffers(std::mem::size_of_val(data), None, workspace);
+        check_fits(self.memory(), &needs)?;
+
+        let queue = self.device.queue();
+        let mut device_data = create_buffer::<V>(&self.device, data.len())?;
+        write(queue, &mut device_data, data)?;
+        let caller = [device_data.get(), device_data.get()];
+        self.enqueue(queue, transform, caller, None, batch)?;
+        let mut result = vec![V::default(); data.len()];
+        read(queue, &device_data, &mut result)?;
+        data.copy_from_slice(&result);
+        Ok(())
     }
 
     /// Binds the arguments of one pass by role and enqueues it on `queue`.
@@ -534,6 +601,21 @@ fn create_buffer<T>(device: &OpenClDevice, len: usize) -> Result<Buffer<T>> {
     // SAFETY: no host pointer is given, so OpenCL allocates the memory.
     unsafe { Buffer::<T>::create(device.context(), CL_MEM_READ_WRITE, len, ptr::null_mut()) }
         .map_err(|e| Error::opencl("clCreateBuffer", e))
+}
+
+/// A device buffer given as values of `V`, for the checks of a launch.
+fn given<V: Value>(role: &'static str, mem: cl_mem) -> Result<(Given, cl_mem)> {
+    Ok((Given::bytes_of::<V>(role, mem_size(mem)?), mem))
+}
+
+/// Reads the start of `buffer` into `values`, waiting until it is done. The
+/// queue is in order, so the read starts after the commands before it.
+fn read<T>(queue: &CommandQueue, buffer: &Buffer<T>, values: &mut [T]) -> Result<()> {
+    // SAFETY: the read is blocking and the buffer holds at least
+    // values.len() elements (made with that length).
+    unsafe { queue.enqueue_read_buffer(buffer, CL_BLOCKING, 0, values, &[]) }
+        .map_err(|e| Error::opencl("clEnqueueReadBuffer", e))?;
+    Ok(())
 }
 
 /// Writes `values` to the start of `buffer`, waiting until it is done.

@@ -3,7 +3,9 @@
 //! either), so what those calls promise is written once and checked on each.
 
 use super::plans::{in_place_forward, in_place_inverse, map, signal, widen, N};
-use fftgen_runtime::{Complex, CudaFft, Direction, Error, OpenClFft, Placement, Precision, Real};
+use fftgen_runtime::{
+    Complex, CudaFft, Direction, Error, OpenClFft, Placement, Precision, Real, Value,
+};
 
 /// A plan of either backend; both offer the same host-slice calls (upload,
 /// run every pass, download).
@@ -14,11 +16,11 @@ pub enum HostPlan<'a> {
 }
 
 impl HostPlan<'_> {
-    fn run<T: Real>(
+    fn run<I: Value, O: Value<Real = I::Real>>(
         self,
         direction: Direction,
-        input: &[Complex<T>],
-        output: &mut [Complex<T>],
+        input: &[I],
+        output: &mut [O],
         batch: usize,
     ) -> Result<(), Error> {
         match self {
@@ -99,25 +101,37 @@ pub fn refuses_bad_host_calls(fft: HostPlan) {
     let err = fft
         .run(Direction::Forward, &input[..N], &mut output, 2)
         .unwrap_err();
-    let short = Error::WrongLength {
-        buffer: "input",
-        expected: 2 * N,
-        got: N,
-    };
-    assert_eq!(err, short);
+    assert_eq!(wrong_length(&err), Some(("input", 2 * N, N)), "{err}");
     assert!(err.to_string().contains("nothing was written"), "{err}");
 
     let mut long = vec![sentinel; 3 * N];
-    let long_output = Error::WrongLength {
-        buffer: "output",
-        expected: 2 * N,
-        got: 3 * N,
-    };
-    assert_eq!(
-        fft.run(Direction::Forward, &input, &mut long, 2),
-        Err(long_output)
-    );
+    let err = fft
+        .run(Direction::Forward, &input, &mut long, 2)
+        .unwrap_err();
+    assert_eq!(wrong_length(&err), Some(("output", 2 * N, 3 * N)), "{err}");
     assert!(long.iter().all(|&x| x == sentinel));
+
+    // Reals where the side is complex: the element type is named.
+    let reals = vec![0.5f32; 4 * N];
+    let err = fft
+        .run(Direction::Forward, &reals, &mut output, 2)
+        .unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            Error::WrongElement {
+                buffer: "input",
+                expected: "Complex<f32>",
+                got: "f32",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("pass a slice of Complex<f32>"),
+        "{err}"
+    );
 
     assert_eq!(
         fft.run(Direction::Forward, &input[..0], &mut output[..0], 0),
@@ -152,6 +166,32 @@ pub fn refuses_bad_host_calls(fft: HostPlan) {
     );
     assert_eq!(data, input);
     assert!(output.iter().all(|&x| x == sentinel));
+}
+
+/// The buffer, expected and given lengths of a [`Error::WrongLength`].
+pub fn wrong_length(err: &Error) -> Option<(&'static str, usize, usize)> {
+    match *err {
+        Error::WrongLength {
+            buffer,
+            expected,
+            got,
+            ..
+        } => Some((buffer, expected, got)),
+        _ => None,
+    }
+}
+
+/// The buffer, expected and given bytes of a [`Error::WrongDeviceBytes`].
+pub fn wrong_bytes(err: &Error) -> Option<(&'static str, usize, usize)> {
+    match *err {
+        Error::WrongDeviceBytes {
+            buffer,
+            expected,
+            got,
+            ..
+        } => Some((buffer, expected, got)),
+        _ => None,
+    }
 }
 
 /// A plan of the forward f32 transform only refuses the inverse, saying

@@ -8,7 +8,7 @@
 
 use fftgen_runtime::{
     Buffer, Complex, Direction, GridRule, KernelArg, Layout, Manifest, Normalization, PassLaunch,
-    Placement, Precision, Real, TransformLaunch,
+    Placement, Precision, Real, TransformKind, TransformLaunch,
 };
 
 /// Points of every transform.
@@ -102,6 +102,7 @@ pub fn manifest(
         normalization: Normalization::None,
         placement,
         shape: vec![N],
+        kind: TransformKind::C2c,
         input: Layout::contiguous(&[N]),
         output: Layout::contiguous(&[N]),
         scratch_elements: 0,

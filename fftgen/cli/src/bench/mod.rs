@@ -9,17 +9,21 @@
 //! copy bandwidth measured alongside as the ceiling of a memory-bound FFT.
 //! Any shape the planner accepts is measured: 1D lengths of one kernel or
 //! of several passes (four-step), and 2D and 3D shapes; a transform larger
-//! than the 1 GiB batch runs alone, in buffers grown to hold it.
+//! than the 1 GiB batch runs alone, in buffers grown to hold it. Real
+//! transforms (`--kind r2c`) give two rows per shape, the R2C and the C2R,
+//! each against cuFFT's R2C or C2R on the same input ([`real`]).
 //!
 //! - [`runner`]: the run itself (device buffers, per-size loop).
 //! - [`timing`]: event-timed groups and their median.
-//! - [`cufft`]: a batched cuFFT plan on our buffers.
+//! - [`cufft`]: a batched cuFFT plan on our buffers (C2C, R2C, C2R).
+//! - [`real`]: the sides, batch and bytes of real transforms.
 //! - [`opencl`]: the same kernels through OpenCL, timed with profiling events.
 //! - [`report`], [`svg`]: rows, console table, Markdown, JSON, and the plot.
 //! - [`tune`]: `fftgen tune`, shapes around the plan timed against each other.
 
 pub mod cufft;
 pub mod opencl;
+pub mod real;
 pub mod report;
 pub mod runner;
 pub mod svg;
@@ -31,18 +35,22 @@ pub use runner::run;
 pub use timing::{Schedule, Timing};
 
 use crate::shape::Shape;
-use fftgen::Precision;
+use fftgen::{Precision, TransformKind};
 use fftgen_runtime::Real;
 use std::path::{Path, PathBuf};
 
-/// Bytes of each of the two device buffers (input and output): 1 GiB, far
-/// beyond the L2 cache, so every launch streams from and to device memory.
+/// Bytes of each device buffer (input and output, and for real transforms
+/// the C2R's half spectra): 1 GiB, far beyond the L2 cache, so every launch
+/// streams from and to device memory.
 pub const BUFFER_BYTES: usize = 1 << 30;
 
 /// What to run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BenchConfig {
     pub precision: Precision,
+    /// `c2c`, or `r2c`: every shape as a real transform, its R2C and C2R
+    /// each a row.
+    pub kind: TransformKind,
     /// Transform shapes (a 1D length is a shape of one axis), measured in
     /// increasing order of their points.
     pub sizes: Vec<Shape>,
@@ -61,11 +69,12 @@ pub struct BenchConfig {
 }
 
 impl BenchConfig {
-    /// The default run for `precision`: [`default_sizes`], 3 warm-ups, 7
-    /// groups of 10 launches, device 0, OpenCL on, seed 1.
+    /// The default run for `precision`: `c2c`, [`default_sizes`], 3
+    /// warm-ups, 7 groups of 10 launches, device 0, OpenCL on, seed 1.
     pub fn new(precision: Precision) -> Self {
         BenchConfig {
             precision,
+            kind: TransformKind::C2c,
             sizes: default_sizes(precision)
                 .into_iter()
                 .map(|n| Shape(vec![n]))
@@ -93,6 +102,25 @@ pub fn default_sizes(precision: Precision) -> Vec<usize> {
     if precision == Precision::F32 {
         sizes.extend([1000, 1331, 2187, 2197, 2401, 3125, 4000]);
     }
+    sizes.sort_unstable();
+    sizes
+}
+
+/// The default lengths of real transforms: every power of two from 2 up to
+/// twice the largest single-kernel complex size (a real axis of even N runs
+/// a complex FFT of N / 2), plus, for f32, [`default_sizes`]' other sizes
+/// (odd ones run a complex FFT of N). Sorted.
+pub fn default_real_sizes(precision: Precision) -> Vec<usize> {
+    let largest = 2 * fftgen::plan::planner::max_size(precision);
+    let mut sizes: Vec<usize> = (1..)
+        .map(|k| 1usize << k)
+        .take_while(|&n| n <= largest)
+        .collect();
+    sizes.extend(
+        default_sizes(precision)
+            .into_iter()
+            .filter(|n| !n.is_power_of_two()),
+    );
     sizes.sort_unstable();
     sizes
 }

@@ -1,12 +1,16 @@
 //! The benchmark's results as data, and their three textual forms: the
 //! console table, Markdown for docs/perf.md, and JSON for later analysis.
 //! Every derived number (GB/s, share of copy bandwidth, cuFFT/ours ratio) is
-//! computed here from the raw timings, so the forms always agree.
+//! computed here from the raw timings, so the forms always agree. A row is
+//! one complex shape (ours both ways, cuFFT forward), or one direction of a
+//! real one: `r2c 4096 forward` (R2C) or `c2r 4096 inverse` (C2R), ours and
+//! cuFFT's in that direction.
 
+use super::real::RealSides;
 use super::timing::{Schedule, Timing};
 use crate::shape::shape_text;
 use fftgen::plan::ShapeChoices;
-use fftgen::Precision;
+use fftgen::{Direction, Precision, TransformKind};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -14,10 +18,17 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// One transform shape: what every contender measured.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BenchRow {
-    /// Points of one transform (the length of a 1D one).
+    /// Points of one transform (the length of a 1D one; for `r2c`, reals).
     pub n: usize,
-    /// The transform's axes, first axis first (`[n]` for 1D).
+    /// The transform's axes, first axis first (`[n]` for 1D; for `r2c`,
+    /// the real side's).
     pub axes: Vec<usize>,
+    /// `c2c`, or `r2c` for a row of a real transform.
+    pub kind: TransformKind,
+    /// The one direction a row of a real transform measures: forward (the
+    /// R2C) or inverse (the C2R). `None` for `c2c` rows, which time ours
+    /// both ways and cuFFT forward.
+    pub direction: Option<Direction>,
     /// Kernels one transform runs (one per axis, two or three for an axis
     /// longer than a block holds); 0 if generation failed.
     pub passes: usize,
@@ -30,24 +41,30 @@ pub struct BenchRow {
     pub shape: ShapeChoices,
     /// The fewest bytes one launch must move: the input read once plus the
     /// output written once, `2 * n * batch * complex bytes` (whatever the
-    /// passes move in between).
+    /// passes move in between); for `r2c`, the reals and the half spectrum
+    /// once each.
     pub bytes: u64,
-    /// Device-to-device copy of `n * batch` complex values (same bytes moved).
+    /// Device-to-device copy of half of `bytes` (each byte read and
+    /// written: the same bytes moved).
     pub copy: Option<Timing>,
-    /// Our forward kernel.
+    /// Our forward kernel (a real row: ours in the row's direction).
     pub ours: Option<Timing>,
-    /// Our inverse kernel.
+    /// Our inverse kernel (`c2c` rows only).
     pub ours_inverse: Option<Timing>,
-    /// cuFFT C2C (f32) or Z2Z (f64), forward.
+    /// cuFFT C2C (f32) or Z2Z (f64), forward; for a real row R2C (D2Z) or
+    /// C2R (Z2D), in the row's direction.
     pub cufft: Option<Timing>,
     /// Our OpenCL kernel on the same GPU through the NVIDIA OpenCL platform.
     pub opencl: Option<Timing>,
     /// Transforms (from the start of the batch) compared with the f64 reference.
     pub checked_transforms: usize,
-    /// Relative L2 error of our forward output against the f64 reference.
+    /// Relative L2 error of our forward output (a real row's: its
+    /// direction's) against the f64 reference.
     pub ours_error: Option<f64>,
-    /// Relative L2 error of our inverse output against the f64 reference.
+    /// Relative L2 error of our inverse output against the f64 reference
+    /// (`c2c` rows only).
     pub ours_inverse_error: Option<f64>,
+    /// cuFFT's error on the same input as ours.
     pub cufft_error: Option<f64>,
     pub opencl_error: Option<f64>,
     /// The accepted error, `eps * log2(n)` (n all the points).
@@ -88,6 +105,8 @@ impl BenchRow {
         BenchRow {
             n,
             axes: axes.to_vec(),
+            kind: TransformKind::C2c,
+            direction: None,
             passes: 0,
             batch,
             precision,
@@ -111,9 +130,34 @@ impl BenchRow {
         }
     }
 
-    /// The shape as the command line spells it: `8192`, `1024x1024`.
+    /// A row of one `direction` of the real transform of `axes` (the real
+    /// side's) with nothing measured yet: its bytes are the reals' and the
+    /// half spectrum's.
+    pub fn real(axes: &[usize], batch: usize, precision: Precision, direction: Direction) -> Self {
+        BenchRow {
+            kind: TransformKind::R2c,
+            direction: Some(direction),
+            bytes: RealSides::new(axes).bytes(batch, precision),
+            ..Self::for_shape(axes, batch, precision)
+        }
+    }
+
+    /// What the row measures: `c2c`, `r2c` (a real row's R2C) or `c2r`.
+    pub fn transform(&self) -> &'static str {
+        self.kind.name(self.direction.unwrap_or(Direction::Forward))
+    }
+
+    /// The shape as the command line spells it: `8192`, `1024x1024`; a real
+    /// row adds what it measures: `r2c 4096 forward`, `c2r 4096 inverse`.
     pub fn label(&self) -> String {
-        shape_text(&self.axes)
+        match (self.kind, self.direction) {
+            (TransformKind::R2c, Some(direction)) => format!(
+                "{} {} {direction}",
+                self.transform(),
+                shape_text(&self.axes)
+            ),
+            _ => shape_text(&self.axes),
+        }
     }
 
     fn ms(timing: &Option<Timing>) -> Option<f64> {
@@ -165,10 +209,11 @@ impl BenchRow {
     }
 
     /// Whether our kernels' checked runs were within the tolerance in both
-    /// directions with every output written.
+    /// directions (a real row: its own) with every output written.
     pub fn ours_accurate(&self) -> bool {
         let within = |e: Option<f64>| e.is_some_and(|e| e <= self.tolerance);
-        within(self.ours_error) && within(self.ours_inverse_error) && self.ours_unwritten == Some(0)
+        let inverse = self.direction.is_some() || within(self.ours_inverse_error);
+        within(self.ours_error) && inverse && self.ours_unwritten == Some(0)
     }
 }
 
@@ -197,6 +242,33 @@ pub struct BenchReport {
 }
 
 impl BenchReport {
+    /// The transforms the rows measure, as a heading names them.
+    fn kinds(&self) -> &'static str {
+        let complex = self.rows.iter().any(|r| r.kind == TransformKind::C2c);
+        let real = self.rows.iter().any(|r| r.kind == TransformKind::R2c);
+        match (complex, real) {
+            (true, true) => "C2C, R2C and C2R",
+            (false, true) => "R2C and C2R",
+            _ => "C2C",
+        }
+    }
+
+    /// What the Markdown adds about real rows, if there are any.
+    fn real_words(&self) -> &'static str {
+        match self.rows.iter().any(|r| r.kind == TransformKind::R2c) {
+            true => {
+                " A real transform has a row per direction (R2C `r2c N forward`, C2R `c2r N \
+                 inverse`), ours against cuFFT's R2C or C2R (D2Z, Z2D in f64) on the same \
+                 input; its bytes are the reals and the half spectrum (last axis N/2 + 1), \
+                 each once, the copy moving as many, and the buffers hold as many transforms \
+                 as fill 1 GiB with the larger side. Each checked C2R starts from a fresh copy \
+                 of the input (cuFFT's C2R overwrites it), whose checked transforms hold the \
+                 reference spectrum of the R2C's input."
+            }
+            false => "",
+        }
+    }
+
     /// The date part of [`Self::date_utc`].
     pub fn date(&self) -> &str {
         self.date_utc.get(..10).unwrap_or(&self.date_utc)
@@ -209,6 +281,7 @@ impl BenchReport {
         struct Row<'a> {
             #[serde(flatten)]
             row: &'a BenchRow,
+            transform: &'static str,
             copy_gbs: Option<f64>,
             ours_gbs: Option<f64>,
             cufft_gbs: Option<f64>,
@@ -227,6 +300,7 @@ impl BenchReport {
             .iter()
             .map(|row| Row {
                 row,
+                transform: row.transform(),
                 copy_gbs: row.copy_gbs(),
                 ours_gbs: row.ours_gbs(),
                 cufft_gbs: row.cufft_gbs(),
@@ -256,8 +330,11 @@ impl BenchReport {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "### {} batched C2C FFT, {} (compute capability {})\n",
-            self.precision, self.device, self.compute_capability
+            "### {} batched {} FFT, {} (compute capability {})\n",
+            self.precision,
+            self.kinds(),
+            self.device,
+            self.compute_capability
         );
         let _ = writeln!(
             out,
@@ -269,7 +346,7 @@ impl BenchReport {
              Errors are relative L2 against an f64 reference on the first transforms of the batch \
              (tolerance eps * log2 N, N all the points of a transform); a transform of several \
              passes is timed whole. Plan creation is cold (NVRTC, empty caches), from the disk \
-             cache and from memory. cuFFT version: {}. OpenCL: {}.\n",
+             cache and from memory.{} cuFFT version: {}. OpenCL: {}.\n",
             self.date_utc,
             self.command,
             self.buffer_bytes >> 20,
@@ -277,6 +354,7 @@ impl BenchReport {
             self.schedule.groups,
             self.schedule.repeats,
             self.schedule.warmup,
+            self.real_words(),
             self.cufft_version.map_or("not loaded".to_string(), |v| v.to_string()),
             self.opencl,
         );
@@ -741,6 +819,94 @@ pub(crate) mod tests {
         assert!((rows[3]["ours_pct_copy"].as_f64().unwrap() - 40.0).abs() < 1e-9);
         assert!(rows[4]["cufft"].is_null() && rows[4]["cufft_over_ours"].is_null());
         assert_eq!(rows[0]["axes"], serde_json::json!([256]));
+    }
+
+    /// A report of the real transform of 4096: its R2C and C2R rows.
+    fn real_report() -> BenchReport {
+        let sides = RealSides::new(&[4096]);
+        let batch = sides.batch(Precision::F32);
+        let rows = [Direction::Forward, Direction::Inverse]
+            .into_iter()
+            .map(|direction| {
+                let mut row = BenchRow::real(&[4096], batch, Precision::F32, direction);
+                row.passes = 1;
+                row.copy = Some(Timing::constant(0.36));
+                row.ours = Some(Timing::constant(0.40));
+                row.cufft = Some(Timing::constant(0.44));
+                row.checked_transforms = 64;
+                row.ours_error = Some(3.0e-8);
+                row.ours_unwritten = Some(0);
+                row.cufft_error = Some(4.0e-8);
+                row.cufft_unwritten = Some(0);
+                row
+            })
+            .collect();
+        BenchReport {
+            command: "fftgen bench --kind r2c --n 4096".into(),
+            rows,
+            ..synthetic_report()
+        }
+    }
+
+    #[test]
+    fn real_rows_name_their_transform_and_count_both_sides() {
+        let report = real_report();
+        let (r2c, c2r) = (&report.rows[0], &report.rows[1]);
+        assert_eq!(r2c.label(), "r2c 4096 forward");
+        assert_eq!(c2r.label(), "c2r 4096 inverse");
+        assert_eq!((r2c.transform(), c2r.transform()), ("r2c", "c2r"));
+        // The reals and the half spectrum, once each.
+        let batch = r2c.batch as u64;
+        assert_eq!(r2c.bytes, batch * (4096 * 4 + 2049 * 8));
+        assert_eq!(c2r.bytes, r2c.bytes);
+        assert!((r2c.cufft_over_ours().unwrap() - 1.1).abs() < 1e-9);
+        // A real row passes on its own direction's error.
+        assert!(r2c.ours_passed() && c2r.ours_passed());
+        let mut wrong = c2r.clone();
+        wrong.ours_error = Some(1.0);
+        assert!(!wrong.ours_passed());
+        // A complex row still needs both directions.
+        let mut complex = BenchRow::new(4096, 1, Precision::F32);
+        complex.ours = Some(Timing::constant(1.0));
+        complex.ours_error = Some(1e-8);
+        complex.ours_unwritten = Some(0);
+        assert!(!complex.ours_passed());
+
+        let markdown = report.to_markdown();
+        assert!(
+            markdown.starts_with("### f32 batched R2C and C2R FFT,"),
+            "{markdown}"
+        );
+        assert!(markdown.contains("cuFFT's R2C or C2R"), "{markdown}");
+        let table: Vec<&str> = markdown.lines().filter(|l| l.starts_with('|')).collect();
+        assert!(
+            table[2].starts_with(&format!(
+                "| r2c 4096 forward | {batch} | f32 | 1 | 0.4000 | - |"
+            )),
+            "{}",
+            table[2]
+        );
+        assert!(table[3].starts_with("| c2r 4096 inverse |"), "{}", table[3]);
+        // Our error next to cuFFT's.
+        assert!(table[3].contains("| 3.00e-8 | 4.00e-8 |"), "{}", table[3]);
+        assert!(synthetic_report()
+            .to_markdown()
+            .starts_with("### f32 batched C2C FFT,"));
+
+        let value: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        let rows = value["rows"].as_array().unwrap();
+        assert_eq!(rows[0]["transform"], "r2c");
+        assert_eq!(rows[1]["transform"], "c2r");
+        assert_eq!(rows[1]["kind"], "r2c");
+        assert_eq!(rows[1]["direction"], "inverse");
+        let complex: serde_json::Value =
+            serde_json::from_str(&synthetic_report().to_json()).unwrap();
+        assert_eq!(complex["rows"][0]["transform"], "c2c");
+        assert!(complex["rows"][0]["direction"].is_null());
+        let text = report.to_text();
+        assert!(text.contains("c2r 4096 inverse"), "{text}");
+        let svg = crate::bench::svg::render_report(&report);
+        assert!(svg.contains(">r2c 4096 forward</text>"), "{svg}");
     }
 
     #[test]

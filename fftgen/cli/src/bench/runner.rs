@@ -4,11 +4,18 @@
 //! (forward and inverse, every pass, the runtime's own scratch between
 //! passes) and cuFFT are checked, and timed with a device-to-device copy,
 //! group by group in turn, on those same buffers; our OpenCL kernels are
-//! checked and timed after them where NVIDIA's platform is present. A
-//! failure at one shape becomes a note in its row; only a failure to start
-//! (no driver, no device, no memory) ends the run.
+//! checked and timed after them where NVIDIA's platform is present. A real
+//! shape (`r2c`) runs through [`r2c`] instead: its R2C and C2R rows, a half
+//! spectrum buffer of its own, no OpenCL. A failure at one shape becomes a
+//! note in its row; only a failure to start (no driver, no device, no
+//! memory) ends the run.
 
-use super::cufft::{self, CufftPlan};
+mod prefix;
+mod r2c;
+
+use prefix::{prefixes, Prefix};
+
+use super::cufft::{self, CufftPlan, CufftTransform};
 use super::opencl::OpenClBench;
 use super::report::{utc_timestamp, BenchReport, BenchRow, PlanCreation};
 use super::timing::{time_interleaved, EventClock, Schedule, Timing};
@@ -21,23 +28,22 @@ use super::{
 };
 use crate::accuracy::{reference, reference_nd, relative_l2};
 use crate::shape::{shape_text, Shape};
-use fftgen::{Direction, FftSpec, Generated, Normalization, Precision, ShapeChoices, Target};
+use fftgen::{
+    Direction, FftSpec, Generated, Normalization, Precision, ShapeChoices, Target, TransformKind,
+};
 use fftgen_runtime::cuda::{driver_available, nvrtc_available, CubinCache, CudaDevice, CudaFft};
-use fftgen_runtime::cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
+use fftgen_runtime::cudarc::driver::{CudaSlice, CudaStream, DevicePtrMut};
 use fftgen_runtime::planner::{cuda_fft_with_cache, for_target};
 use num_complex::Complex;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::marker::PhantomData;
-use std::mem::ManuallyDrop;
-use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
 /// Runs the benchmark described by `config`, calling `on_row` as each size
 /// finishes (for progress output).
 pub fn run(config: &BenchConfig, on_row: impl FnMut(&BenchRow)) -> Result<BenchReport, BenchError> {
-    preflight(&config.sizes, config.precision)?;
+    preflight(&config.sizes, config.precision, config.kind)?;
     match config.precision {
         Precision::F32 => run_typed::<f32>(config, on_row),
         Precision::F64 => run_typed::<f64>(config, on_row),
@@ -45,9 +51,9 @@ pub fn run(config: &BenchConfig, on_row: impl FnMut(&BenchRow)) -> Result<BenchR
 }
 
 /// Checks what every run needs before touching the device: shapes the
-/// planner accepts, a CUDA driver and NVRTC.
-fn preflight(sizes: &[Shape], precision: Precision) -> Result<(), BenchError> {
-    check_shapes(sizes, precision)?;
+/// planner accepts as transforms of `kind`, a CUDA driver and NVRTC.
+fn preflight(sizes: &[Shape], precision: Precision, kind: TransformKind) -> Result<(), BenchError> {
+    check_shapes(sizes, precision, kind)?;
     if !driver_available() {
         return Err(BenchError::NoCudaDriver);
     }
@@ -59,7 +65,11 @@ fn preflight(sizes: &[Shape], precision: Precision) -> Result<(), BenchError> {
 
 /// Refuses an empty list, and any shape the planner refuses (planned as
 /// for any GPU; each row is planned again for the device it runs on).
-fn check_shapes(sizes: &[Shape], precision: Precision) -> Result<(), BenchError> {
+fn check_shapes(
+    sizes: &[Shape],
+    precision: Precision,
+    kind: TransformKind,
+) -> Result<(), BenchError> {
     if sizes.is_empty() {
         return Err(BenchError::Invalid(
             "no sizes to measure; give --sizes N,N,... (a shape is axes joined by x: 1024x1024)"
@@ -67,10 +77,12 @@ fn check_shapes(sizes: &[Shape], precision: Precision) -> Result<(), BenchError>
         ));
     }
     for shape in sizes {
-        let spec = FftSpec::with_shape(&shape.0).precision(precision);
+        let spec = FftSpec::with_shape(&shape.0)
+            .kind(kind)
+            .precision(precision);
         if let Err(e) = fftgen::plan::plan(&spec) {
             return Err(BenchError::Invalid(format!(
-                "cannot measure {shape} ({precision}): {e}"
+                "cannot measure {shape} ({kind}, {precision}): {e}"
             )));
         }
     }
@@ -84,7 +96,7 @@ pub fn tune(
     mut on_row: impl FnMut(&TuneRow),
 ) -> Result<TuneReport, BenchError> {
     let shapes: Vec<Shape> = config.sizes.iter().map(|&n| Shape(vec![n])).collect();
-    preflight(&shapes, config.precision)?;
+    preflight(&shapes, config.precision, TransformKind::C2c)?;
     match config.precision {
         Precision::F32 => tune_typed::<f32>(config, &mut on_row),
         Precision::F64 => tune_typed::<f64>(config, &mut on_row),
@@ -97,8 +109,13 @@ fn tune_typed<T: Sample>(
 ) -> Result<TuneReport, BenchError> {
     let date_utc = utc_timestamp(SystemTime::now());
     let reals = 2 * buffer_complex(T::PRECISION);
+    let buffers = Buffers {
+        reals,
+        opencl: false,
+        spectrum: false,
+    };
     let (mut session, _) =
-        Session::<T>::open(config.device, config.seed, false, config.schedule, reals)?;
+        Session::<T>::open(config.device, config.seed, config.schedule, buffers)?;
     let mut sizes = config.sizes.clone();
     sizes.sort_unstable();
     sizes.dedup();
@@ -131,8 +148,21 @@ struct Session<T> {
     host_input: Vec<T>,
     /// Room for a whole output buffer on the host.
     host_scratch: Vec<T>,
+    /// The C2R's input of real transforms, as large as `input` (allocated
+    /// for `r2c` runs only).
+    spectrum: Option<CudaSlice<T>>,
     opencl: Option<OpenClBench<T>>,
     schedule: Schedule,
+}
+
+/// What a session allocates besides its input and output.
+struct Buffers {
+    /// Reals of each buffer.
+    reals: usize,
+    /// Whether to open NVIDIA's OpenCL platform with a copy of the input.
+    opencl: bool,
+    /// Whether to allocate the half-spectrum buffer of real transforms.
+    spectrum: bool,
 }
 
 fn run_typed<T: Sample>(
@@ -140,14 +170,17 @@ fn run_typed<T: Sample>(
     mut on_row: impl FnMut(&BenchRow),
 ) -> Result<BenchReport, BenchError> {
     let date_utc = utc_timestamp(SystemTime::now());
-    let reals = buffer_reals(&config.sizes, T::PRECISION);
-    let (mut session, opencl_status) = Session::<T>::open(
-        config.device,
-        config.seed,
-        config.opencl,
-        config.schedule,
-        reals,
-    )?;
+    let real = config.kind == TransformKind::R2c;
+    let buffers = Buffers {
+        reals: buffer_reals(&config.sizes, T::PRECISION),
+        opencl: config.opencl && !real,
+        spectrum: real,
+    };
+    let (mut session, mut opencl_status) =
+        Session::<T>::open(config.device, config.seed, config.schedule, buffers)?;
+    if real && config.opencl {
+        opencl_status = "not run: real transforms (r2c) are timed through CUDA only".into();
+    }
     let (major, minor) = session.device.compute_capability();
     let mut sizes = config.sizes.clone();
     sizes.sort_by_key(|shape| (shape.points(), shape.0.clone()));
@@ -159,9 +192,14 @@ fn run_typed<T: Sample>(
             [n] => config.overrides.get(n),
             _ => None,
         };
-        let row = session.bench_size(&shape, choices);
-        on_row(&row);
-        rows.push(row);
+        let shape_rows = match config.kind {
+            TransformKind::C2c => vec![session.bench_size(&shape, choices)],
+            TransformKind::R2c => session.bench_real_shape(&shape, choices),
+        };
+        for row in shape_rows {
+            on_row(&row);
+            rows.push(row);
+        }
     }
     Ok(BenchReport {
         device: session.device.name().to_string(),
@@ -197,17 +235,22 @@ fn checked_transforms(n: usize, batch: usize) -> usize {
 }
 
 impl<T: Sample> Session<T> {
-    /// Opens CUDA device `ordinal`, uploads a random input of `reals` from
-    /// `seed` into one buffer and allocates the other as large, and opens
-    /// NVIDIA's OpenCL platform when `opencl` asks for it; the second value
-    /// says what became of OpenCL.
+    /// Opens CUDA device `ordinal`, uploads a random input of
+    /// `buffers.reals` from `seed` into one buffer and allocates the output
+    /// (and the half-spectrum buffer, if asked) as large, and opens NVIDIA's
+    /// OpenCL platform when `buffers` asks for it; the second value says what
+    /// became of OpenCL.
     fn open(
         ordinal: usize,
         seed: u64,
-        opencl: bool,
         schedule: Schedule,
-        reals: usize,
+        buffers: Buffers,
     ) -> Result<(Session<T>, String), BenchError> {
+        let Buffers {
+            reals,
+            opencl,
+            spectrum,
+        } = buffers;
         let device = CudaDevice::new(ordinal)?;
         let stream = Arc::clone(device.stream());
         let size = format!("{} MiB", (reals * std::mem::size_of::<T>()) >> 20);
@@ -218,6 +261,11 @@ impl<T: Sample> Session<T> {
         // SAFETY: every use poisons or writes the output before reading it.
         let output = unsafe { stream.alloc::<T>(reals) }
             .map_err(|e| BenchError::driver(format!("cuMemAlloc ({size})"), e))?;
+        // SAFETY: every use fills the half spectrum before reading it.
+        let spectrum = spectrum
+            .then(|| unsafe { stream.alloc::<T>(reals) })
+            .transpose()
+            .map_err(|e| BenchError::driver(format!("cuMemAlloc ({size}, half spectra)"), e))?;
         stream
             .synchronize()
             .map_err(|e| BenchError::driver("cuStreamSynchronize", e))?;
@@ -239,6 +287,7 @@ impl<T: Sample> Session<T> {
             output,
             host_input,
             host_scratch: vec![T::default(); reals],
+            spectrum,
             opencl,
             schedule,
         };
@@ -265,7 +314,11 @@ impl Contender<'_> {
         match self {
             Contender::Ours(_, Direction::Forward) => "ours (forward)",
             Contender::Ours(_, Direction::Inverse) => "ours (inverse)",
-            Contender::Cufft(_) => "cuFFT",
+            Contender::Cufft(plan) => match plan.transform() {
+                CufftTransform::Complex => "cuFFT",
+                CufftTransform::RealToHalf => "cuFFT R2C",
+                CufftTransform::HalfToReal => "cuFFT C2R",
+            },
             Contender::Copy => "copy",
         }
     }
@@ -729,6 +782,18 @@ fn scan<T: Sample>(
     host: &mut [T],
     want: &[Complex<f64>],
 ) -> Result<(f64, u64), BenchError> {
+    let not_finite = download(stream, output, host)?;
+    let got = widen(&host[..2 * want.len()]);
+    Ok((relative_l2(&got, want), not_finite))
+}
+
+/// Waits for `stream`, downloads all of `output` into the start of `host`
+/// and returns how many of its reals are not finite (left unwritten, or NaN).
+fn download<T: Sample>(
+    stream: &Arc<CudaStream>,
+    output: &CudaSlice<T>,
+    host: &mut [T],
+) -> Result<u64, BenchError> {
     let host = &mut host[..output.len()];
     stream
         .memcpy_dtoh(output, host)
@@ -741,9 +806,7 @@ fn scan<T: Sample>(
         .context()
         .check_err()
         .map_err(|e| BenchError::driver("an earlier asynchronous call", e))?;
-    let not_finite = host.iter().filter(|&&x| !x.into().is_finite()).count() as u64;
-    let got = widen(&host[..2 * want.len()]);
-    Ok((relative_l2(&got, want), not_finite))
+    Ok(host.iter().filter(|&&x| !x.into().is_finite()).count() as u64)
 }
 
 /// Interleaved reals as f64 complex values.
@@ -752,69 +815,6 @@ fn widen<T: Sample>(reals: &[T]) -> Vec<Complex<f64>> {
         .chunks_exact(2)
         .map(|c| Complex::new(c[0].into(), c[1].into()))
         .collect()
-}
-
-/// The first `len` elements of both buffers as whole `CudaSlice`s, which is
-/// what `CudaFft::launch` takes (it wants exactly `2 * n * batch` reals,
-/// while the buffers are sized for the largest batch).
-fn prefixes<'a, T>(
-    stream: &Arc<CudaStream>,
-    input: &'a mut CudaSlice<T>,
-    output: &'a mut CudaSlice<T>,
-    len: usize,
-) -> (Prefix<'a, T>, Prefix<'a, T>) {
-    (
-        Prefix::new(stream, input, len),
-        Prefix::new(stream, output, len),
-    )
-}
-
-/// A `CudaSlice` over the first `len` elements of another one's allocation.
-/// It borrows the owner exclusively for its life and never frees the memory.
-struct Prefix<'a, T> {
-    slice: ManuallyDrop<CudaSlice<T>>,
-    _owner: PhantomData<&'a mut CudaSlice<T>>,
-}
-
-impl<'a, T> Prefix<'a, T> {
-    fn new(stream: &Arc<CudaStream>, owner: &'a mut CudaSlice<T>, len: usize) -> Self {
-        assert!(
-            len <= owner.len(),
-            "a prefix of {len} elements of a buffer of {}",
-            owner.len()
-        );
-        let (ptr, _record) = owner.device_ptr(stream);
-        // SAFETY: `ptr` is a live allocation of at least `len` elements of T,
-        // which the exclusive borrow keeps alive and unused elsewhere while
-        // the prefix exists; the prefix is leaked, never freed, on drop.
-        let slice = unsafe { stream.upgrade_device_ptr::<T>(ptr, len) };
-        Prefix {
-            slice: ManuallyDrop::new(slice),
-            _owner: PhantomData,
-        }
-    }
-}
-
-impl<T> Deref for Prefix<'_, T> {
-    type Target = CudaSlice<T>;
-    fn deref(&self) -> &CudaSlice<T> {
-        &self.slice
-    }
-}
-
-impl<T> DerefMut for Prefix<'_, T> {
-    fn deref_mut(&mut self) -> &mut CudaSlice<T> {
-        &mut self.slice
-    }
-}
-
-impl<T> Drop for Prefix<'_, T> {
-    fn drop(&mut self) {
-        // SAFETY: taken once, here; the field is not used again.
-        let slice = unsafe { ManuallyDrop::take(&mut self.slice) };
-        // Gives the handle back without freeing the owner's memory.
-        let _ = slice.leak();
-    }
 }
 
 /// `source` without its comment lines: two shapes whose kernels differ only
@@ -867,20 +867,46 @@ mod tests {
             "4096x4096",
             "256x256x256",
         ]);
-        check_shapes(&issue, Precision::F32).unwrap();
-        check_shapes(&shapes(&["8192", "1048576"]), Precision::F64).unwrap();
-        check_shapes(&shapes(&["1073741824"]), Precision::F32).unwrap();
+        check_shapes(&issue, Precision::F32, TransformKind::C2c).unwrap();
+        check_shapes(
+            &shapes(&["8192", "1048576"]),
+            Precision::F64,
+            TransformKind::C2c,
+        )
+        .unwrap();
+        check_shapes(&shapes(&["1073741824"]), Precision::F32, TransformKind::C2c).unwrap();
         // The planner's refusals name the shape.
-        let empty = check_shapes(&[], Precision::F32).unwrap_err().to_string();
+        let empty = check_shapes(&[], Precision::F32, TransformKind::C2c)
+            .unwrap_err()
+            .to_string();
         assert!(empty.contains("--sizes"), "{empty}");
-        let zero = check_shapes(&shapes(&["16x0"]), Precision::F32)
+        let zero = check_shapes(&shapes(&["16x0"]), Precision::F32, TransformKind::C2c)
             .unwrap_err()
             .to_string();
         assert!(zero.contains("16x0"), "{zero}");
-        let huge = check_shapes(&shapes(&["2147483648"]), Precision::F32)
+        let huge = check_shapes(&shapes(&["2147483648"]), Precision::F32, TransformKind::C2c)
             .unwrap_err()
             .to_string();
         assert!(huge.contains("2147483648"), "{huge}");
+        // Real transforms: the issue's shapes and the default lengths plan,
+        // and refusals name the kind.
+        check_shapes(
+            &shapes(&["4096", "1024x1024"]),
+            Precision::F32,
+            TransformKind::R2c,
+        )
+        .unwrap();
+        for precision in [Precision::F32, Precision::F64] {
+            let defaults: Vec<Shape> = crate::bench::default_real_sizes(precision)
+                .into_iter()
+                .map(|n| Shape(vec![n]))
+                .collect();
+            check_shapes(&defaults, precision, TransformKind::R2c).unwrap();
+        }
+        let empty_real = check_shapes(&shapes(&["0"]), Precision::F32, TransformKind::R2c)
+            .unwrap_err()
+            .to_string();
+        assert!(empty_real.contains("(r2c, f32)"), "{empty_real}");
     }
 
     #[test]

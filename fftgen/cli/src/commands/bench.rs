@@ -3,11 +3,13 @@
 //! present), checks every contender's accuracy, prints a table and writes
 //! JSON, an SVG plot and optionally Markdown. Exit code 2 when it cannot run
 //! (no driver, no device), 1 when one of our kernels failed or was inaccurate.
+//! `--kind r2c` measures real transforms: per shape an R2C row and a C2R
+//! row, each against cuFFT's R2C or C2R.
 
 use super::args::{PrecisionArg, RunArgs};
 use crate::Failure;
 use clap::{Args, FromArgMatches};
-use fftgen::{Precision, ShapeChoices};
+use fftgen::{Precision, ShapeChoices, TransformKind};
 use fftgen_cli::bench::{self, BenchConfig, BenchRow, Outputs, Schedule};
 use fftgen_cli::shape::Shape;
 use std::path::PathBuf;
@@ -19,9 +21,14 @@ pub struct BenchArgs {
     /// Transform shapes: lengths, or axes joined by `x` for 2D and 3D, e.g.
     /// 8192,1048576,1024x1024,256x256x256; any shape the planner accepts
     /// (default: powers of two from 2 to 4096 and 1000, 1331, 2187, 2197,
-    /// 2401, 3125, 4000 for f32; powers of two to 2048 for f64).
-    #[arg(long, value_delimiter = ',', value_name = "SHAPE,SHAPE,..", value_parser = fftgen_cli::shape::parse_shape)]
+    /// 2401, 3125, 4000 for f32; powers of two to 2048 for f64; for r2c the
+    /// powers of two go twice as far). `--n` is the same option.
+    #[arg(long, visible_alias = "n", value_delimiter = ',', value_name = "SHAPE,SHAPE,..", value_parser = fftgen_cli::shape::parse_shape)]
     sizes: Option<Vec<Shape>>,
+    /// c2c, or r2c: real transforms, each shape's R2C and C2R in rows of
+    /// their own against cuFFT's R2C and C2R (D2Z and Z2D in f64).
+    #[arg(long, default_value = "c2c")]
+    kind: TransformKind,
     #[command(flatten)]
     run: RunArgs,
     /// Shape choices for one size instead of the planner's, as the size and
@@ -50,6 +57,13 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
         PrecisionArg::F64 => Precision::F64,
     };
     let mut config = BenchConfig::new(precision);
+    config.kind = args.kind;
+    if args.kind == TransformKind::R2c {
+        config.sizes = bench::default_real_sizes(precision)
+            .into_iter()
+            .map(|n| Shape(vec![n]))
+            .collect();
+    }
     if let Some(sizes) = args.sizes {
         config.sizes = sizes;
     }
@@ -66,7 +80,8 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     config.command = command_line();
 
     eprintln!(
-        "fftgen bench: {precision}, {} shapes, {} warm-ups + {} groups of {} launches each",
+        "fftgen bench: {} {precision}, {} shapes, {} warm-ups + {} groups of {} launches each",
+        config.kind,
         config.sizes.len(),
         config.schedule.warmup,
         config.schedule.groups,
@@ -87,14 +102,22 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
         return Ok(());
     }
     for row in failed {
+        let errors = match row.direction {
+            Some(_) => format!("error {:?}", row.ours_error),
+            None => format!(
+                "error {:?} / inverse {:?}",
+                row.ours_error, row.ours_inverse_error
+            ),
+        };
         eprintln!(
-            "N = {}: our kernel did not pass (error {:?} / inverse {:?}, tolerance {:.3e}, unwritten {:?}){}",
+            "N = {}: our kernel did not pass ({errors}, tolerance {:.3e}, unwritten {:?}){}",
             row.label(),
-            row.ours_error,
-            row.ours_inverse_error,
             row.tolerance,
             row.ours_unwritten,
-            row.notes.iter().map(|n| format!("; {n}")).collect::<String>()
+            row.notes
+                .iter()
+                .map(|n| format!("; {n}"))
+                .collect::<String>()
         );
     }
     Err(Failure::Inaccurate)
@@ -106,16 +129,18 @@ fn progress(row: &BenchRow) {
         t.as_ref()
             .map_or("-".to_string(), |t| format!("{:.4}", t.median_ms))
     };
+    let error = |e: Option<f64>| e.map_or("-".to_string(), |e| format!("{e:.2e}"));
     eprintln!(
-        "  N = {:>4} {}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}{}",
+        "  N = {:>4} {}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}, \
+         cuFFT error {}{}",
         row.label(),
         passes_or_shape(row),
         ms(&row.ours),
         ms(&row.cufft),
         ms(&row.copy),
         ms(&row.opencl),
-        row.ours_error
-            .map_or("-".to_string(), |e| format!("{e:.2e}")),
+        error(row.ours_error),
+        error(row.cufft_error),
         if row.notes.is_empty() {
             String::new()
         } else {
@@ -214,5 +239,19 @@ mod tests {
         assert!(bench_args(&["--sizes", "1024x1024x2x2"]).is_err());
         assert!(bench_args(&["--sizes", "1024,abc"]).is_err());
         assert!(bench_args(&[]).unwrap().sizes.is_none());
+    }
+
+    #[test]
+    fn real_transforms_take_kind_and_n() {
+        let args = bench_args(&["--kind", "r2c", "--n", "4096"]).unwrap();
+        assert_eq!(args.kind, TransformKind::R2c);
+        assert_eq!(args.sizes.unwrap(), [Shape(vec![4096])]);
+        let args = bench_args(&["--kind", "r2c", "--n", "1024x1024"]).unwrap();
+        assert_eq!(args.sizes.unwrap(), [Shape(vec![1024, 1024])]);
+        assert_eq!(bench_args(&[]).unwrap().kind, TransformKind::C2c);
+        assert!(bench_args(&["--kind", "c2r"]).is_err());
+        // `--n` is `--sizes`: given twice, the lists add up.
+        let both = bench_args(&["--n", "8", "--sizes", "16"]).unwrap();
+        assert_eq!(both.sizes.unwrap(), [Shape(vec![8]), Shape(vec![16])]);
     }
 }

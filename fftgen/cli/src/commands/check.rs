@@ -1,13 +1,15 @@
-//! `fftgen check`: runs the transform (of any shape, through any layouts) on
-//! a backend with random data and prints its relative L2 error against the
-//! f64 reference and whether the output buffer's gaps kept their values;
+//! `fftgen check`: runs the transform (of any shape and kind, through any
+//! layouts) on a backend with random data and prints its relative L2 error
+//! against the f64 reference, whether the output buffer's gaps kept their
+//! values and whether an out-of-place transform left its input intact;
 //! `--save DIR` writes the logical input and outputs, of shape `(batch, n1,
-//! n2, ...)`, as .npy files for numpy to cross-check.
+//! n2, ...)` (for `r2c` the reals, and the half spectrum whose last axis is
+//! `n / 2 + 1`), as .npy files for numpy to cross-check.
 
 use super::args::TransformArgs;
 use crate::Failure;
 use clap::{Args, ValueEnum};
-use fftgen::{Precision, Target};
+use fftgen::{Element, Normalization, Precision, Target, TransformKind};
 use fftgen_cli::check::{check_cuda, check_opencl, host_bytes_available, host_bytes_needed};
 use fftgen_cli::npy;
 use fftgen_cli::shape::shape_text;
@@ -39,7 +41,9 @@ pub struct CheckArgs {
     device: usize,
     /// Write input.npy and output.npy (or output_forward.npy and
     /// output_inverse.npy) here, of shape (batch, n1, n2, ...): the logical
-    /// arrays, gathered from the layouts.
+    /// arrays, gathered from the layouts. For r2c the input and the inverse's
+    /// output are real and the forward's output is the half spectrum (last
+    /// axis n/2 + 1); the inverse was fed the f64 spectrum of the input.
     #[arg(long)]
     save: Option<PathBuf>,
 }
@@ -88,8 +92,12 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
     if report.shape.len() > 1 {
         print!("shape = {}, ", shape_text(&report.shape));
     }
+    let kind = match report.kind {
+        TransformKind::C2c => String::new(),
+        kind => format!("{kind}, "),
+    };
     println!(
-        "n = {}, batch = {}, {}, radices {:?}, device: {}",
+        "n = {}, batch = {}, {kind}{}, radices {:?}, device: {}",
         plan.n,
         args.batch,
         plan.precision,
@@ -99,24 +107,32 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
     let mut all_passed = true;
     for check in &report.directions {
         let verdict = if check.passed() { "ok" } else { "FAILED" };
+        let label = match report.kind {
+            TransformKind::C2c => check.direction.to_string(),
+            kind => format!("{} ({})", check.direction, kind.name(check.direction)),
+        };
         println!(
-            "  {:<8} relative L2 error {:.3e} (tolerance {:.3e}) {verdict}",
-            check.direction.to_string(),
-            check.error,
-            check.tolerance
+            "  {label:<8} relative L2 error {:.3e} (tolerance {:.3e}) {verdict}",
+            check.error, check.tolerance
         );
         if check.gaps_written > 0 {
             println!(
-                "  {:<8} FAILED: wrote {} element(s) of the output buffer outside the output \
+                "  {label:<8} FAILED: wrote {} real(s) of the output buffer outside the output \
                  layout's positions",
-                check.direction.to_string(),
                 check.gaps_written
+            );
+        }
+        if check.input_written > 0 {
+            println!(
+                "  {label:<8} FAILED: changed {} real(s) of its input buffer, which an \
+                 out-of-place transform must leave intact",
+                check.input_written
             );
         }
         all_passed &= check.passed();
     }
     if let Some(dir) = &args.save {
-        save(dir, &report, plan.precision, args.batch)?;
+        save(dir, &report, plan.precision, args.batch, plan.normalization)?;
     }
     if all_passed {
         Ok(())
@@ -162,9 +178,8 @@ fn check_host_memory(spec: &fftgen::FftSpec, batch: usize) -> Result<(), Failure
         return Ok(());
     };
     // Elements of a layout, without overflow: (batch - 1) * distance + span.
-    let elements = |layout: &fftgen::Layout| -> Option<usize> {
-        let span = 1 + spec
-            .shape
+    let elements = |layout: &fftgen::Layout, shape: &[usize]| -> Option<usize> {
+        let span = 1 + shape
             .iter()
             .zip(&layout.strides)
             .try_fold(0usize, |sum, (&n, &s)| {
@@ -174,8 +189,8 @@ fn check_host_memory(spec: &fftgen::FftSpec, batch: usize) -> Result<(), Failure
     };
     let needed = (|| {
         host_bytes_needed(
-            elements(&spec.planned_input_layout())?,
-            elements(&spec.planned_output_layout())?,
+            elements(&spec.planned_input_layout(), &spec.shape)?,
+            elements(&spec.planned_output_layout(), &spec.complex_shape())?,
             spec.points().checked_mul(batch)?,
             spec.precision,
             spec.directions.len(),
@@ -200,45 +215,100 @@ fn save(
     report: &fftgen_cli::check::CheckReport,
     precision: Precision,
     batch: usize,
+    normalization: Normalization,
 ) -> Result<(), Failure> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", dir.display())))?;
-    let mut files = vec![("input.npy".to_string(), &report.input)];
+    let batched = |shape: &[usize]| -> Vec<usize> {
+        std::iter::once(batch)
+            .chain(shape.iter().copied())
+            .collect()
+    };
+    let real_input = report.kind == TransformKind::R2c;
+    let mut files = vec![(
+        "input.npy".to_string(),
+        &report.input,
+        batched(&report.shape),
+        real_input,
+    )];
+    let single = report.directions.len() == 1;
+    let name = |direction: fftgen::Direction| match single {
+        true => "output.npy".to_string(),
+        false => format!("output_{direction}.npy"),
+    };
     for check in &report.directions {
-        let name = if report.directions.len() == 1 {
-            "output.npy".to_string()
-        } else {
-            format!("output_{}.npy", check.direction)
-        };
-        files.push((name, &check.output));
+        files.push((
+            name(check.direction),
+            &check.output,
+            batched(&check.output_shape),
+            check.output_element == Element::Real,
+        ));
     }
-    for (name, values) in files {
+    for (name, values, shape, real) in files {
         let path = dir.join(&name);
-        let file = std::fs::File::create(&path)
+        write_npy(&path, values, &shape, precision, real)
             .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
-        let writer = std::io::BufWriter::new(file);
-        let shape: Vec<usize> = std::iter::once(batch)
-            .chain(report.shape.iter().copied())
-            .collect();
-        let result = match precision {
-            Precision::F32 => {
-                let narrow: Vec<Complex<f32>> = values
-                    .iter()
-                    .map(|c| Complex::new(c.re as f32, c.im as f32))
-                    .collect();
-                npy::write(writer, &narrow, &shape)
-            }
-            Precision::F64 => npy::write(writer, values, &shape),
-        };
-        result.map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
         println!("  saved {}", path.display());
     }
     let axes: Vec<String> = (1..=report.shape.len()).map(|a| a.to_string()).collect();
-    println!(
-        "  cross-check: python3 -c \"import numpy as np; x = np.load('{0}/input.npy'); y = np.load('{0}/{1}'); f = np.fft.fftn(x, axes=({2},)); print(np.linalg.norm(y - f) / np.linalg.norm(f))\"",
-        dir.display(),
-        if report.directions.len() == 1 { "output.npy" } else { "output_forward.npy" },
-        axes.join(",")
-    );
+    let axes = axes.join(",");
+    let load = |file: &str| format!("np.load('{}/{file}')", dir.display());
+    let error = "print(np.linalg.norm(y - f) / np.linalg.norm(f))";
+    let unnormalised = match normalization {
+        Normalization::None => "",
+        _ => " (numpy's side is unnormalised: scale f by the kernels' normalisation)",
+    };
+    for check in &report.directions {
+        let file = name(check.direction);
+        let reference = match (report.kind, check.direction) {
+            (TransformKind::C2c, fftgen::Direction::Forward) => format!("np.fft.fftn(x, axes=({axes},))"),
+            (TransformKind::C2c, fftgen::Direction::Inverse) => format!(
+                "np.fft.ifftn(x, axes=({axes},)) * {}",
+                report.shape.iter().product::<usize>()
+            ),
+            (TransformKind::R2c, fftgen::Direction::Forward) => format!("np.fft.rfftn(x, axes=({axes},))"),
+            // The C2R was fed the spectrum of the input: n times the input.
+            (TransformKind::R2c, fftgen::Direction::Inverse) => format!(
+                "np.fft.irfftn(np.fft.rfftn(x, axes=({axes},)), s=x.shape[1:], axes=({axes},)) * {}",
+                report.shape.iter().product::<usize>()
+            ),
+        };
+        println!(
+            "  cross-check {}{unnormalised}: python3 -c \"import numpy as np; x = {}; y = {}; f = {reference}; {error}\"",
+            check.direction,
+            load("input.npy"),
+            load(&file),
+        );
+    }
     Ok(())
+}
+
+/// Writes `values` to `path` as an array of `shape` in `precision`: their
+/// real parts when `real`, else complex values.
+fn write_npy(
+    path: &Path,
+    values: &[Complex<f64>],
+    shape: &[usize],
+    precision: Precision,
+    real: bool,
+) -> std::io::Result<()> {
+    let writer = std::io::BufWriter::new(std::fs::File::create(path)?);
+    match (precision, real) {
+        (Precision::F32, false) => {
+            let narrow: Vec<Complex<f32>> = values
+                .iter()
+                .map(|c| Complex::new(c.re as f32, c.im as f32))
+                .collect();
+            npy::write(writer, &narrow, shape)
+        }
+        (Precision::F64, false) => npy::write(writer, values, shape),
+        (Precision::F32, true) => {
+            let reals: Vec<f32> = values.iter().map(|c| c.re as f32).collect();
+            npy::write(writer, &reals, shape)
+        }
+        (Precision::F64, true) => {
+            let reals: Vec<f64> = values.iter().map(|c| c.re).collect();
+            npy::write(writer, &reals, shape)
+        }
+    }
 }

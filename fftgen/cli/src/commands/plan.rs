@@ -1,10 +1,14 @@
-//! `fftgen plan`: the plan of one size as a readable table.
+//! `fftgen plan`: the plan of one size as a readable table. A `c2c` plan
+//! lists its passes once (both directions run them); an `r2c` plan lists the
+//! R2C's passes and then the C2R's, each with the real step of the real
+//! axis's pass (route, half-spectrum length).
 
 use super::args::TransformArgs;
 use crate::Failure;
 use clap::Args;
 use fftgen::emit::pass_ops;
-use fftgen::plan::Twiddles;
+use fftgen::plan::{Pass, Plan, RealEnd, RealRoute, RealStep, Twiddles};
+use fftgen::{Buffer, Direction, TransformKind};
 
 #[derive(Args)]
 pub struct PlanArgs {
@@ -23,31 +27,26 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
         return Ok(());
     }
     if spec.shape.len() > 1 {
-        let shape: Vec<String> = spec.shape.iter().map(|n| n.to_string()).collect();
-        print!("shape = {}, ", shape.join("x"));
+        print!("shape = {}, ", shape_text(&spec.shape));
     }
     println!(
-        "n = {}, {}, {} pass(es), {}, normalisation {}, target {}",
+        "n = {}, {}, {}, {}, normalisation {}, target {}",
         plan.n,
         plan.precision,
-        plan.passes.len(),
+        pass_counts(&plan),
         plan.placement,
         plan.normalization,
         spec.planned_target().name
     );
-    let complex = plan.precision.complex_bytes();
+    println!("kind: {}", kind_line(&plan));
     if plan.scratch_elements > 0 {
         println!(
             "workspace: {} bytes per transform of the batch",
-            plan.scratch_elements * complex
+            plan.scratch_elements * plan.precision.complex_bytes()
         );
     }
-    println!(
-        "global memory moved: {} bytes per transform ({} pass(es), each reads and writes it once)",
-        plan.bytes_moved(),
-        plan.passes.len()
-    );
-    if plan.passes.len() > 1 {
+    println!("global memory moved: {}", bytes_line(&plan));
+    if plan.axis_factors.iter().any(|f| f.len() > 1) || plan.passes.len() > 1 {
         let axes: Vec<String> = plan
             .axis_factors
             .iter()
@@ -57,137 +56,318 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
             })
             .collect();
         println!(
-            "passes per axis: {} (first axis first), column I/O {}",
+            "passes per axis: {} (first axis first{}), column I/O {}",
             axes.join(", "),
+            match plan.kind {
+                TransformKind::C2c => "",
+                TransformKind::R2c => "; the real axis's FFT lengths",
+            },
             plan.column_io
         );
     }
-    for (index, pass) in plan.passes.iter().enumerate() {
-        let Twiddles::RoundedF64Table { len } = pass.twiddles;
-        let direction = plan.directions[0];
-        let access = &pass.access;
-        let columns: Vec<String> = access
-            .columns
-            .iter()
-            .map(|c| {
-                format!(
-                    "{} (strides {} -> {})",
-                    c.count, c.input_stride, c.output_stride
-                )
-            })
-            .collect();
-        let rows = [
-            ("FFT length", pass.n.to_string()),
-            (
-                "FFTs",
-                format!(
-                    "{} per transform{}",
-                    access.ffts_per_transform(),
-                    match columns.is_empty() {
-                        true => String::new(),
-                        false => format!(", columns {}", columns.join(", ")),
-                    }
-                ),
-            ),
-            (
-                "reads",
-                format!(
-                    "{:?}, points {} apart, transforms {} apart, {:?}",
-                    access.reads, access.input_stride, access.input_distance, pass.io
-                ),
-            ),
-            (
-                "writes",
-                format!(
-                    "{:?}, points {} apart, transforms {} apart, {:?}",
-                    access.writes, access.output_stride, access.output_distance, pass.output_io
-                ),
-            ),
-            (
-                "bytes moved",
-                format!("{} per transform", 2 * access.elements(pass.n) * complex),
-            ),
-            (
-                "four-step twiddle",
-                match pass.step_twiddle {
-                    Some(step) => format!(
-                        "w_{}^(c k), c = column {}, tables of {} + {}",
-                        step.span,
-                        step.column,
-                        step.split,
-                        step.coarse_len()
-                    ),
-                    None => "none".into(),
-                },
-            ),
-            ("radices", format!("{:?}", pass.radices())),
-            ("threads per FFT", pass.threads_per_fft.to_string()),
-            ("values per thread", pass.values_per_thread.to_string()),
-            ("FFTs per block", pass.ffts_per_block.to_string()),
-            ("threads per block", pass.threads_per_block.to_string()),
-            (
-                "grid",
-                format!(
-                    "ceil(batch * {} / {}) blocks",
-                    access.ffts_per_transform(),
-                    pass.ffts_per_block
-                ),
-            ),
-            ("lane layout", format!("{:?}", pass.lanes)),
-            ("input caching", pass.input_caching.to_string()),
-            (
-                "launch bound",
-                format!("{} block(s) per SM", pass.min_blocks_per_sm),
-            ),
-            ("exchange width", pass.exchange_width.to_string()),
-            ("exchange buffers", pass.exchange_buffers.to_string()),
-            ("first write", pass.first_write.to_string()),
-            ("padding search", pass.padding_search.to_string()),
-            (
-                "shared memory",
-                format!(
-                    "{} bytes ({} words per FFT)",
-                    pass.shared_bytes, pass.fft_stride
-                ),
-            ),
-            ("twiddles", format!("table of {len}, f64 rounded once")),
-            ("operations", pass_ops(pass, direction).to_string()),
-        ];
-        println!("\npass {index}:");
-        for (name, value) in rows {
-            println!("  {name:<18} {value}");
+    match plan.kind {
+        TransformKind::C2c => {
+            for (index, pass) in plan.passes.iter().enumerate() {
+                print_pass(&plan, index, pass, plan.directions[0]);
+            }
         }
-        println!(
-            "\n  {:<6} {:>6} {:>7} {:>12} {:>9}  exchange padding",
-            "stage", "radix", "stride", "bfly/thread", "twiddles"
-        );
-        for (s, stage) in pass.stages.iter().enumerate() {
-            let padding = match stage.exchange {
-                None => "- (writes global memory)".to_string(),
-                Some(p) if p.is_none() => "none".to_string(),
-                Some(p) => format!("{} words every {}", p.gap, p.period),
-            };
-            println!(
-                "  {:<6} {:>6} {:>7} {:>12} {:>9}  {}",
-                s,
-                stage.radix,
-                stage.stride,
-                format!(
-                    "{}{}",
-                    stage.butterflies_per_thread,
-                    if stage.guarded { "*" } else { "" }
-                ),
-                if stage.twiddle_offset.is_some() {
-                    "table"
-                } else {
-                    "none"
-                },
-                padding
-            );
-        }
-        if pass.stages.iter().any(|s| s.guarded) {
-            println!("  (* some threads skip their last butterfly)");
+        TransformKind::R2c => {
+            for &direction in &plan.directions {
+                println!("\n{direction} ({}) passes:", direction_name(direction));
+                for (index, pass) in plan.passes_of(direction).iter().enumerate() {
+                    print_pass(&plan, index, pass, direction);
+                }
+            }
         }
     }
     Ok(())
+}
+
+/// `1 pass(es)`, or for `r2c` each direction's count.
+fn pass_counts(plan: &Plan) -> String {
+    match plan.kind {
+        TransformKind::C2c => format!("{} pass(es)", plan.passes.len()),
+        TransformKind::R2c => {
+            let counts: Vec<String> = plan
+                .directions
+                .iter()
+                .map(|&d| format!("{} {} pass(es)", plan.passes_of(d).len(), d))
+                .collect();
+            counts.join(" + ")
+        }
+    }
+}
+
+/// What the transform reads and writes in each direction.
+fn kind_line(plan: &Plan) -> String {
+    match plan.kind {
+        TransformKind::C2c => {
+            "c2c (complex to complex; both directions run the same passes)".into()
+        }
+        TransformKind::R2c => {
+            let reals = shape_text(&plan.shape);
+            let half = shape_text(&plan.complex_shape());
+            format!(
+                "r2c (forward R2C, inverse C2R): forward {reals} reals -> {half} complex (the \
+                 half spectrum), inverse {half} complex -> {reals} reals, unnormalised \
+                 (n times the input)"
+            )
+        }
+    }
+}
+
+/// The bytes one transform's passes move, per direction for `r2c`.
+fn bytes_line(plan: &Plan) -> String {
+    let sum = |passes: &[Pass]| -> usize { passes.iter().map(|p| p.bytes_moved(plan)).sum() };
+    match plan.kind {
+        TransformKind::C2c => format!(
+            "{} bytes per transform ({} pass(es), each reads and writes it once)",
+            plan.bytes_moved(),
+            plan.passes.len()
+        ),
+        TransformKind::R2c => {
+            let directions: Vec<String> = plan
+                .directions
+                .iter()
+                .map(|&d| format!("{} {} bytes", d, sum(plan.passes_of(d))))
+                .collect();
+            format!(
+                "{} per transform (the real axis's pass reads or writes the reals and the half \
+                 spectrum once; a complex pass reads and writes the half spectrum once)",
+                directions.join(", ")
+            )
+        }
+    }
+}
+
+/// The table of one pass and its stages.
+fn print_pass(plan: &Plan, index: usize, pass: &Pass, direction: Direction) {
+    let Twiddles::RoundedF64Table { len } = pass.twiddles;
+    let access = &pass.access;
+    let columns: Vec<String> = access
+        .columns
+        .iter()
+        .map(|c| {
+            format!(
+                "{} (strides {} -> {})",
+                c.count, c.input_stride, c.output_stride
+            )
+        })
+        .collect();
+    let mut rows = vec![
+        ("FFT length", pass.n.to_string()),
+        (
+            "FFTs",
+            format!(
+                "{} per transform{}",
+                access.ffts_per_transform(),
+                match columns.is_empty() {
+                    true => String::new(),
+                    false => format!(", columns {}", columns.join(", ")),
+                }
+            ),
+        ),
+        (
+            "reads",
+            format!(
+                "{}, points {} apart, transforms {} apart, {:?}",
+                buffer_words(plan, pass, direction, access.reads),
+                access.input_stride,
+                access.input_distance,
+                pass.io
+            ),
+        ),
+        (
+            "writes",
+            format!(
+                "{}, points {} apart, transforms {} apart, {:?}",
+                buffer_words(plan, pass, direction, access.writes),
+                access.output_stride,
+                access.output_distance,
+                pass.output_io
+            ),
+        ),
+        (
+            "bytes moved",
+            format!("{} per transform", pass.bytes_moved(plan)),
+        ),
+    ];
+    if plan.kind == TransformKind::R2c {
+        let step = match pass.real {
+            Some(step) => real_step_words(&step, direction),
+            None => "none (a complex axis, over the half spectrum)".into(),
+        };
+        rows.push(("real step", step));
+    }
+    rows.extend([
+        (
+            "four-step twiddle",
+            match pass.step_twiddle {
+                Some(step) => format!(
+                    "w_{}^(c k), c = column {}, tables of {} + {}",
+                    step.span,
+                    step.column,
+                    step.split,
+                    step.coarse_len()
+                ),
+                None => "none".into(),
+            },
+        ),
+        ("radices", format!("{:?}", pass.radices())),
+        ("threads per FFT", pass.threads_per_fft.to_string()),
+        ("values per thread", pass.values_per_thread.to_string()),
+        ("FFTs per block", pass.ffts_per_block.to_string()),
+        ("threads per block", pass.threads_per_block.to_string()),
+        (
+            "grid",
+            format!(
+                "ceil(batch * {} / {}) blocks",
+                access.ffts_per_transform(),
+                pass.ffts_per_block
+            ),
+        ),
+        ("lane layout", format!("{:?}", pass.lanes)),
+        ("input caching", pass.input_caching.to_string()),
+        (
+            "launch bound",
+            format!("{} block(s) per SM", pass.min_blocks_per_sm),
+        ),
+        ("exchange width", pass.exchange_width.to_string()),
+        ("exchange buffers", pass.exchange_buffers.to_string()),
+        ("first write", pass.first_write.to_string()),
+        ("padding search", pass.padding_search.to_string()),
+        (
+            "shared memory",
+            format!(
+                "{} bytes ({} words per FFT)",
+                pass.shared_bytes, pass.fft_stride
+            ),
+        ),
+        ("twiddles", format!("table of {len}, f64 rounded once")),
+        ("operations", pass_ops(pass, direction).to_string()),
+    ]);
+    println!("\npass {index}:");
+    for (name, value) in rows {
+        println!("  {name:<18} {value}");
+    }
+    print_stages(pass);
+}
+
+/// The stage table of `pass`.
+fn print_stages(pass: &Pass) {
+    println!(
+        "\n  {:<6} {:>6} {:>7} {:>12} {:>9}  exchange padding",
+        "stage", "radix", "stride", "bfly/thread", "twiddles"
+    );
+    for (s, stage) in pass.stages.iter().enumerate() {
+        let padding = match stage.exchange {
+            None => "- (writes global memory)".to_string(),
+            Some(p) if p.is_none() => "none".to_string(),
+            Some(p) => format!("{} words every {}", p.gap, p.period),
+        };
+        println!(
+            "  {:<6} {:>6} {:>7} {:>12} {:>9}  {}",
+            s,
+            stage.radix,
+            stage.stride,
+            format!(
+                "{}{}",
+                stage.butterflies_per_thread,
+                if stage.guarded { "*" } else { "" }
+            ),
+            if stage.twiddle_offset.is_some() {
+                "table"
+            } else {
+                "none"
+            },
+            padding
+        );
+    }
+    if pass.stages.iter().any(|s| s.guarded) {
+        println!("  (* some threads skip their last butterfly)");
+    }
+}
+
+/// A buffer a pass reads or writes, with what it holds for `r2c`: in
+/// `direction`, the input and output are that direction's sides (the C2R
+/// reads the half spectrum and writes the reals).
+fn buffer_words(plan: &Plan, pass: &Pass, direction: Direction, buffer: Buffer) -> String {
+    if plan.kind == TransformKind::C2c {
+        return format!("{buffer:?}");
+    }
+    let real_side = match direction {
+        Direction::Forward => Buffer::Input,
+        Direction::Inverse => Buffer::Output,
+    };
+    let holds = match (buffer, pass.real) {
+        (Buffer::Scratch, _) => "complex",
+        (b, Some(step)) if b == real_side => match step.route {
+            RealRoute::HalfLength => "reals, as complex pairs",
+            RealRoute::FullLength => "reals",
+        },
+        _ => "half spectrum",
+    };
+    format!("{buffer:?} ({holds})")
+}
+
+/// What the real step of a pass does in `direction`: its route, the half
+/// spectrum's length, and which end of the pass it is fused into (a pass of
+/// the whole axis both; a long axis's first pass its loads, its last pass
+/// its stores).
+fn real_step_words(step: &RealStep, direction: Direction) -> String {
+    let (n, half, m) = (step.real_n, step.half_len(), step.real_n / 2);
+
+    let (loads, stores, length) = match (step.route, direction) {
+        (RealRoute::HalfLength, Direction::Forward) => (
+            format!("the {n} reals of a row read as {m} complex pairs"),
+            format!("split into the {half} values of the half spectrum"),
+            m,
+        ),
+        (RealRoute::HalfLength, Direction::Inverse) => (
+            format!("the {half} values of the half spectrum merged into {m} complex values"),
+            format!("stored as {n} reals"),
+            m,
+        ),
+        (RealRoute::FullLength, Direction::Forward) => (
+            format!("the {n} reals of a row with zero imaginary parts"),
+            format!("the {half} values of the half spectrum kept"),
+            n,
+        ),
+        (RealRoute::FullLength, Direction::Inverse) => (
+            format!(
+                "the Hermitian spectrum of {n} rebuilt from the {half} values of the half spectrum"
+            ),
+            format!("the {n} real parts kept"),
+            n,
+        ),
+    };
+    let name = direction_name(direction);
+    let route = match step.route {
+        RealRoute::HalfLength => "half length",
+        RealRoute::FullLength => "full length",
+    };
+    let what = match step.end {
+        RealEnd::Both => format!("{loads}, a complex FFT of {length}, {stores}"),
+        RealEnd::Loads(_) => format!(
+            "at the loads of this first pass of the axis's complex FFT of {length}: {loads}"
+        ),
+        RealEnd::Stores(_) => format!(
+            "at the stores of this last pass of the axis's complex FFT of {length}: {stores}"
+        ),
+    };
+    let twiddles = match step.twiddle_offset {
+        Some(offset) => format!("; w_{n}^k from table entry {offset}"),
+        None => String::new(),
+    };
+    format!("{name}, {route}: {what}{twiddles}")
+}
+
+/// `R2C` (forward) or `C2R` (inverse).
+fn direction_name(direction: Direction) -> String {
+    TransformKind::R2c.name(direction).to_uppercase()
+}
+
+/// `4096`, `1024x1024`.
+fn shape_text(shape: &[usize]) -> String {
+    fftgen_cli::shape::shape_text(shape)
 }

@@ -3,14 +3,17 @@
 //! search, input caching) against each other, cuFFT and the copy, all in
 //! one process and in turn; prints them fastest first with the `fftgen bench`
 //! arguments that run each again, and writes JSON; `--write-wisdom FILE`
-//! records each size's winner in a wisdom file.
+//! records each size's winner in a wisdom file. It tunes complex (`c2c`)
+//! shapes only: the real axis of a real transform runs a complex FFT (of
+//! N / 2 for even N in one kernel) planned from the C2C shapes and wisdom of
+//! that size, so `--kind r2c` is refused with the sizes to tune instead.
 
 use super::args::{PrecisionArg, RunArgs};
 use super::bench::command_line;
 use crate::Failure;
 use clap::Args;
 use fftgen::plan::WisdomFile;
-use fftgen::Precision;
+use fftgen::{FftSpec, Precision, TransformKind};
 use fftgen_cli::bench::runner::tune;
 use fftgen_cli::bench::tune::{Dimension, TuneConfig, TuneRow};
 use std::path::PathBuf;
@@ -24,6 +27,9 @@ pub struct TuneArgs {
     /// instead of the shape choices of one kernel.
     #[arg(long, value_delimiter = ',', required = true)]
     sizes: Vec<usize>,
+    /// c2c only; for r2c, tune the complex size n/2 (the message says so).
+    #[arg(long, default_value = "c2c")]
+    kind: TransformKind,
     /// Choices to vary around each planned one-kernel shape: bound, first-write,
     /// exchange-width, padding-search, input-caching (the default: all five),
     /// radix-order, threads, factorization (other radix schedules, planned
@@ -44,11 +50,13 @@ pub struct TuneArgs {
 }
 
 pub fn run(args: TuneArgs) -> Result<(), Failure> {
+    let precision = match args.precision {
+        PrecisionArg::F32 => Precision::F32,
+        PrecisionArg::F64 => Precision::F64,
+    };
+    refuse_real(args.kind, &args.sizes, precision)?;
     let config = TuneConfig {
-        precision: match args.precision {
-            PrecisionArg::F32 => Precision::F32,
-            PrecisionArg::F64 => Precision::F64,
-        },
+        precision,
         sizes: args.sizes,
         dimensions: args.vary.unwrap_or_else(|| Dimension::DEFAULT.to_vec()),
         schedule: args.run.schedule(5)?,
@@ -73,4 +81,45 @@ pub fn run(args: TuneArgs) -> Result<(), Failure> {
         );
     }
     Ok(())
+}
+
+/// Refuses `--kind r2c`, naming the complex sizes to tune instead: the
+/// real axis's pass plans its complex FFT (of n / 2 on the half-length
+/// route, of n on the full-length one) from the C2C shapes and wisdom of
+/// that size.
+fn refuse_real(kind: TransformKind, sizes: &[usize], precision: Precision) -> Result<(), Failure> {
+    if kind == TransformKind::C2c {
+        return Ok(());
+    }
+    let complex = sizes
+        .iter()
+        .map(|&n| {
+            let spec = FftSpec::new(n).kind(kind).precision(precision);
+            let plan = fftgen::plan::plan(&spec)?;
+            let step = plan.passes.iter().find_map(|pass| pass.real);
+            Ok(step.map_or(n, |step| step.real_side_len()).to_string())
+        })
+        .collect::<Result<Vec<String>, fftgen::Error>>()?;
+    Err(Failure::Usage(format!(
+        "fftgen tune measures complex (c2c) shapes only; the real axis of an r2c transform \
+         runs a complex FFT (of n/2 for even n in one kernel, else of n) planned from the \
+         c2c shapes and wisdom of that size, so tune those: fftgen tune --sizes {}",
+        complex.join(",")
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn real_transforms_are_refused_with_the_complex_sizes_to_tune() {
+        assert!(refuse_real(TransformKind::C2c, &[4096], Precision::F32).is_ok());
+        let refused = refuse_real(TransformKind::R2c, &[4096, 1331, 65536], Precision::F32);
+        let Err(Failure::Usage(message)) = refused else {
+            panic!("r2c was not refused");
+        };
+        // Half length for even n in one kernel, full length otherwise.
+        assert!(message.contains("--sizes 2048,1331,65536"), "{message}");
+    }
 }

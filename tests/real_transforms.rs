@@ -1,0 +1,475 @@
+//! Real transforms (`r2c`: the forward R2C from reals to the half spectrum,
+//! the inverse C2R back, unnormalised) run as OpenCL on the CPU through
+//! PoCL and compared with the f64 reference by relative L2 error against
+//! `c * eps * log2(n)` (tests/common, through `fftgen_cli::check`: the R2C on
+//! random reals, the C2R on their f64 spectrum rounded to the precision; the
+//! gaps of every output buffer and the input of every out-of-place
+//! transform must keep their values). The references are themselves checked
+//! against the textbook DFT here.
+//!
+//! Covered: every length from 2 to 4096 in f32 and f64 is either refused
+//! with `UnsupportedPrime` (a prime factor above 13) or, for every length up
+//! to 512 and a sample above it (see `sweep` for why a sample), runs within
+//! tolerance; 12288 and 2^16, 1000x1000 and 64x48x40, in place
+//! and out of place, every normalisation, batches of several transforms,
+//! padded and strided layouts, C2R(R2C(x)) = n x through the runtime's own
+//! calls, and the runtime's errors for buffers of the wrong type or length.
+//! PoCL missing fails the tests under CI=true (tests/common).
+
+mod common;
+
+use common::*;
+use fftgen::plan::factor::{is_smooth, prime_factors};
+use fftgen::{Direction, FftSpec, Layout, Normalization, Placement, Precision, TransformKind};
+use fftgen_cli::accuracy::{random_reals, real_forward_reference, real_inverse_reference};
+use fftgen_runtime::opencl::OpenClFft;
+use fftgen_runtime::{Element, Error};
+use num_complex::Complex;
+
+const ORIGIN: &str = "tests/real_transforms.rs";
+
+/// An r2c spec of `shape` in `precision`.
+fn real_spec(shape: &[usize], precision: Precision) -> FftSpec {
+    FftSpec::with_shape(shape)
+        .kind(TransformKind::R2c)
+        .precision(precision)
+}
+
+/// Checks the r2c transform of length `n` in `precision` on `batch`
+/// transforms, or that it is refused for a prime factor above 13, and
+/// says which it was.
+fn check_length(n: usize, precision: Precision, batch: usize) -> bool {
+    let spec = real_spec(&[n], precision);
+    match fftgen::generate(&spec, ORIGIN) {
+        Ok(generated) => {
+            check_generated_on_pocl(&generated, batch);
+            true
+        }
+        Err(fftgen::Error::UnsupportedPrime { prime, .. }) => {
+            assert!(
+                !is_smooth(n) && prime_factors(n).contains(&prime) && prime > 13,
+                "n = {n} {precision}: refused for the prime {prime}"
+            );
+            false
+        }
+        Err(e) => panic!("n = {n} {precision}: {e}"),
+    }
+}
+
+/// Lengths in 2..=4096 whose index is `part` modulo `parts` (so the sweep
+/// splits into tests), on batches of 1 and 2: those with a prime factor
+/// above 13 must be refused, the others must run within tolerance, all of
+/// them up to 512 and a sample above ([`sampled`]).
+///
+/// Why a sample above 512: compiling each length's kernels dominates (PoCL
+/// builds each program and then each kernel at its first launch, 0.5 to 1.5 s
+/// a length; the runs themselves take microseconds), and PoCL compiles one
+/// kernel at a time however many tests run. Measured with a cold PoCL
+/// cache on 2 cores: 555 lengths (a third of those above 512) and the rest
+/// of this file took 11 minutes (all 978 would take about 18); this sample
+/// (212 lengths in f32, 211 in f64) and the rest take 8. Refusals cost
+/// nothing, so every length is classified.
+fn sweep(precision: Precision, part: usize, parts: usize) {
+    if pocl().is_none() {
+        return;
+    }
+    let mut checked = 0;
+    let mut failed = Vec::new();
+    for n in (2..=4096).skip(part).step_by(parts) {
+        if is_smooth(n) && !sampled(n, precision) {
+            continue;
+        }
+        let batch = 1 + n % 2;
+        // One failure (its message printed) does not hide the lengths after it.
+        match std::panic::catch_unwind(|| check_length(n, precision, batch)) {
+            Ok(ran) => checked += usize::from(ran),
+            Err(_) => failed.push(n),
+        }
+    }
+    assert!(failed.is_empty(), "{precision}: lengths {failed:?} failed");
+    assert!(checked >= 10, "only {checked} lengths ran");
+}
+
+/// Whether the sweep runs the 13-smooth length `n` in `precision`: every
+/// one up to 512, every power of two, 4095 and 4096, and of the others
+/// above 512 every eighth in order, f32 and f64 taking different eighths
+/// (together a quarter of them, spread over the whole range).
+fn sampled(n: usize, precision: Precision) -> bool {
+    if n <= 512 || n.is_power_of_two() || n >= 4093 {
+        return true;
+    }
+    let index = (513..n).filter(|&m| is_smooth(m)).count();
+    let offset = match precision {
+        Precision::F32 => 0,
+        Precision::F64 => 4,
+    };
+    index % 8 == offset
+}
+
+macro_rules! sweep_tests {
+    ($precision:expr, $parts:literal: $($name:ident = $part:literal),+) => {
+        $(#[test] fn $name() { sweep($precision, $part, $parts) })+
+    };
+}
+
+sweep_tests!(Precision::F32, 4: f32_lengths_part0 = 0, f32_lengths_part1 = 1,
+    f32_lengths_part2 = 2, f32_lengths_part3 = 3);
+sweep_tests!(Precision::F64, 4: f64_lengths_part0 = 0, f64_lengths_part1 = 1,
+    f64_lengths_part2 = 2, f64_lengths_part3 = 3);
+
+/// Every length the sweep refuses has a prime factor above 13, and every
+/// 13-smooth one is generated (the sweep's runs prove them right).
+#[test]
+fn only_lengths_with_large_prime_factors_are_refused() {
+    for n in [4093, 4094, 34, 17] {
+        let spec = real_spec(&[n], Precision::F32);
+        let err = fftgen::generate(&spec, ORIGIN).unwrap_err();
+        assert!(
+            matches!(err, fftgen::Error::UnsupportedPrime { .. }),
+            "n = {n}: {err}"
+        );
+    }
+    for n in [4095, 4096, 2, 3, 26, 169] {
+        fftgen::generate(&real_spec(&[n], Precision::F64), ORIGIN)
+            .unwrap_or_else(|e| panic!("n = {n}: {e}"));
+    }
+}
+
+/// A real axis longer than one kernel computes: split into passes.
+#[test]
+fn length_12288() {
+    for precision in [Precision::F32, Precision::F64] {
+        check_spec_on_pocl(&real_spec(&[12288], precision), 2, ORIGIN);
+    }
+}
+
+#[test]
+fn length_65536() {
+    for precision in [Precision::F32, Precision::F64] {
+        check_spec_on_pocl(&real_spec(&[1 << 16], precision), 2, ORIGIN);
+    }
+}
+
+#[test]
+fn two_dimensional_1000x1000() {
+    check_spec_on_pocl(&real_spec(&[1000, 1000], Precision::F32), 1, ORIGIN);
+    let in_place = real_spec(&[1000, 1000], Precision::F64).placement(Placement::InPlace);
+    check_spec_on_pocl(&in_place, 1, ORIGIN);
+}
+
+#[test]
+fn three_dimensional_64x48x40() {
+    let spec = real_spec(&[64, 48, 40], Precision::F32);
+    check_spec_on_pocl(&spec, 2, ORIGIN);
+    check_spec_on_pocl(&spec.placement(Placement::InPlace), 2, ORIGIN);
+    check_spec_on_pocl(&real_spec(&[64, 48, 40], Precision::F64), 1, ORIGIN);
+}
+
+/// In place (cuFFT's padded rows) and out of place, even and odd lengths,
+/// 1D to 3D, batches that fill no block evenly; each normalisation on two
+/// of them.
+#[test]
+fn placements_normalizations_and_batches() {
+    let shapes: [&[usize]; 8] = [
+        &[2],
+        &[3],
+        &[16],
+        &[45],
+        &[1000],
+        &[4096],
+        &[12, 10],
+        &[6, 4, 9],
+    ];
+    for shape in shapes {
+        for placement in [Placement::OutOfPlace, Placement::InPlace] {
+            for precision in [Precision::F32, Precision::F64] {
+                let spec = real_spec(shape, precision).placement(placement);
+                check_spec_on_pocl(&spec, 5, ORIGIN);
+            }
+        }
+    }
+    for (shape, placement) in [
+        (&[45][..], Placement::InPlace),
+        (&[12, 10], Placement::OutOfPlace),
+    ] {
+        for normalization in [Normalization::Inverse, Normalization::Unitary] {
+            let spec = real_spec(shape, Precision::F32)
+                .placement(placement)
+                .normalization(normalization);
+            check_spec_on_pocl(&spec, 3, ORIGIN);
+        }
+    }
+}
+
+/// Layouts with gaps between transforms, padded rows and strided elements
+/// on either side (the gaps of the outputs must keep their values).
+#[test]
+fn padded_and_strided_layouts() {
+    let layout = |strides: &[usize], distance| Layout {
+        strides: strides.to_vec(),
+        distance,
+    };
+    let cases = [
+        // Transforms 20 reals apart; half spectra 12 apart.
+        (vec![16], layout(&[1], 20), layout(&[1], 12)),
+        // Every other real; every other complex value.
+        (vec![16], layout(&[2], 40), layout(&[2], 20)),
+        (vec![15], layout(&[1], 17), layout(&[2], 20)),
+        // Padded rows on both sides.
+        (vec![6, 10], layout(&[12, 1], 80), layout(&[8, 1], 50)),
+        (vec![5, 9], layout(&[11, 1], 60), layout(&[6, 1], 31)),
+    ];
+    for (shape, input, output) in cases {
+        for precision in [Precision::F32, Precision::F64] {
+            let spec = real_spec(&shape, precision).layouts(input.clone(), output.clone());
+            check_spec_on_pocl(&spec, 3, ORIGIN);
+        }
+    }
+}
+
+/// The runtime's own calls: the R2C of reals, then the C2R of the spectrum
+/// it gave, is n times the reals (out of place on slices of f32 and complex
+/// values, in place on one buffer of reals).
+#[test]
+fn c2r_of_r2c_is_n_times_the_input() {
+    let Some(device) = pocl() else { return };
+    for (shape, placement) in [
+        (vec![12, 20], Placement::OutOfPlace),
+        (vec![45], Placement::InPlace),
+    ] {
+        let spec = real_spec(&shape, Precision::F32).placement(placement);
+        let generated = fftgen::generate(&spec, ORIGIN).unwrap();
+        let manifest = &generated.manifest;
+        let fft = OpenClFft::new(device, &generated.opencl_source, manifest).unwrap();
+        let batch = 3;
+        let points: usize = shape.iter().product();
+        let x: Vec<f32> = random_reals(batch * points, 5)
+            .into_iter()
+            .map(|v| v as f32)
+            .collect();
+        let back: Vec<f32> = match placement {
+            Placement::OutOfPlace => {
+                let mut spectrum =
+                    vec![Complex::default(); manifest.output_elements(Direction::Forward, batch)];
+                fft.run(Direction::Forward, &x, &mut spectrum, batch)
+                    .unwrap();
+                let mut back = vec![0.0f32; batch * points];
+                fft.run(Direction::Inverse, &spectrum, &mut back, batch)
+                    .unwrap();
+                back
+            }
+            Placement::InPlace => {
+                // Rows of 2 (n / 2 + 1) reals: the reals, then the spectrum over them.
+                let n = shape[shape.len() - 1];
+                let row = 2 * (n / 2 + 1);
+                let mut data = vec![0.0f32; batch * row];
+                for (t, chunk) in x.chunks(n).enumerate() {
+                    data[t * row..t * row + n].copy_from_slice(chunk);
+                }
+                fft.run_in_place(Direction::Forward, &mut data, batch)
+                    .unwrap();
+                fft.run_in_place(Direction::Inverse, &mut data, batch)
+                    .unwrap();
+                data.chunks(row).flat_map(|r| r[..n].to_vec()).collect()
+            }
+        };
+        let widen = |v: &[f32], scale: f64| -> Vec<Complex<f64>> {
+            v.iter()
+                .map(|&r| Complex::new(r as f64 * scale, 0.0))
+                .collect()
+        };
+        let error = relative_l2(&widen(&back, 1.0), &widen(&x, points as f64));
+        // Two transforms, each within the tolerance.
+        let bound = 2.0 * tolerance(points, Precision::F32);
+        assert!(
+            error < bound,
+            "{shape:?} {placement}: {error:.3e} > {bound:.3e}"
+        );
+    }
+}
+
+/// Buffers of the wrong element type or length are refused with errors
+/// that say what to pass, before anything is written.
+#[test]
+fn wrong_buffers_are_refused_with_what_to_pass() {
+    let Some(device) = pocl() else { return };
+    let n = 16;
+    let batch = 2;
+    let generated = fftgen::generate(&real_spec(&[n], Precision::F32), ORIGIN).unwrap();
+    let fft = OpenClFft::new(device, &generated.opencl_source, &generated.manifest).unwrap();
+    let sentinel = Complex::new(-7.25f32, 7.25);
+    let reals = vec![0.5f32; batch * n];
+    let mut spectrum = vec![sentinel; batch * (n / 2 + 1)];
+
+    // Complex values where the forward's input is real.
+    let complex_input = vec![Complex::new(0.5f32, 0.0); batch * n];
+    let err = fft
+        .run(Direction::Forward, &complex_input, &mut spectrum, batch)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::WrongElement {
+                buffer: "input",
+                side: Element::Real,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let message = err.to_string();
+    assert!(
+        message.contains("the input of an r2c transform")
+            && message.contains("is real: pass a slice of f32, not of Complex<f32>"),
+        "{message}"
+    );
+    // Reals where the inverse's input (the half spectrum) is complex.
+    let mut out = vec![0.0f32; batch * n];
+    let err = fft
+        .run(
+            Direction::Inverse,
+            &reals[..batch * (n / 2 + 1)],
+            &mut out,
+            batch,
+        )
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("is complex: pass a slice of Complex<f32>, not of f32"),
+        "{err}"
+    );
+    assert!(err.to_string().contains("c2r"), "{err}");
+    // The wrong precision.
+    let wide = vec![0.5f64; batch * n];
+    let mut wide_spectrum = vec![Complex::new(0.0f64, 0.0); batch * (n / 2 + 1)];
+    assert_eq!(
+        fft.run(Direction::Forward, &wide, &mut wide_spectrum, batch),
+        Err(Error::PrecisionMismatch {
+            manifest: Precision::F32,
+            buffer: Precision::F64
+        })
+    );
+    // Lengths count the side's values: the reals, and the half spectrum.
+    let err = fft
+        .run(Direction::Forward, &reals[1..], &mut spectrum, batch)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::WrongLength {
+                buffer: "input",
+                expected: 32,
+                got: 31,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let mut full = vec![sentinel; batch * n];
+    let err = fft
+        .run(Direction::Forward, &reals, &mut full, batch)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::WrongLength {
+                buffer: "output",
+                expected: 18,
+                got: 32,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("[9] complex values"), "{err}");
+    assert!(spectrum.iter().chain(&full).all(|&c| c == sentinel));
+
+    // In place, the buffer holds the padded rows: unpadded reals are short.
+    let spec = real_spec(&[n], Precision::F32).placement(Placement::InPlace);
+    let generated = fftgen::generate(&spec, ORIGIN).unwrap();
+    let fft = OpenClFft::new(device, &generated.opencl_source, &generated.manifest).unwrap();
+    let mut unpadded = vec![0.5f32; batch * n];
+    let err = fft
+        .run_in_place(Direction::Forward, &mut unpadded, batch)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::WrongLength {
+                buffer: "data",
+                expected: 36,
+                got: 32,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(unpadded.iter().all(|&x| x == 0.5));
+}
+
+/// The f64 references of both directions against the textbook DFT
+/// (tests/common's `naive_dft`, along each axis in turn for 2D).
+#[test]
+fn the_real_references_are_the_naive_dft() {
+    for shape in [
+        vec![1],
+        vec![2],
+        vec![3],
+        vec![8],
+        vec![15],
+        vec![16],
+        vec![17],
+        vec![4, 6],
+        vec![5, 7],
+    ] {
+        let points: usize = shape.iter().product();
+        let batch = 2;
+        let x = random_reals(batch * points, 9);
+        let widened: Vec<Complex<f64>> = x.iter().map(|&r| Complex::new(r, 0.0)).collect();
+        let full: Vec<Complex<f64>> = widened
+            .chunks(points)
+            .flat_map(|t| naive_nd(&shape, t, Direction::Forward))
+            .collect();
+        let n = shape[shape.len() - 1];
+        let half: Vec<Complex<f64>> = full
+            .chunks(n)
+            .flat_map(|row| row[..n / 2 + 1].to_vec())
+            .collect();
+        let got = real_forward_reference(&shape, &x, Normalization::None);
+        let error = relative_l2(&got, &half);
+        assert!(error < 1e-13, "{shape:?} forward: {error:.3e}");
+        // The inverse DFT of the whole (Hermitian) spectrum is n x.
+        let want: Vec<Complex<f64>> = full
+            .chunks(points)
+            .flat_map(|t| naive_nd(&shape, t, Direction::Inverse))
+            .collect();
+        let got: Vec<Complex<f64>> = real_inverse_reference(&shape, &half, Normalization::None)
+            .into_iter()
+            .map(|r| Complex::new(r, 0.0))
+            .collect();
+        let error = relative_l2(&got, &want);
+        assert!(error < 1e-13, "{shape:?} inverse: {error:.3e}");
+        let nx: Vec<Complex<f64>> = widened.iter().map(|c| c * points as f64).collect();
+        assert!(relative_l2(&got, &nx) < 1e-13, "{shape:?}: not n x");
+    }
+}
+
+/// The textbook N-D DFT of one row-major transform of `shape`: the naive
+/// DFT along each axis in turn.
+fn naive_nd(shape: &[usize], x: &[Complex<f64>], direction: Direction) -> Vec<Complex<f64>> {
+    let mut data = x.to_vec();
+    for axis in 0..shape.len() {
+        let len = shape[axis];
+        let stride: usize = shape[axis + 1..].iter().product();
+        for outer in 0..data.len() / (len * stride) {
+            for inner in 0..stride {
+                let start = outer * len * stride + inner;
+                let line: Vec<_> = (0..len).map(|k| data[start + k * stride]).collect();
+                for (k, value) in naive_dft(&line, direction).into_iter().enumerate() {
+                    data[start + k * stride] = value;
+                }
+            }
+        }
+    }
+    data
+}
