@@ -460,7 +460,24 @@ fn long_axis(spec: &FftSpec, target: &Target) -> Result<Plan, Error> {
             target: Some(target.clone()),
             ..spec.clone()
         };
-        let choices = spec.choices.several_passes_only();
+        let mut choices = spec.choices.several_passes_only();
+        // The reals enter one pass and the half spectrum leaves another: a
+        // row that one kernel cannot hold (f64 past static shared memory)
+        // still takes two, as even as the axis allows.
+        if choices.split.is_none() && n <= max_size(spec.precision) {
+            let columns = super::multipass::column_limit(spec.precision, target);
+            let root = (1..=n).find(|&f| f * f >= n).unwrap_or(n);
+            let split = (root..columns.min(n - 1).max(root) + 1)
+                .find_map(|limit| {
+                    super::split::four_step(n, limit, 2).filter(|split| split.len() == 2)
+                })
+                .ok_or(Error::RealAxisTooLong {
+                    n,
+                    precision: spec.precision,
+                    max: max_size(spec.precision),
+                })?;
+            choices.split = Some(split);
+        }
         let mut plan = super::multipass::plan_axes(&sub, target, &choices, &[0], true)?;
         let count = plan.passes.len();
         let factors = plan.axis_factors[0].clone();
