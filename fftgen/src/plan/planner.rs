@@ -676,7 +676,7 @@ fn registers_needed(values: usize, precision: Precision) -> usize {
 /// holds (enough loads in flight to cover memory latency), no more than
 /// shared memory allows, and few enough that the register budget this
 /// implies still holds the thread's values.
-fn min_blocks_per_sm(
+pub(super) fn min_blocks_per_sm(
     threads_per_block: usize,
     shared_bytes: usize,
     values: usize,

@@ -89,6 +89,9 @@ impl RealStep {
     }
 }
 
+/// Complex values of registers a real step needs beyond its FFT's.
+const REAL_STEP_VALUES: usize = 4;
+
 /// Why the reals of `layout` cannot be read as complex pairs, if they cannot:
 /// neighbours along the real axis must be adjacent, and every other stride
 /// and the distance even (so each pair starts on a complex element).
@@ -421,6 +424,19 @@ fn fused_pass(
     pass.threads_per_block = pass.ffts_per_block * pass.threads_per_fft;
     pass.shared_bytes = pass.ffts_per_block * bytes_per_fft;
     pass.dynamic_shared = pass.dynamic_shared || dynamic;
+    // The split or merge holds a pair of values, their twiddle and the
+    // parts of the result on top of the FFT's registers: the launch bound
+    // leaves room for four more complex values, so nothing spills.
+    if user.min_blocks_per_sm.is_none() && pass.lanes == super::LaneLayout::FftMajor {
+        let roomy = super::planner::min_blocks_per_sm(
+            pass.threads_per_block,
+            pass.shared_bytes,
+            pass.values_per_thread + REAL_STEP_VALUES,
+            precision,
+            target,
+        );
+        pass.min_blocks_per_sm = pass.min_blocks_per_sm.min(roomy);
+    }
     pass.access = access;
     let Twiddles::RoundedF64Table { len } = pass.twiddles;
     let twiddle_offset = match route {
