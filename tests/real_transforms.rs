@@ -8,9 +8,8 @@
 //! against the textbook DFT here.
 //!
 //! Covered: every length from 2 to 4096 in f32 and f64 is either refused
-//! with `UnsupportedPrime` (a prime factor above 13) or, for every length up
-//! to 512 and a sample above it (see `sweep` for why a sample), runs within
-//! tolerance; 12288 and 2^16, 1000x1000 and 64x48x40, in place
+//! with `UnsupportedPrime` (a prime factor above 13) or runs within
+//! tolerance, both directions; 12288 and 2^16, 1000x1000 and 64x48x40, in place
 //! and out of place, every normalisation, batches of several transforms,
 //! padded and strided layouts, C2R(R2C(x)) = n x through the runtime's own
 //! calls, and the runtime's errors for buffers of the wrong type or length.
@@ -58,17 +57,13 @@ fn check_length(n: usize, precision: Precision, batch: usize) -> bool {
 
 /// Lengths in 2..=4096 whose index is `part` modulo `parts` (so the sweep
 /// splits into tests), on batches of 1 and 2: those with a prime factor
-/// above 13 must be refused, the others must run within tolerance, all of
-/// them up to 512 and a sample above ([`sampled`]).
+/// above 13 must be refused, all the others must run within tolerance.
 ///
-/// Why a sample above 512: compiling each length's kernels dominates (PoCL
-/// builds each program and then each kernel at its first launch, 0.5 to 1.5 s
-/// a length; the runs themselves take microseconds), and PoCL compiles one
-/// kernel at a time however many tests run. Measured with a cold PoCL
-/// cache on 2 cores: 555 lengths (a third of those above 512) and the rest
-/// of this file took 11 minutes (all 978 would take about 18); this sample
-/// (212 lengths in f32, 211 in f64) and the rest take 8. Refusals cost
-/// nothing, so every length is classified.
+/// Compiling each length's kernels dominates (PoCL builds each program and
+/// each kernel at its first launch, 0.5 to 1.5 s a length; the runs take
+/// microseconds), and PoCL compiles one kernel at a time however many tests
+/// run: with a cold PoCL cache on 2 cores all 978 lengths (both precisions)
+/// take about 18 minutes, within CI's budget.
 fn sweep(precision: Precision, part: usize, parts: usize) {
     if pocl().is_none() {
         return;
@@ -76,9 +71,6 @@ fn sweep(precision: Precision, part: usize, parts: usize) {
     let mut checked = 0;
     let mut failed = Vec::new();
     for n in (2..=4096).skip(part).step_by(parts) {
-        if is_smooth(n) && !sampled(n, precision) {
-            continue;
-        }
         let batch = 1 + n % 2;
         // One failure (its message printed) does not hide the lengths after it.
         match std::panic::catch_unwind(|| check_length(n, precision, batch)) {
@@ -88,22 +80,6 @@ fn sweep(precision: Precision, part: usize, parts: usize) {
     }
     assert!(failed.is_empty(), "{precision}: lengths {failed:?} failed");
     assert!(checked >= 10, "only {checked} lengths ran");
-}
-
-/// Whether the sweep runs the 13-smooth length `n` in `precision`: every
-/// one up to 512, every power of two, 4095 and 4096, and of the others
-/// above 512 every eighth in order, f32 and f64 taking different eighths
-/// (together a quarter of them, spread over the whole range).
-fn sampled(n: usize, precision: Precision) -> bool {
-    if n <= 512 || n.is_power_of_two() || n >= 4093 {
-        return true;
-    }
-    let index = (513..n).filter(|&m| is_smooth(m)).count();
-    let offset = match precision {
-        Precision::F32 => 0,
-        Precision::F64 => 4,
-    };
-    index % 8 == offset
 }
 
 macro_rules! sweep_tests {
