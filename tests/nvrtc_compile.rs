@@ -11,9 +11,7 @@ use fftgen::plan::factor::supported_sizes;
 use fftgen::plan::planner::max_size;
 use fftgen::plan::Wisdom;
 use fftgen::plan::{ExchangeBuffers, ExchangeWidth, PaddingSearch};
-use fftgen::{
-    FftSpec, Normalization, Placement, Precision, ShapeChoices, Target, TransformKind,
-};
+use fftgen::{FftSpec, Normalization, Placement, Precision, ShapeChoices, Target, TransformKind};
 use fftgen_runtime::cuda::compile_to_cubin_check;
 
 const ARCH: &str = "sm_90";
