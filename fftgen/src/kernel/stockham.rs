@@ -974,19 +974,29 @@ impl Lowering<'_> {
                 self.walk(n / 2 + 1, |k, _| {
                     let mirror =
                         Expr::select(uint(0).lt(k.clone()), uint(n).sub(k.clone()), uint(0));
-                    let w = var(TWIDDLES).at(uint(offset).add(k.clone()));
-                    let mut low = self.split(shared(k.clone()), shared(mirror.clone()), w.clone());
+                    let loads = vec![
+                        let_const(Type::Complex, "zk", shared(k.clone())),
+                        let_const(Type::Complex, "zm", shared(mirror)),
+                        let_const(
+                            Type::Complex,
+                            "wk",
+                            var(TWIDDLES).at(uint(offset).add(k.clone())),
+                        ),
+                    ];
+                    let mut low = self.split(var("zk"), var("zm"), var("wk"));
                     low.push(assign(var(output).at(at(k.clone())), self.scaled(var("x"))));
                     let mut high = self.split(
-                        shared(mirror),
-                        shared(k.clone()),
-                        Expr::complex(w.clone().re().neg(), w.im()),
+                        var("zm"),
+                        var("zk"),
+                        Expr::complex(var("wk").re().neg(), var("wk").im()),
                     );
                     high.push(assign(
                         var(output).at(at(uint(n).sub(k))),
                         self.scaled(var("x")),
                     ));
-                    vec![Stmt::Scope(low), Stmt::Scope(high)]
+                    let mut out = loads;
+                    out.extend([Stmt::Scope(low), Stmt::Scope(high)]);
+                    out
                 })
             }
             (Some(real), _) if real.route == RealRoute::HalfLength => {
