@@ -56,9 +56,7 @@ fn spanned(args: &KernelArgs, error: &GenError) -> Error {
         GenError::ZeroSize
         | GenError::TrivialSize
         | GenError::UnsupportedPrime { .. }
-        | GenError::TooLarge { .. }
-        | GenError::RealAxisTooLong { .. }
-        | GenError::RealAxesNeedScratch { .. } => Some(args.n_tokens.clone()),
+        | GenError::TooLarge { .. } => Some(args.n_tokens.clone()),
         GenError::UnsupportedRadix { radix } => args
             .radix_tokens
             .as_ref()

@@ -8,6 +8,7 @@ use crate::codelet::Codelet;
 use crate::expr::OpCount;
 use crate::kernel::butterfly::lower_butterfly;
 use crate::kernel::complex_ops::cmul;
+use crate::kernel::real_split::{is_apart, lower_real_split};
 use crate::kernel::stockham::{has_twiddles, lower_stockham, pad_helper, twiddle_table, TWIDDLES};
 use crate::kernel::{dialect, KernelKey};
 use crate::plan::{plan, Pass, Plan, Twiddles};
@@ -192,7 +193,11 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
             let key = KernelKey::of(plan, p, dir);
             // Passes of equal shape (the axes of a cube) share one kernel.
             if !keys.contains(&key) {
-                kernels.push(lower_stockham(plan, p, dir).render(d.as_ref()));
+                let kernel = match is_apart(p) {
+                    true => lower_real_split(plan, p, dir),
+                    false => lower_stockham(plan, p, dir),
+                };
+                kernels.push(kernel.render(d.as_ref()));
                 keys.push(key);
             }
         }

@@ -149,23 +149,4 @@ pub enum Error {
 
     #[error("internal template error (a bug in fftgen, please report it): {0}")]
     Template(String),
-
-    #[error(
-        "a real transform's last axis of {n} points is longer than fftgen computes in \
-         {precision} on this target: at most {max} points (one kernel per row of a 2D/3D \
-         transform; two passes of a 1D one); plan it as c2c with zero imaginary parts, or make \
-         the long axis a complex one"
-    )]
-    RealAxisTooLong {
-        n: usize,
-        precision: crate::Precision,
-        max: usize,
-    },
-
-    #[error(
-        "the complex axes of the real transform {shape:?} need a scratch buffer of their own \
-         (an axis longer than one pass), which real transforms do not support yet; plan it in \
-         place, or with shorter axes"
-    )]
-    RealAxesNeedScratch { shape: Vec<usize> },
 }

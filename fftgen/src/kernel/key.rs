@@ -130,7 +130,11 @@ fn fnv1a(text: &str) -> u64 {
 
 impl fmt::Display for KernelKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let radices: Vec<String> = self.radices.iter().map(|r| r.to_string()).collect();
+        // A pass of no radix stages (a real step of its own) reads `r0`.
+        let radices: Vec<String> = match self.radices.is_empty() {
+            true => vec!["0".into()],
+            false => self.radices.iter().map(|r| r.to_string()).collect(),
+        };
         let tokens: String = TOKENS
             .iter()
             .filter(|t| (t.is_set)(self))
@@ -186,12 +190,13 @@ impl FromStr for KernelKey {
                 .and_then(|v| v.parse().ok())
                 .ok_or_else(bad)
         };
-        let radices = radices
-            .strip_prefix('r')
-            .ok_or_else(bad)?
-            .split('x')
-            .map(|r| r.parse().map_err(|_| bad()))
-            .collect::<Result<Vec<usize>, String>>()?;
+        let radices = match radices.strip_prefix('r').ok_or_else(bad)? {
+            "0" => Vec::new(),
+            list => list
+                .split('x')
+                .map(|r| r.parse().map_err(|_| bad()))
+                .collect::<Result<Vec<usize>, String>>()?,
+        };
         let mut key = KernelKey {
             real,
             n: number(n, "n")?,

@@ -1,6 +1,7 @@
 //! From plan to kernel source: the kernel AST ([`ast`]), the one place where
 //! CUDA and OpenCL differ ([`dialect`]), and the lowerings of butterflies,
-//! complex helpers and the Stockham pass into that AST.
+//! complex helpers, the Stockham pass and a real step of its own into
+//! that AST.
 
 pub mod ast;
 pub mod butterfly;
@@ -8,6 +9,7 @@ pub mod complex_ops;
 pub mod dialect;
 pub mod key;
 pub mod lang;
+pub mod real_split;
 pub mod stockham;
 
 pub use dialect::{dialect, Cuda, Dialect, OpenCl};

@@ -19,7 +19,7 @@ use super::complex_ops::cmul_name;
 use super::key::KernelKey;
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{
-    ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout, Padding, Pass,
+    Access, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout, Padding, Pass,
     Plan, RealEnd, RealRoute, RealStep, Stage,
 };
 use crate::{Direction, Placement};
@@ -126,6 +126,35 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
         && full_length(|end| matches!(end, RealEnd::Both | RealEnd::Loads(_)));
     let real_output = direction == Direction::Inverse
         && full_length(|end| matches!(end, RealEnd::Both | RealEnd::Stores(_)));
+    let params = kernel_params(placement, real_input, real_output, has_twiddles(pass));
+    let lowering = Lowering {
+        plan,
+        pass,
+        direction,
+        buffers: &buffers,
+        real_input,
+        real_output,
+    };
+    Function {
+        kind: FunctionKind::Kernel {
+            threads_per_block: pass.threads_per_block,
+            min_blocks_per_sm: pass.min_blocks_per_sm,
+        },
+        name: KernelKey::of(plan, pass, direction).to_string(),
+        params,
+        body: lowering.body(),
+    }
+}
+
+/// The parameters of a pass's kernel: `input`, `output` (complex, or real
+/// where `real_input` / `real_output`) and `batch` out of place, `data` and
+/// `batch` in place, then the twiddle table where it reads one.
+pub(super) fn kernel_params(
+    placement: Placement,
+    real_input: bool,
+    real_output: bool,
+    twiddles: bool,
+) -> Vec<Param> {
     let pointer = |real: bool| match real {
         true => Type::Real,
         false => Type::Complex,
@@ -169,7 +198,7 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
             },
         ],
     };
-    if has_twiddles(pass) {
+    if twiddles {
         params.push(Param {
             name: TWIDDLES.into(),
             kind: ParamKind::Global {
@@ -179,23 +208,7 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
             },
         });
     }
-    let lowering = Lowering {
-        plan,
-        pass,
-        direction,
-        buffers: &buffers,
-        real_input,
-        real_output,
-    };
-    Function {
-        kind: FunctionKind::Kernel {
-            threads_per_block: pass.threads_per_block,
-            min_blocks_per_sm: pass.min_blocks_per_sm,
-        },
-        name: KernelKey::of(plan, pass, direction).to_string(),
-        params,
-        body: lowering.body(),
-    }
+    params
 }
 
 struct Lowering<'a> {
@@ -561,38 +574,7 @@ impl Lowering<'_> {
     /// coordinates (`{fft}_c0`, ...) and the transform of the batch, and
     /// declares where it starts in the input and the output.
     fn locate(&self, fft: &str, input: &str, output: &str) -> Vec<Stmt> {
-        let access = &self.pass.access;
-        let mut out = Vec::new();
-        let mut rest = var(fft);
-        let (mut at_in, mut at_out) = (uint(0), uint(0));
-        for (i, column) in access.columns.iter().enumerate() {
-            let coordinate = format!("{fft}_c{i}");
-            out.push(let_const(
-                Type::Index,
-                coordinate.clone(),
-                rest.clone().rem(uint(column.count)),
-            ));
-            at_in = at_in.add(var(&coordinate).mul(uint(column.input_stride)));
-            at_out = at_out.add(var(&coordinate).mul(uint(column.output_stride)));
-            let quotient = format!("{fft}_q{i}");
-            out.push(let_const(
-                Type::Index,
-                quotient.clone(),
-                rest.div(uint(column.count)),
-            ));
-            rest = var(quotient);
-        }
-        out.push(let_const(
-            Type::Index,
-            input,
-            at_in.add(rest.clone().mul(uint(access.input_distance))),
-        ));
-        out.push(let_const(
-            Type::Index,
-            output,
-            at_out.add(rest.mul(uint(access.output_distance))),
-        ));
-        out
+        locate(&self.pass.access, fft, input, output)
     }
 
     /// Element `point` (a uint) of this thread's FFT in the input.
@@ -1360,6 +1342,43 @@ impl ExchangeArrays {
             ExchangeArrays::Interleaved(values) => vec![assign(var(values).at(at), value)],
         }
     }
+}
+
+/// Decomposes FFT `fft` (an index variable) into the columns of `access`
+/// (`{fft}_c0`, ...) and the transform of the batch, and declares where it
+/// starts in the input and the output.
+pub(super) fn locate(access: &Access, fft: &str, input: &str, output: &str) -> Vec<Stmt> {
+    let mut out = Vec::new();
+    let mut rest = var(fft);
+    let (mut at_in, mut at_out) = (uint(access.input_offset), uint(access.output_offset));
+    for (i, column) in access.columns.iter().enumerate() {
+        let coordinate = format!("{fft}_c{i}");
+        out.push(let_const(
+            Type::Index,
+            coordinate.clone(),
+            rest.clone().rem(uint(column.count)),
+        ));
+        at_in = at_in.add(var(&coordinate).mul(uint(column.input_stride)));
+        at_out = at_out.add(var(&coordinate).mul(uint(column.output_stride)));
+        let quotient = format!("{fft}_q{i}");
+        out.push(let_const(
+            Type::Index,
+            quotient.clone(),
+            rest.div(uint(column.count)),
+        ));
+        rest = var(quotient);
+    }
+    out.push(let_const(
+        Type::Index,
+        input,
+        at_in.add(rest.clone().mul(uint(access.input_distance))),
+    ));
+    out.push(let_const(
+        Type::Index,
+        output,
+        at_out.add(rest.mul(uint(access.output_distance))),
+    ));
+    out
 }
 
 /// The arrays that stage `s` writes for stage `s + 1` (and that stage

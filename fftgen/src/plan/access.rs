@@ -19,7 +19,7 @@ pub struct Column {
 }
 
 /// The global-memory side of one pass.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Access {
     pub reads: Buffer,
     pub writes: Buffer,
@@ -34,6 +34,32 @@ pub struct Access {
     /// Elements between transforms of the batch, read and written.
     pub input_distance: usize,
     pub output_distance: usize,
+    /// Elements before transform 0 in the buffer read and the buffer
+    /// written: 0 but for the second region of a workspace that holds two
+    /// (a pass of a real transform that cannot write where it reads while
+    /// the first region holds the data).
+    pub input_offset: usize,
+    pub output_offset: usize,
+}
+
+/// As derived, with the offsets only where they are not 0: kernel names
+/// hash this text, and those of passes without offsets stay as they were.
+impl std::fmt::Debug for Access {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut s = f.debug_struct("Access");
+        s.field("reads", &self.reads)
+            .field("writes", &self.writes)
+            .field("input_stride", &self.input_stride)
+            .field("output_stride", &self.output_stride)
+            .field("columns", &self.columns)
+            .field("input_distance", &self.input_distance)
+            .field("output_distance", &self.output_distance);
+        if self.input_offset != 0 || self.output_offset != 0 {
+            s.field("input_offset", &self.input_offset)
+                .field("output_offset", &self.output_offset);
+        }
+        s.finish()
+    }
 }
 
 impl Access {
@@ -47,6 +73,8 @@ impl Access {
             columns: Vec::new(),
             input_distance: n,
             output_distance: n,
+            input_offset: 0,
+            output_offset: 0,
         }
     }
 
@@ -68,7 +96,9 @@ impl Access {
             }
             stride == 1 && distance == next
         };
-        dense_side(
+        self.input_offset == 0
+            && self.output_offset == 0
+            && dense_side(
             self.input_stride,
             self.columns.iter().map(|c| c.input_stride).collect(),
             self.input_distance,

@@ -367,6 +367,11 @@ impl Pass {
                 let full = real.real_n * complex;
                 // The forward pass's sides (the inverse's mirror them).
                 let per_row = match real.end {
+                    // Reads the FFT's N / 2 values and writes the half spectrum.
+                    RealEnd::Apart => {
+                        let rows = plan.n / real.real_n;
+                        return (real.real_n / 2) * complex * rows + half * rows;
+                    }
                     RealEnd::Both => reals + half,
                     RealEnd::Loads(_) => reals + full,
                     RealEnd::Stores(_) => full + half,

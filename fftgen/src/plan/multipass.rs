@@ -80,7 +80,8 @@ fn plan_with(spec: &FftSpec, target: &Target, choices: &ShapeChoices) -> Result<
 /// are left as they are, as the complex axes of a real transform need).
 /// With `scratch_only`, results between passes go to the scratch buffer
 /// alone: the input and output of a long real axis are shorter than its
-/// complex FFT (reals, half spectrum).
+/// complex FFT (reals, half spectrum). The caller then gives consecutive
+/// passes that write scratch two regions of it in turn (plan/real.rs).
 pub(super) fn plan_axes(
     spec: &FftSpec,
     target: &Target,
@@ -91,7 +92,13 @@ pub(super) fn plan_axes(
     let shape = &spec.shape;
     let precision = spec.precision;
     let input_layout = spec.planned_input_layout();
-    let output_layout = spec.planned_output_layout();
+    // A real plan's segments run in place between layouts that differ (the
+    // reals and the half spectrum of one buffer): an output layout given
+    // is the output's.
+    let output_layout = spec
+        .output_layout
+        .clone()
+        .unwrap_or_else(|| spec.planned_output_layout());
     let scratch_layout = Layout::contiguous(shape);
     let column_io = choices.column_io.unwrap_or(ColumnIo::Tile);
     let columns = column_limit(precision, target);
@@ -155,12 +162,12 @@ pub(super) fn plan_axes(
         });
     }
 
-    let buffers = choose_buffers(&steps, spec.placement, scratch_only).ok_or_else(|| {
-        Error::RealAxisTooLong {
-            n: spec.n(),
-            precision,
-            max: columns * columns,
-        }
+    // Some assignment always exists: the scratch buffer between any two
+    // passes (in its two regions where `scratch_only`).
+    let buffers = choose_buffers(&steps, spec.placement, scratch_only).ok_or(Error::TooLarge {
+        n: spec.n(),
+        precision,
+        max: columns * columns,
     })?;
     let layout_of = |buffer: Buffer| match buffer {
         Buffer::Input => &input_layout,
@@ -228,15 +235,17 @@ pub fn column_limit(precision: Precision, target: &Target) -> usize {
 /// last writes the output, each reads what the one before wrote, and a step
 /// that does not write where it read gets a buffer apart (in place the
 /// input is the output). The assignment with the fewest scratch passes wins;
-/// with `scratch_only` every pass but the last writes the scratch buffer
-/// (`None` when that cannot work: three passes of one axis).
+/// with `scratch_only` every pass but the last writes the scratch buffer,
+/// whose consecutive writes go to two regions in turn (so scratch to
+/// scratch is no pass in place).
 fn choose_buffers(
     steps: &[Step],
     placement: Placement,
     scratch_only: bool,
 ) -> Option<Vec<(Buffer, Buffer)>> {
     let same = |a: Buffer, b: Buffer| {
-        a == b || (placement == Placement::InPlace && a != Buffer::Scratch && b != Buffer::Scratch)
+        (a == b && !(scratch_only && a == Buffer::Scratch))
+            || (placement == Placement::InPlace && a != Buffer::Scratch && b != Buffer::Scratch)
     };
     let count = steps.len();
     let mut best: Option<(usize, Vec<(Buffer, Buffer)>)> = None;
@@ -338,6 +347,8 @@ fn step_access<'a>(
         columns: columns.into_iter().map(|(c, _)| c).collect(),
         input_distance: read.distance,
         output_distance: write.distance,
+        input_offset: 0,
+        output_offset: 0,
     };
     (access, twiddle)
 }

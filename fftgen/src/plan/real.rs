@@ -22,7 +22,9 @@ use super::choices::ShapeChoices;
 use super::planner::{fits_one_kernel, max_size, plan_pass};
 use super::wisdom::Wisdom;
 use super::{ExchangeBuffers, ExchangeWidth, GlobalIo, Pass, Plan, Twiddles};
-use crate::{Buffer, Direction, Error, FftSpec, Layout, Placement, Target, TransformKind};
+use crate::{
+    Buffer, Direction, Error, FftSpec, Layout, Placement, Precision, Target, TransformKind,
+};
 use serde::Serialize;
 
 /// How a real axis is computed.
@@ -48,6 +50,13 @@ pub enum RealEnd {
     /// The last pass of a long axis (full length): its stores keep the
     /// half spectrum (R2C) or the real parts (C2R).
     Stores(AxisIndex),
+    /// A pass of its own (half length, past one kernel): the split, in
+    /// place on the output after the C2C passes of N / 2 (R2C), or the
+    /// merge from the half spectrum into the pairs of reals before them
+    /// (C2R). Each thread takes the pairs k, M - k of a row; the pass's
+    /// FFTs are chunks of pairs (its column 0), and `w_N^k` comes from the
+    /// two tables of its `step_twiddle` (span N).
+    Apart,
 }
 
 /// Where point `p` of a pass's FFT lies on the real axis: the coordinate
@@ -181,6 +190,18 @@ pub fn validate(spec: &FftSpec) -> Result<(), Error> {
 }
 
 /// Plans the `r2c` transform `spec` (validated) for `target`.
+///
+/// Each direction is a sequence of segments over four places: the input,
+/// the output and up to two regions of the workspace (see [`Slot`]). The
+/// R2C runs the real axis (input to output) and then the complex axes in
+/// the output; the C2R runs the complex axes (out of place from the input
+/// into the workspace, so the input is never written) and then the real
+/// axis into the output. The real axis is one fused kernel where one holds
+/// it; else, for even N whose reals pair up, the complex FFT of N / 2 in
+/// C2C passes with the split or merge in a pass of its own
+/// ([`RealEnd::Apart`]); else the full-length complex FFT in two or three
+/// passes with the reals at the first's loads and the half spectrum at the
+/// last's stores.
 pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Error> {
     let shape = &spec.shape;
     let last = shape.len() - 1;
@@ -188,124 +209,130 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
     let real_layout = spec.planned_input_layout();
     let half_layout = spec.planned_output_layout();
     let complex_shape = spec.complex_shape();
-    let Some(route) = route(n, spec, &real_layout) else {
-        if shape.len() == 1 {
-            return long_axis(spec, target);
-        }
-        return Err(Error::RealAxisTooLong {
-            n,
-            precision: spec.precision,
-            max: 2 * max_size(spec.precision),
-        });
-    };
-    let fft_n = match route {
-        RealRoute::HalfLength => n / 2,
-        RealRoute::FullLength => n,
-    };
-    // The reals as the kernel addresses them.
-    let real_side = match route {
-        RealRoute::HalfLength => paired(&real_layout),
-        RealRoute::FullLength => real_layout.clone(),
-    };
     let in_place = spec.placement == Placement::InPlace;
-    let one_dimensional = shape.len() == 1;
-
-    // The complex axes over the half spectrum: in place in the output
-    // (forward), and for the C2R read from the input into the scratch
-    // buffer out of place, so that the input is never overwritten.
-    let complex_axes = |reads_input: bool| -> Result<(Vec<Pass>, usize), Error> {
-        if one_dimensional {
-            return Ok((Vec::new(), 0));
-        }
-        let scratch = Layout::contiguous(&complex_shape);
-        let (input, output, placement) = match (reads_input, in_place) {
-            (true, false) => (half_layout.clone(), scratch, Placement::OutOfPlace),
-            _ => (half_layout.clone(), half_layout.clone(), Placement::InPlace),
-        };
-        let sub = FftSpec {
-            shape: complex_shape.clone(),
-            kind: TransformKind::C2c,
-            input_layout: Some(input),
-            output_layout: Some(output),
-            placement,
-            choices: ShapeChoices::default(),
-            target: Some(target.clone()),
-            ..spec.clone()
-        };
-        let axes: Vec<usize> = (0..last).collect();
-        let plan =
-            super::multipass::plan_axes(&sub, target, &ShapeChoices::default(), &axes, false)?;
-        if plan.scratch_elements > 0 {
-            return Err(Error::RealAxesNeedScratch {
+    if let Some(split) = &spec.choices.split {
+        // A split by hand names the complex FFT of an axis it splits.
+        let product: usize = split.iter().product();
+        let lengths = [n, n / 2].into_iter().chain(shape[..last].iter().copied());
+        if !lengths.clone().any(|length| length == product) {
+            return Err(Error::BadSplit {
+                split: split.clone(),
                 shape: shape.clone(),
+                reason: format!(
+                    "no complex FFT of the real transform is {product} long (the real axis \
+                     runs one of {n}, or of {} for even {n}, and the others their lengths)",
+                    n / 2
+                ),
             });
         }
-        // Out of place the C2R's complex passes write the scratch buffer
-        // (the output holds reals); forward they work in the output.
-        let rename = |buffer: Buffer| match (reads_input, in_place, buffer) {
-            (false, _, Buffer::Input) => Buffer::Output,
-            (true, false, Buffer::Output) => Buffer::Scratch,
-            (_, _, other) => other,
+    }
+    let axis = RealAxis::choose(spec, target, wisdom, &real_layout)?;
+
+    // The complex axes over the half spectrum, from `from` into `to`.
+    let complex_axes = |from: Slot, from_layout: &Layout, to: Slot, to_layout: &Layout| {
+        if shape.len() == 1 {
+            return Ok(Vec::new());
+        }
+        let axes: Vec<usize> = (0..last).collect();
+        let choices = spec.choices.several_passes_only();
+        let choices = match &choices.split {
+            Some(split) if shape[..last].contains(&split.iter().product()) => choices,
+            _ => ShapeChoices::default(),
         };
-        let passes = plan
-            .passes
+        segment(
+            spec,
+            target,
+            &complex_shape,
+            &axes,
+            &choices,
+            (from, from_layout),
+            (to, to_layout),
+            false,
+        )
+    };
+    let contiguous_half = Layout::contiguous(&complex_shape);
+
+    // R2C: the real axis into the output, the complex axes in place there.
+    let mut forward = axis.passes(
+        spec,
+        target,
+        Direction::Forward,
+        (Slot::Input, &real_layout),
+        (Slot::Output, &half_layout),
+    )?;
+    forward.extend(complex_axes(
+        Slot::Output,
+        &half_layout,
+        Slot::Output,
+        &half_layout,
+    )?);
+
+    // C2R: the complex axes first (the real axis's merge needs each row's
+    // whole half spectrum), in place, or out of place into the workspace.
+    let (holds, holds_layout) = match (shape.len(), in_place) {
+        (1, _) | (_, true) => (Slot::Input, half_layout.clone()),
+        _ => (Slot::Region(0), contiguous_half.clone()),
+    };
+    let mut inverse = complex_axes(Slot::Input, &half_layout, holds, &holds_layout)?;
+    inverse.extend(axis.passes(
+        spec,
+        target,
+        Direction::Inverse,
+        (holds, &holds_layout),
+        (Slot::Output, &real_layout),
+    )?);
+
+    // The workspace: one or two regions, each as long as the longest
+    // intermediate, interleaved per transform of the batch.
+    let region_elements = forward
+        .iter()
+        .chain(&inverse)
+        .filter_map(|routed| routed.region_elements)
+        .max()
+        .unwrap_or(0);
+    let regions = forward
+        .iter()
+        .chain(&inverse)
+        .flat_map(|routed| [routed.reads, routed.writes])
+        .filter_map(|slot| match slot {
+            Slot::Region(r) => Some(r + 1),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let finish = |routed: Vec<Routed>| -> Vec<Pass> {
+        let count = routed.len();
+        routed
             .into_iter()
-            .map(|mut pass| {
-                pass.access.reads = rename(pass.access.reads);
-                pass.access.writes = rename(pass.access.writes);
-                pass.normalizes = false;
+            .enumerate()
+            .map(|(i, routed)| {
+                let mut pass = routed.pass;
+                let access = &mut pass.access;
+                (access.reads, access.input_offset) = routed.reads.buffer(region_elements);
+                (access.writes, access.output_offset) = routed.writes.buffer(region_elements);
+                if let Slot::Region(_) = routed.reads {
+                    access.input_distance = regions * region_elements;
+                }
+                if let Slot::Region(_) = routed.writes {
+                    access.output_distance = regions * region_elements;
+                }
+                pass.normalizes = i + 1 == count;
                 pass
             })
-            .collect();
-        let scratch = match (reads_input, in_place) {
-            (true, false) => complex_shape.iter().product(),
-            _ => 0,
-        };
-        Ok((passes, scratch))
+            .collect()
     };
-
-    // The real axis's pass in each direction: R2C reads the input, C2R
-    // writes the output (reading the scratch where complex passes ran
-    // first out of place).
-    let c2r_reads = match (one_dimensional, in_place) {
-        (false, false) => (Buffer::Scratch, Layout::contiguous(&complex_shape)),
-        _ => (Buffer::Input, half_layout.clone()),
-    };
-    let real_pass = |direction: Direction| -> Result<Pass, Error> {
-        let access = match direction {
-            Direction::Forward => row_access(
-                shape,
-                (Buffer::Input, &real_side),
-                (Buffer::Output, &half_layout),
-            ),
-            Direction::Inverse => row_access(
-                shape,
-                (c2r_reads.0, &c2r_reads.1),
-                (Buffer::Output, &real_side),
-            ),
-        };
-        fused_pass(spec, target, wisdom, route, n, access, direction)
-    };
-    let (forward_axes, _) = complex_axes(false)?;
-    let (inverse_axes, scratch) = complex_axes(true)?;
-    // A row whose spectrum does not fit a block's shared memory (f64 8192
-    // without opt-in memory) takes the two-pass route in 1D.
-    let first = match real_pass(Direction::Forward) {
-        Err(Error::RealAxisTooLong { .. }) if one_dimensional => return long_axis(spec, target),
-        other => other?,
-    };
-    let mut passes = vec![first];
-    passes.extend(forward_axes);
-    let mut inverse_passes = inverse_axes;
-    inverse_passes.push(real_pass(Direction::Inverse)?);
-    for list in [&mut passes, &mut inverse_passes] {
-        let count = list.len();
-        for (i, pass) in list.iter_mut().enumerate() {
-            pass.normalizes = i + 1 == count;
-        }
-    }
-    let mut axis_factors: Vec<Vec<usize>> = complex_shape.iter().map(|&a| vec![a]).collect();
-    axis_factors[last] = vec![fft_n];
+    // The lengths of each axis's passes (a fused real axis: its one FFT).
+    let axis_factors: Vec<Vec<usize>> = (0..shape.len())
+        .map(|a| {
+            forward
+                .iter()
+                .find_map(|routed| routed.axis.clone().filter(|(axis, _)| *axis == a))
+                .map_or_else(
+                    || vec![forward[0].pass.n],
+                    |(_, factors)| factors,
+                )
+        })
+        .collect();
     Ok(Plan {
         n: spec.points(),
         shape: shape.clone(),
@@ -316,12 +343,416 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
         placement: spec.placement,
         input_layout: real_layout,
         output_layout: half_layout,
-        scratch_elements: scratch,
+        scratch_elements: regions * region_elements,
         axis_factors,
         column_io: super::ColumnIo::Tile,
-        passes,
-        inverse_passes,
+        passes: finish(forward),
+        inverse_passes: finish(inverse),
     })
+}
+
+/// Where a pass of a real plan reads or writes before the workspace is laid
+/// out: the workspace holds one or two regions (a full-length C2R out of
+/// place needs the half spectrum in one while its first pass writes the
+/// other), each `region_elements` long, interleaved per transform.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Input,
+    Output,
+    Region(usize),
+}
+
+impl Slot {
+    /// The buffer and the offset of this slot.
+    fn buffer(self, region_elements: usize) -> (Buffer, usize) {
+        match self {
+            Slot::Input => (Buffer::Input, 0),
+            Slot::Output => (Buffer::Output, 0),
+            Slot::Region(r) => (Buffer::Scratch, r * region_elements),
+        }
+    }
+}
+
+/// A pass with the slots it reads and writes.
+struct Routed {
+    pass: Pass,
+    reads: Slot,
+    writes: Slot,
+    /// Elements of a workspace region this pass's accesses there span.
+    region_elements: Option<usize>,
+    /// For a pass of a complex axis, that axis and its split.
+    axis: Option<(usize, Vec<usize>)>,
+}
+
+/// The C2C passes of `axes` of `shape` from `(slot, layout)` to `(slot,
+/// layout)` (one place is in place), the workspace where they need one.
+/// With `full_length_real`, results between passes go to the workspace
+/// alone, alternating regions from the one `from` does not use: the input
+/// and output of a long full-length real axis hold fewer bytes than its
+/// complex FFT.
+#[allow(clippy::too_many_arguments)]
+fn segment(
+    spec: &FftSpec,
+    target: &Target,
+    shape: &[usize],
+    axes: &[usize],
+    choices: &ShapeChoices,
+    from: (Slot, &Layout),
+    to: (Slot, &Layout),
+    full_length_real: bool,
+) -> Result<Vec<Routed>, Error> {
+    // In place the input is the output: a pass between them is in place.
+    let user_buffer = |slot: Slot| matches!(slot, Slot::Input | Slot::Output);
+    let placement = match from.0 == to.0
+        || (spec.placement == Placement::InPlace && user_buffer(from.0) && user_buffer(to.0))
+    {
+        true => Placement::InPlace,
+        false => Placement::OutOfPlace,
+    };
+    let sub = FftSpec {
+        shape: shape.to_vec(),
+        kind: TransformKind::C2c,
+        input_layout: Some(from.1.clone()),
+        output_layout: Some(to.1.clone()),
+        placement,
+        choices: ShapeChoices::default(),
+        target: Some(target.clone()),
+        ..spec.clone()
+    };
+    let plan = super::multipass::plan_axes(&sub, target, choices, axes, full_length_real)?;
+    // The first region neither end of the segment holds.
+    let first_free = (0..)
+        .find(|&r| from.0 != Slot::Region(r) && to.0 != Slot::Region(r))
+        .unwrap_or(0);
+    let points: usize = shape.iter().product();
+    let routed = plan
+        .passes
+        .into_iter()
+        .enumerate()
+        .map(|(i, pass)| {
+            // Scratch writes alternate between regions where the passes
+            // may not use the output; else the free region holds them.
+            let region = |i: usize| match full_length_real {
+                true => Slot::Region((first_free + i) % 2),
+                false => Slot::Region(first_free),
+            };
+            let slot = |buffer: Buffer, written_by: usize| match buffer {
+                Buffer::Input => from.0,
+                Buffer::Output => to.0,
+                Buffer::Scratch => region(written_by),
+            };
+            let reads = slot(pass.access.reads, i.saturating_sub(1));
+            let writes = slot(pass.access.writes, i);
+            let in_region = matches!(reads, Slot::Region(_)) || matches!(writes, Slot::Region(_));
+            let axis = axes
+                .iter()
+                .find(|&&a| pass_on_axis(&plan.axis_factors, a, i))
+                .map(|&a| (a, plan.axis_factors[a].clone()));
+            Routed {
+                pass,
+                reads,
+                writes,
+                region_elements: in_region.then_some(points),
+                axis,
+            }
+        })
+        .collect();
+    Ok(routed)
+}
+
+/// Whether pass `i` of a plan whose axes split as `factors` (passes of the
+/// last axis first) is one of axis `axis`'s.
+fn pass_on_axis(factors: &[Vec<usize>], axis: usize, i: usize) -> bool {
+    let before: usize = factors[axis + 1..].iter().map(Vec::len).sum();
+    (before..before + factors[axis].len()).contains(&i)
+}
+
+/// How the real axis of a plan is computed.
+enum RealAxis {
+    /// One kernel per direction, the real step fused into both ends.
+    Fused { forward: Pass, inverse: Pass },
+    /// Even N: C2C passes of N / 2 over the reals read as pairs, the split
+    /// (R2C, after them) or merge (C2R, before them) in a pass of its own.
+    Apart,
+    /// The full-length complex FFT over two or three passes.
+    FullLength { split: Vec<usize> },
+}
+
+impl RealAxis {
+    /// The route for the real axis of `spec`.
+    fn choose(
+        spec: &FftSpec,
+        target: &Target,
+        wisdom: &Wisdom,
+        real_layout: &Layout,
+    ) -> Result<RealAxis, Error> {
+        let n = spec.n();
+        if let Some(route) = route(n, spec, real_layout) {
+            let fused = |direction| fused_pass(spec, target, wisdom, route, n, direction);
+            if let (Some(forward), Some(inverse)) =
+                (fused(Direction::Forward)?, fused(Direction::Inverse)?)
+            {
+                return Ok(RealAxis::Fused { forward, inverse });
+            }
+        }
+        let one_kernel = spec.choices.one_kernel_only();
+        if !one_kernel.is_empty() {
+            return Err(Error::ChoiceNeedsOneKernel {
+                choice: one_kernel.to_string(),
+                shape: spec.shape.clone(),
+                passes: 2,
+            });
+        }
+        if n % 2 == 0 && n >= 4 && !unpaired(real_layout) {
+            return Ok(RealAxis::Apart);
+        }
+        let split = match &spec.choices.split {
+            Some(split) if split.iter().product::<usize>() == n => split.clone(),
+            _ => {
+                let columns = super::multipass::column_limit(spec.precision, target);
+                // The reals enter one pass and the half spectrum leaves
+                // another: a row one kernel cannot hold takes two at least.
+                match super::split::four_step(n, columns.min(n - 1).max(2), 3) {
+                    Some(split) if split.len() >= 2 => split,
+                    _ => four_step(n, (n - 1).max(2), 3, spec.precision)?,
+                }
+            }
+        };
+        Ok(RealAxis::FullLength { split })
+    }
+
+    /// The passes of the real axis in `direction`, from `(slot, layout)`
+    /// (the reals forward, the half spectrum inverse) to `(slot, layout)`.
+    fn passes(
+        &self,
+        spec: &FftSpec,
+        target: &Target,
+        direction: Direction,
+        from: (Slot, &Layout),
+        to: (Slot, &Layout),
+    ) -> Result<Vec<Routed>, Error> {
+        let shape = &spec.shape;
+        let last = shape.len() - 1;
+        let n = shape[last];
+        let with = |split: &[usize]| ShapeChoices {
+            split: (split.len() > 1).then(|| split.to_vec()),
+            column_io: spec.choices.column_io.filter(|_| split.len() > 1),
+            ..ShapeChoices::default()
+        };
+        match self {
+            RealAxis::Fused { forward, inverse } => {
+                let route = forward.real.map_or(RealRoute::FullLength, |r| r.route);
+                let pair = |layout: &Layout| match route {
+                    RealRoute::HalfLength => paired(layout),
+                    RealRoute::FullLength => layout.clone(),
+                };
+                let mut pass = match direction {
+                    Direction::Forward => forward.clone(),
+                    Direction::Inverse => inverse.clone(),
+                };
+                // (The buffers follow from the slots when the plan is done.)
+                let (reads, writes) = (Buffer::Input, Buffer::Output);
+                pass.access = match direction {
+                    Direction::Forward => row_access(shape, (reads, &pair(from.1)), (writes, to.1)),
+                    Direction::Inverse => row_access(shape, (reads, from.1), (writes, &pair(to.1))),
+                };
+                Ok(vec![Routed {
+                    pass,
+                    reads: from.0,
+                    writes: to.0,
+                    region_elements: [from.0, to.0]
+                        .iter()
+                        .any(|s| matches!(s, Slot::Region(_)))
+                        .then(|| spec.kind.complex_shape(shape).iter().product()),
+                    axis: None,
+                }])
+            }
+            RealAxis::Apart => {
+                let mut pairs_shape = shape.clone();
+                pairs_shape[last] = n / 2;
+                let choices = match &spec.choices.split {
+                    Some(split) if split.iter().product::<usize>() == n / 2 => {
+                        spec.choices.several_passes_only()
+                    }
+                    _ => ShapeChoices {
+                        column_io: spec.choices.column_io,
+                        ..ShapeChoices::default()
+                    },
+                };
+                let split = |from: (Slot, &Layout), to: (Slot, &Layout)| Routed {
+                    pass: apart_pass(spec, target, direction, from, to),
+                    reads: from.0,
+                    writes: to.0,
+                    region_elements: matches!(from.0, Slot::Region(_))
+                        .then(|| spec.kind.complex_shape(shape).iter().product()),
+                    axis: None,
+                };
+                match direction {
+                    // The FFT of the pairs into the output, split there.
+                    Direction::Forward => {
+                        let pairs = paired(from.1);
+                        let mut passes = segment(
+                            spec,
+                            target,
+                            &pairs_shape,
+                            &[last],
+                            &choices,
+                            (from.0, &pairs),
+                            (to.0, to.1),
+                            false,
+                        )?;
+                        passes.push(split((to.0, to.1), (to.0, to.1)));
+                        Ok(passes)
+                    }
+                    // Merged into the output's pairs, their FFT in place.
+                    Direction::Inverse => {
+                        let pairs = paired(to.1);
+                        let mut passes = vec![split(from, (to.0, &pairs))];
+                        passes.extend(segment(
+                            spec,
+                            target,
+                            &pairs_shape,
+                            &[last],
+                            &choices,
+                            (to.0, &pairs),
+                            (to.0, &pairs),
+                            false,
+                        )?);
+                        Ok(passes)
+                    }
+                }
+            }
+            RealAxis::FullLength { split } => {
+                let mut full_shape = shape.clone();
+                full_shape[last] = n;
+                let mut passes = segment(
+                    spec,
+                    target,
+                    &full_shape,
+                    &[last],
+                    &with(split),
+                    from,
+                    to,
+                    true,
+                )?;
+                let count = passes.len();
+                for (i, routed) in passes.iter_mut().enumerate() {
+                    let pass = &mut routed.pass;
+                    let end = if i == 0 {
+                        // Step 0 reads point p of column r' at r' + (N / f0) p.
+                        let column = pass.step_twiddle.map_or(0, |t| t.column);
+                        RealEnd::Loads(AxisIndex {
+                            column,
+                            points: n / split[0],
+                        })
+                    } else if i + 1 == count {
+                        // The last step writes point p of column K at K + (N / f_last) p.
+                        let done = n / split[count - 1];
+                        let column = pass
+                            .access
+                            .columns
+                            .iter()
+                            .position(|c| c.count == done)
+                            .unwrap_or(0);
+                        RealEnd::Stores(AxisIndex {
+                            column,
+                            points: done,
+                        })
+                    } else {
+                        continue;
+                    };
+                    pass.real = Some(RealStep {
+                        route: RealRoute::FullLength,
+                        end,
+                        real_n: n,
+                        twiddle_offset: None,
+                    });
+                }
+                Ok(passes)
+            }
+        }
+    }
+}
+
+/// The split of a real axis's complex FFT of `n` points into at most
+/// `steps` passes of at most `limit` points.
+fn four_step(n: usize, limit: usize, steps: usize, precision: Precision) -> Result<Vec<usize>, Error> {
+    super::split::four_step(n, limit, steps).ok_or(Error::TooLarge {
+        n,
+        precision,
+        max: limit.pow(steps as u32),
+    })
+}
+
+/// Threads of a block of the split or merge pass, and pairs each takes.
+const APART_THREADS: usize = 256;
+const APART_PAIRS_PER_THREAD: usize = 2;
+
+/// The pass of the split (R2C: from the complex FFT of N / 2 to the half
+/// spectrum, in place) or the merge (C2R: from the half spectrum into the
+/// pairs of reals the inverse FFT of N / 2 starts from) alone: each thread
+/// takes pairs k, M - k of its row; its FFTs are chunks of
+/// `APART_THREADS * APART_PAIRS_PER_THREAD` pairs (column 0), and
+/// `w_N^k` comes from the two tables of its `step_twiddle` (span N).
+fn apart_pass(
+    spec: &FftSpec,
+    target: &Target,
+    direction: Direction,
+    from: (Slot, &Layout),
+    to: (Slot, &Layout),
+) -> Pass {
+    let shape = &spec.shape;
+    let n = spec.n();
+    let m = n / 2;
+    let chunk = APART_THREADS * APART_PAIRS_PER_THREAD;
+    let chunks = (m / 2 + 1).div_ceil(chunk);
+    let mut access = row_access(shape, (Buffer::Input, from.1), (Buffer::Output, to.1));
+    // The chunk coordinate moves along the row; the kernel adds it.
+    access.columns.insert(
+        0,
+        Column {
+            count: chunks,
+            input_stride: 0,
+            output_stride: 0,
+        },
+    );
+    let values = 2 * APART_PAIRS_PER_THREAD;
+    Pass {
+        n: m,
+        stages: Vec::new(),
+        threads_per_fft: APART_THREADS,
+        values_per_thread: values,
+        ffts_per_block: 1,
+        threads_per_block: APART_THREADS,
+        min_blocks_per_sm: super::planner::min_blocks_per_sm(
+            APART_THREADS,
+            0,
+            values,
+            spec.precision,
+            target,
+        ),
+        lanes: super::LaneLayout::FftMajor,
+        io: GlobalIo::Direct,
+        output_io: GlobalIo::Direct,
+        access,
+        step_twiddle: Some(super::StepTwiddle::new(0, n, 0)),
+        real: Some(RealStep {
+            route: RealRoute::HalfLength,
+            end: RealEnd::Apart,
+            real_n: n,
+            twiddle_offset: None,
+        }),
+        normalizes: direction == Direction::Forward,
+        dynamic_shared: false,
+        input_caching: super::InputCaching::L1AndL2,
+        fft_stride: 0,
+        exchange_width: ExchangeWidth::BothParts,
+        exchange_buffers: ExchangeBuffers::Reused,
+        first_write: super::FirstWrite::AfterBarrier,
+        padding_search: super::PaddingSearch::EvenRadices,
+        shared_bytes: 0,
+        twiddles: Twiddles::RoundedF64Table { len: 0 },
+    }
 }
 
 /// The access of the rows of the real axis: one FFT per row, the other
@@ -345,6 +776,8 @@ fn row_access(shape: &[usize], from: (Buffer, &Layout), to: (Buffer, &Layout)) -
         columns,
         input_distance: from.1.distance,
         output_distance: to.1.distance,
+        input_offset: 0,
+        output_offset: 0,
     }
 }
 
@@ -360,9 +793,8 @@ fn fused_pass(
     wisdom: &Wisdom,
     route: RealRoute,
     real_n: usize,
-    access: Access,
     direction: Direction,
-) -> Result<Pass, Error> {
+) -> Result<Option<Pass>, Error> {
     let fft_n = match route {
         RealRoute::HalfLength => real_n / 2,
         RealRoute::FullLength => real_n,
@@ -414,11 +846,7 @@ fn fused_pass(
         false => (opt_in.max(static_limit), true),
     };
     if bytes_per_fft > limit {
-        return Err(Error::RealAxisTooLong {
-            n: real_n,
-            precision,
-            max: 2 * max_size(precision),
-        });
+        return Ok(None);
     }
     pass.ffts_per_block = pass.ffts_per_block.min(limit / bytes_per_fft).max(1);
     pass.threads_per_block = pass.ffts_per_block * pass.threads_per_fft;
@@ -437,7 +865,6 @@ fn fused_pass(
         );
         pass.min_blocks_per_sm = pass.min_blocks_per_sm.min(roomy);
     }
-    pass.access = access;
     let Twiddles::RoundedF64Table { len } = pass.twiddles;
     let twiddle_offset = match route {
         RealRoute::HalfLength => {
@@ -454,92 +881,7 @@ fn fused_pass(
         real_n,
         twiddle_offset,
     });
-    Ok(pass)
-}
-
-/// Plans a 1D real transform whose axis is longer than one kernel holds:
-/// the full-length route over the passes of the four-step FFT (seed 001),
-/// the reals entering at the first pass's loads and the half spectrum (or
-/// the real parts) leaving at the last pass's stores. Between them the
-/// complex values go through the scratch buffer (the input and output hold
-/// fewer bytes), so an axis takes two passes at most.
-fn long_axis(spec: &FftSpec, target: &Target) -> Result<Plan, Error> {
-    let n = spec.n();
-    let real_layout = spec.planned_input_layout();
-    let half_layout = spec.planned_output_layout();
-    let direction_passes = |input: &Layout, output: &Layout| -> Result<Plan, Error> {
-        let sub = FftSpec {
-            kind: TransformKind::C2c,
-            input_layout: Some(input.clone()),
-            output_layout: Some(output.clone()),
-            placement: Placement::OutOfPlace,
-            target: Some(target.clone()),
-            ..spec.clone()
-        };
-        let mut choices = spec.choices.several_passes_only();
-        // The reals enter one pass and the half spectrum leaves another: a
-        // row that one kernel cannot hold (f64 past static shared memory)
-        // still takes two, as even as the axis allows.
-        if choices.split.is_none() && n <= max_size(spec.precision) {
-            let columns = super::multipass::column_limit(spec.precision, target);
-            let root = (1..=n).find(|&f| f * f >= n).unwrap_or(n);
-            let split = (root..columns.min(n - 1).max(root) + 1)
-                .find_map(|limit| {
-                    super::split::four_step(n, limit, 2).filter(|split| split.len() == 2)
-                })
-                .ok_or(Error::RealAxisTooLong {
-                    n,
-                    precision: spec.precision,
-                    max: max_size(spec.precision),
-                })?;
-            choices.split = Some(split);
-        }
-        let mut plan = super::multipass::plan_axes(&sub, target, &choices, &[0], true)?;
-        let count = plan.passes.len();
-        let factors = plan.axis_factors[0].clone();
-        for (i, pass) in plan.passes.iter_mut().enumerate() {
-            let end = if i == 0 {
-                // Step 0 reads point p of column r' at r' + (N / f0) p.
-                let column = pass.step_twiddle.map_or(0, |t| t.column);
-                RealEnd::Loads(AxisIndex {
-                    column,
-                    points: n / factors[0],
-                })
-            } else if i + 1 == count {
-                // The last step writes point p of column K at K + (N / f_last) p.
-                let done = n / factors[count - 1];
-                let column = pass
-                    .access
-                    .columns
-                    .iter()
-                    .position(|c| c.count == done)
-                    .unwrap_or(0);
-                RealEnd::Stores(AxisIndex {
-                    column,
-                    points: done,
-                })
-            } else {
-                continue;
-            };
-            pass.real = Some(RealStep {
-                route: RealRoute::FullLength,
-                end,
-                real_n: n,
-                twiddle_offset: None,
-            });
-        }
-        Ok(plan)
-    };
-    let forward = direction_passes(&real_layout, &half_layout)?;
-    let inverse = direction_passes(&half_layout, &real_layout)?;
-    Ok(Plan {
-        kind: TransformKind::R2c,
-        placement: spec.placement,
-        input_layout: real_layout,
-        output_layout: half_layout,
-        inverse_passes: inverse.passes,
-        ..forward
-    })
+    Ok(Some(pass))
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use crate::Failure;
 use clap::Args;
 use fftgen::emit::pass_ops;
 use fftgen::plan::{Pass, Plan, RealEnd, RealRoute, RealStep, Twiddles};
-use fftgen::{Buffer, Direction, TransformKind};
+use fftgen::{Buffer, Direction, Placement, TransformKind};
 
 #[derive(Args)]
 pub struct PlanArgs {
@@ -301,6 +301,18 @@ fn buffer_words(plan: &Plan, pass: &Pass, direction: Direction, buffer: Buffer) 
     };
     let holds = match (buffer, pass.real) {
         (Buffer::Scratch, _) => "complex",
+        // The C2C passes of a half-length real axis read the reals in
+        // pairs (R2C) or write them (C2R).
+        (b, None)
+            if b == real_side
+                && plan.placement == Placement::OutOfPlace
+                && plan
+                    .passes_of(direction)
+                    .iter()
+                    .any(|p| p.real.is_some_and(|r| r.end == RealEnd::Apart)) =>
+        {
+            "reals, as complex pairs"
+        }
         (b, Some(step)) if b == real_side => match step.route {
             RealRoute::HalfLength => "reals, as complex pairs",
             RealRoute::FullLength => "reals",
@@ -354,6 +366,15 @@ fn real_step_words(step: &RealStep, direction: Direction) -> String {
         RealEnd::Stores(_) => format!(
             "at the stores of this last pass of the axis's complex FFT of {length}: {stores}"
         ),
+        RealEnd::Apart => match direction {
+            Direction::Forward => format!(
+                "a pass of its own after the C2C passes of the FFT of {m}: its outputs \
+                 {stores}, in place"
+            ),
+            Direction::Inverse => format!(
+                "a pass of its own before the C2C passes of the inverse FFT of {m}: {loads}"
+            ),
+        },
     };
     let twiddles = match step.twiddle_offset {
         Some(offset) => format!("; w_{n}^k from table entry {offset}"),
