@@ -112,6 +112,13 @@ fn real_multi_pass_and_multi_dimensional_plans() {
         vec![1024, 1024],
         vec![64, 48, 40],
         vec![33, 45],
+        // Past one kernel in 2D, past two passes in 1D (to 2^30), odd long
+        // axes in 2D, long complex axes.
+        vec![16, 16384],
+        vec![4, 15625],
+        vec![8192, 8],
+        vec![1 << 30],
+        vec![3usize.pow(16)],
     ];
     for shape in &shapes {
         for precision in [Precision::F32, Precision::F64] {

@@ -9,8 +9,9 @@
 //!
 //! Covered: every length from 2 to 4096 in f32 and f64 is either refused
 //! with `UnsupportedPrime` (a prime factor above 13) or runs within
-//! tolerance, both directions; 12288 and 2^16, 1000x1000 and 64x48x40, in place
-//! and out of place, every normalisation, batches of several transforms,
+//! tolerance, both directions; 12288 and 2^16, 1000x1000 and 64x48x40, real
+//! axes past one kernel (2D/3D) and past two passes (1D, to the sizes whose
+//! FFT takes three), complex axes past one pass, in place and out of place, every normalisation, batches of several transforms,
 //! padded and strided layouts, C2R(R2C(x)) = n x through the runtime's own
 //! calls, and the runtime's errors for buffers of the wrong type or length.
 //! PoCL missing fails the tests under CI=true (tests/common).
@@ -19,7 +20,9 @@ mod common;
 
 use common::*;
 use fftgen::plan::factor::{is_smooth, prime_factors};
-use fftgen::{Direction, FftSpec, Layout, Normalization, Placement, Precision, TransformKind};
+use fftgen::{
+    Direction, FftSpec, Layout, Normalization, Placement, Precision, Target, TransformKind,
+};
 use fftgen_cli::accuracy::{random_reals, real_forward_reference, real_inverse_reference};
 use fftgen_runtime::opencl::OpenClFft;
 use fftgen_runtime::{Element, Error};
@@ -124,6 +127,47 @@ fn length_65536() {
     for precision in [Precision::F32, Precision::F64] {
         check_spec_on_pocl(&real_spec(&[1 << 16], precision), 2, ORIGIN);
     }
+}
+
+/// Real axes past one kernel in 2D and 3D, past two passes in 1D (the
+/// portable target's short columns make that happen at a few million
+/// points), and complex axes past one pass: the half-length FFT's C2C
+/// passes with the split or merge apart, the full-length passes with the
+/// reals and half spectrum at their ends, and the workspace's two regions
+/// (an odd real axis's C2R out of place after complex axes of two passes).
+#[test]
+fn axes_past_one_kernel() {
+    let portable = |shape: &[usize]| real_spec(shape, Precision::F32).target(Target::PORTABLE);
+    for placement in [Placement::OutOfPlace, Placement::InPlace] {
+        for shape in [&[16, 16384][..], &[4, 15625], &[8192, 8], &[3, 2, 10000]] {
+            let spec = real_spec(shape, Precision::F32).placement(placement);
+            check_spec_on_pocl(&spec, 2, ORIGIN);
+        }
+        // Three passes of the FFT of N / 2 (even) and of N (odd, the
+        // workspace's two regions in turn).
+        check_spec_on_pocl(&portable(&[1 << 22]).placement(placement), 1, ORIGIN);
+        check_spec_on_pocl(&portable(&[4_782_969]).placement(placement), 1, ORIGIN);
+    }
+    check_spec_on_pocl(&portable(&[2048, 4375]), 1, ORIGIN);
+    // f64 rows of 8192 past the portable target's shared memory.
+    let f64_rows = real_spec(&[8192], Precision::F64).target(Target::PORTABLE);
+    check_spec_on_pocl(&f64_rows, 3, ORIGIN);
+    check_spec_on_pocl(&real_spec(&[6, 20000], Precision::F64), 1, ORIGIN);
+    // Reals two apart do not pair up: the full length, over two passes.
+    let strided = real_spec(&[12288], Precision::F32).layouts(
+        Layout {
+            strides: vec![2],
+            distance: 2 * 12288,
+        },
+        Layout::contiguous(&[6145]),
+    );
+    check_spec_on_pocl(&strided, 2, ORIGIN);
+    // A split by hand of the FFT of N / 2.
+    let split = real_spec(&[1 << 16], Precision::F32).choices(fftgen::plan::ShapeChoices {
+        split: Some(vec![64, 512]),
+        ..Default::default()
+    });
+    check_spec_on_pocl(&split, 1, ORIGIN);
 }
 
 #[test]

@@ -59,8 +59,12 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
     };
     let (s_in, s_out) = (access.input_stride, access.output_stride);
     let load = |index: Expr| var(input).at(var("in_base").add(index.mul(uint(s_in))));
-    let store =
-        |index: Expr, value: Expr| assign(var(output).at(var("out_base").add(index.mul(uint(s_out)))), value);
+    let store = |index: Expr, value: Expr| {
+        assign(
+            var(output).at(var("out_base").add(index.mul(uint(s_out)))),
+            value,
+        )
+    };
 
     let mut body = vec![
         let_const(Type::Uint, "tid", Expr::Builtin(Builtin::ThreadIndex)),
@@ -87,7 +91,8 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
             cmul_name(false, precision),
             vec![
                 var(TWIDDLES).at(uint(step.offset).add(var("k").rem(uint(step.split)))),
-                var(TWIDDLES).at(uint(step.offset + step.split).add(var("k").div(uint(step.split)))),
+                var(TWIDDLES)
+                    .at(uint(step.offset + step.split).add(var("k").div(uint(step.split)))),
             ],
         );
         let mut pair = vec![let_const(Type::Complex, "w", w)];
@@ -96,11 +101,7 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
                 // Z[M] is Z[0]: k = 0 gives X[0] and X[M] (w^M = -1).
                 pair.extend([
                     let_const(Type::Complex, "a", load(var("k"))),
-                    let_const(
-                        Type::Complex,
-                        "b",
-                        load(uint(m).sub(var("k")).rem(uint(m))),
-                    ),
+                    let_const(Type::Complex, "b", load(uint(m).sub(var("k")).rem(uint(m)))),
                     let_const(Type::Complex, "x", split(var("a"), var("b"), var("w"))),
                     let_const(
                         Type::Complex,
@@ -133,7 +134,13 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
                     ),
                     store(
                         var("k"),
-                        scaled(merge(var("a").re(), var("ai"), var("b").re(), var("bi"), var("w"))),
+                        scaled(merge(
+                            var("a").re(),
+                            var("ai"),
+                            var("b").re(),
+                            var("bi"),
+                            var("w"),
+                        )),
                     ),
                     Stmt::If(
                         uint(0).lt(var("k")),
@@ -157,7 +164,10 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
         ]));
     }
     let transform = var("g").div(uint(per_transform));
-    body.push(Stmt::If(transform.lt(var("batch").cast(Type::Index)), pairs));
+    body.push(Stmt::If(
+        transform.lt(var("batch").cast(Type::Index)),
+        pairs,
+    ));
     Function {
         kind: FunctionKind::Kernel {
             threads_per_block: pass.threads_per_block,
@@ -197,8 +207,6 @@ fn merge(ar: Expr, ai: Expr, br: Expr, bi: Expr, w: Expr) -> Expr {
         ar.add(br)
             .add(w.clone().im().mul(dr.clone()))
             .sub(w.clone().re().mul(di.clone())),
-        ai.sub(bi)
-            .add(w.clone().re().mul(dr))
-            .add(w.im().mul(di)),
+        ai.sub(bi).add(w.clone().re().mul(dr)).add(w.im().mul(di)),
     )
 }

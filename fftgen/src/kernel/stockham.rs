@@ -19,8 +19,8 @@ use super::complex_ops::cmul_name;
 use super::key::KernelKey;
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{
-    Access, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout, Padding, Pass,
-    Plan, RealEnd, RealRoute, RealStep, Stage,
+    Access, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout,
+    Padding, Pass, Plan, RealEnd, RealRoute, RealStep, Stage,
 };
 use crate::{Direction, Placement};
 

@@ -99,14 +99,15 @@ impl Access {
         self.input_offset == 0
             && self.output_offset == 0
             && dense_side(
-            self.input_stride,
-            self.columns.iter().map(|c| c.input_stride).collect(),
-            self.input_distance,
-        ) && dense_side(
-            self.output_stride,
-            self.columns.iter().map(|c| c.output_stride).collect(),
-            self.output_distance,
-        )
+                self.input_stride,
+                self.columns.iter().map(|c| c.input_stride).collect(),
+                self.input_distance,
+            )
+            && dense_side(
+                self.output_stride,
+                self.columns.iter().map(|c| c.output_stride).collect(),
+                self.output_distance,
+            )
     }
 
     /// Whether the pass reads and writes one buffer (in place).

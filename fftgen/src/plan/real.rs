@@ -327,10 +327,7 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
             forward
                 .iter()
                 .find_map(|routed| routed.axis.clone().filter(|(axis, _)| *axis == a))
-                .map_or_else(
-                    || vec![forward[0].pass.n],
-                    |(_, factors)| factors,
-                )
+                .map_or_else(|| vec![forward[0].pass.n], |(_, factors)| factors)
         })
         .collect();
     Ok(Plan {
@@ -676,7 +673,12 @@ impl RealAxis {
 
 /// The split of a real axis's complex FFT of `n` points into at most
 /// `steps` passes of at most `limit` points.
-fn four_step(n: usize, limit: usize, steps: usize, precision: Precision) -> Result<Vec<usize>, Error> {
+fn four_step(
+    n: usize,
+    limit: usize,
+    steps: usize,
+    precision: Precision,
+) -> Result<Vec<usize>, Error> {
     super::split::four_step(n, limit, steps).ok_or(Error::TooLarge {
         n,
         precision,
@@ -917,19 +919,66 @@ mod tests {
         );
         let plan = crate::plan::plan(&strided).unwrap();
         assert_eq!(plan.passes[0].real.unwrap().route, RealRoute::FullLength);
-        // Past one kernel a 1D axis takes two full-length passes, the reals
-        // at the first's loads and the half spectrum at the last's stores.
+        // Past one kernel an even axis runs the FFT of N / 2 in C2C passes
+        // and the split apart (the merge first for the C2R). The R2C needs
+        // no workspace out of place; the C2R's transposing pass does (its
+        // input is never written).
         let long = crate::plan::plan(&r2c(&[1 << 16])).unwrap();
-        assert_eq!(long.passes.len(), 2);
+        assert_eq!(long.passes.len(), 3);
+        assert!(long.passes[..2].iter().all(|p| p.real.is_none()));
+        assert_eq!(long.passes[2].real.unwrap().end, RealEnd::Apart);
+        assert_eq!(long.inverse_passes[0].real.unwrap().end, RealEnd::Apart);
+        assert_eq!(long.scratch_elements, 1 << 15);
+        // An odd one takes the full length over two passes, the reals at
+        // the first's loads and the half spectrum at the last's stores.
+        let odd = crate::plan::plan(&r2c(&[15625])).unwrap();
+        assert!(matches!(odd.passes[0].real.unwrap().end, RealEnd::Loads(_)));
         assert!(matches!(
-            long.passes[0].real.unwrap().end,
-            RealEnd::Loads(_)
-        ));
-        assert!(matches!(
-            long.passes[1].real.unwrap().end,
+            odd.passes[1].real.unwrap().end,
             RealEnd::Stores(_)
         ));
-        assert_eq!(long.scratch_elements, 1 << 16);
+        assert_eq!(odd.scratch_elements, 15625);
+    }
+
+    #[test]
+    fn every_size_to_2_30_plans() {
+        // 2^30 in 1D: three C2C passes of 2^29 and the split.
+        let huge = crate::plan::plan(&r2c(&[1 << 30])).unwrap();
+        assert_eq!(huge.axis_factors, vec![vec![1024, 1024, 512]]);
+        assert_eq!(huge.passes.len(), 4);
+        // 3^16 in 1D: three full-length passes through two regions of the
+        // workspace, the middle one from the first region to the second.
+        let odd = crate::plan::plan(&r2c(&[3usize.pow(16)])).unwrap();
+        assert_eq!(odd.passes.len(), 3);
+        assert_eq!(odd.scratch_elements, 2 * 3usize.pow(16));
+        let middle = &odd.passes[1].access;
+        assert_eq!(
+            (middle.reads, middle.writes),
+            (Buffer::Scratch, Buffer::Scratch)
+        );
+        assert_eq!(
+            (middle.input_offset, middle.output_offset),
+            (0, 3usize.pow(16))
+        );
+        // A real axis past one kernel in 2D, in place and out.
+        for placement in [Placement::OutOfPlace, Placement::InPlace] {
+            let plan = crate::plan::plan(&r2c(&[64, 65536]).placement(placement)).unwrap();
+            assert!(plan
+                .passes
+                .iter()
+                .any(|p| p.real.is_some_and(|r| r.end == RealEnd::Apart)));
+            let inverse = &plan.inverse_passes;
+            assert!(inverse
+                .iter()
+                .all(|p| p.access.writes != Buffer::Input || placement == Placement::InPlace));
+        }
+        // A split by hand names one of the plan's complex FFTs.
+        let bad = r2c(&[1 << 16]).choices(ShapeChoices {
+            split: Some(vec![16, 16]),
+            ..ShapeChoices::default()
+        });
+        let err = crate::plan::plan(&bad).unwrap_err();
+        assert!(matches!(err, Error::BadSplit { .. }), "{err}");
     }
 
     #[test]
