@@ -6,7 +6,7 @@
 #   usage: bash .devbin/run.sh [all|bench|tests] [extra bench args...]
 #          bash .devbin/run.sh tune --sizes 2187,2401 [more fftgen tune args...]
 #          bash .devbin/run.sh large [all|checks|sanitizer|bench] [extra bench args...]
-#          bash .devbin/run.sh real [all|checks|sanitizer|bench] [extra bench args...]
+#          bash .devbin/run.sh real [all|checks|sanitizer|bench|long] [extra bench args...]
 # It writes at most 8 files (the device tool's limit): bench{,_f64}.{json,svg,md},
 # bench.log and gpu_tests.log; `large` writes large_checks.log,
 # large_sanitizer.log, large_bench.log and large_bench{,_f64}.{json,md}.
@@ -118,6 +118,37 @@ if [ "$what" = real ]; then
         done
         awk '/^== /{head=$0} /^exit /{print head " -> " $0}' "$log"
         echo "real checks: $(grep -c '^exit 0' "$log") passed, $(grep -c '^exit [^0]' "$log") failed (log: $log)"
+    fi
+    if [ "$part" = long ]; then
+        # Real axes past one kernel (2D) and past two passes (1D, to 2^30).
+        log="$OUT/real_long_checks.log"; : > "$log"
+        for item in "16777216 f32 1" "33554432 f32 1" "134217728 f32 1" "43046721 f32 1" "16x16384 f32 4" \
+            "64x65536 f32 1" "4x15625 f32 4" "8192x8 f32 4" "2048x4375 f32 1" "1048576 f32 2" "67108864 f64 1" \
+            "8x32768 f64 2"; do
+            read -r n precision batch <<< "$item"
+            for backend in "cuda" "opencl --platform NVIDIA"; do
+                for placement in out-of-place in-place; do
+                    echo "== check --kind r2c --backend $backend --n $n --precision $precision --batch $batch --placement $placement" >> "$log"
+                    # shellcheck disable=SC2086
+                    timeout 150 .devbin/fftgen check --kind r2c --backend $backend --n "$n" --precision "$precision" \
+                        --batch "$batch" --placement "$placement" >> "$log" 2>&1
+                    echo "exit $?" >> "$log"
+                done
+            done
+        done
+        awk '/^== /{head=$0} /^exit /{print head " -> " $0}' "$log"
+        echo "real long checks: $(grep -c '^exit 0' "$log") passed, $(grep -c '^exit [^0]' "$log") failed (log: $log)"
+        log="$OUT/real_long_sanitizer.log"; : > "$log"
+        for args in "--n 16x16384 --batch 2" "--n 262144 --batch 1 --placement in-place" "--n 4x15625 --batch 1" \
+            "--n 2048x4375 --batch 1 --target portable"; do
+            echo "== compute-sanitizer --tool memcheck fftgen check --kind r2c --backend cuda $args" >> "$log"
+            # shellcheck disable=SC2086
+            timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 .devbin/fftgen check --kind r2c --backend cuda $args >> "$log" 2>&1
+            echo "exit $?" >> "$log"
+        done
+        grep -E "^== |ERROR SUMMARY|^exit" "$log"
+        .devbin/fftgen bench --kind r2c --sizes 1048576,16777216,67108864,64x65536,1024x1024 \
+            --json "$OUT/real_long_bench.json" --markdown "$OUT/real_long_bench.md" "$@" 2>&1 | tee "$OUT/real_long_bench.log"
     fi
     if [ "$part" = all ] || [ "$part" = sanitizer ]; then
         log="$OUT/real_sanitizer.log"; : > "$log"
