@@ -170,8 +170,9 @@ fn print_pass(plan: &Plan, index: usize, pass: &Pass, direction: Direction) {
         (
             "reads",
             format!(
-                "{}, points {} apart, transforms {} apart, {:?}",
+                "{}{}, points {} apart, transforms {} apart, {:?}",
                 buffer_words(plan, pass, direction, access.reads),
+                region_words(access.input_offset),
                 access.input_stride,
                 access.input_distance,
                 pass.io
@@ -180,8 +181,9 @@ fn print_pass(plan: &Plan, index: usize, pass: &Pass, direction: Direction) {
         (
             "writes",
             format!(
-                "{}, points {} apart, transforms {} apart, {:?}",
+                "{}{}, points {} apart, transforms {} apart, {:?}",
                 buffer_words(plan, pass, direction, access.writes),
+                region_words(access.output_offset),
                 access.output_stride,
                 access.output_distance,
                 pass.output_io
@@ -320,6 +322,15 @@ fn buffer_words(plan: &Plan, pass: &Pass, direction: Direction, buffer: Buffer) 
         _ => "half spectrum",
     };
     format!("{buffer:?} ({holds})")
+}
+
+/// Where a side starts past its buffer's first element: the second region
+/// of a workspace that holds two.
+fn region_words(offset: usize) -> String {
+    match offset {
+        0 => String::new(),
+        offset => format!(" from element {offset} (the workspace's second region)"),
+    }
 }
 
 /// What the real step of a pass does in `direction`: its route, the half
