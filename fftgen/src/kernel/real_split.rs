@@ -95,7 +95,15 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
                     .at(uint(step.offset + step.split).add(var("k").div(uint(step.split)))),
             ],
         );
-        let mut pair = vec![let_const(Type::Complex, "w", w)];
+        // w_N^(M-k) = -conj(w_N^k), for the pair's other output.
+        let mut pair = vec![
+            let_const(Type::Complex, "w", w),
+            let_const(
+                Type::Complex,
+                "wm",
+                Expr::complex(var("w").re().neg(), var("w").im()),
+            ),
+        ];
         match direction {
             Direction::Forward => {
                 // Z[M] is Z[0]: k = 0 gives X[0] and X[M] (w^M = -1).
@@ -103,15 +111,7 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
                     let_const(Type::Complex, "a", load(var("k"))),
                     let_const(Type::Complex, "b", load(uint(m).sub(var("k")).rem(uint(m)))),
                     let_const(Type::Complex, "x", split(var("a"), var("b"), var("w"))),
-                    let_const(
-                        Type::Complex,
-                        "y",
-                        split(
-                            var("b"),
-                            var("a"),
-                            Expr::complex(var("w").re().neg(), var("w").im()),
-                        ),
-                    ),
+                    let_const(Type::Complex, "y", split(var("b"), var("a"), var("wm"))),
                     store(var("k"), scaled(var("x"))),
                     store(uint(m).sub(var("k")), scaled(var("y"))),
                 ]);
@@ -151,7 +151,7 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
                                 var("bi"),
                                 var("a").re(),
                                 var("ai"),
-                                Expr::complex(var("w").re().neg(), var("w").im()),
+                                var("wm"),
                             )),
                         )],
                     ),

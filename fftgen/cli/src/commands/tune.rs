@@ -5,7 +5,7 @@
 //! arguments that run each again, and writes JSON; `--write-wisdom FILE`
 //! records each size's winner in a wisdom file. It tunes complex (`c2c`)
 //! shapes only: the real axis of a real transform runs a complex FFT (of
-//! N / 2 for even N in one kernel) planned from the C2C shapes and wisdom of
+//! N / 2 for even N, else of N) shaped from the C2C choices and wisdom of
 //! that size, so `--kind r2c` is refused with the sizes to tune instead.
 
 use super::args::{PrecisionArg, RunArgs};
@@ -102,8 +102,8 @@ fn refuse_real(kind: TransformKind, sizes: &[usize], precision: Precision) -> Re
         .collect::<Result<Vec<String>, fftgen::Error>>()?;
     Err(Failure::Usage(format!(
         "fftgen tune measures complex (c2c) shapes only; the real axis of an r2c transform \
-         runs a complex FFT (of n/2 for even n in one kernel, else of n) planned from the \
-         c2c shapes and wisdom of that size, so tune those: fftgen tune --sizes {}",
+         runs a complex FFT (of n/2 for even n, else of n), shaped where one kernel computes it \
+         from the c2c choices and wisdom of that size, so tune those: fftgen tune --sizes {}",
         complex.join(",")
     )))
 }
@@ -119,7 +119,8 @@ mod tests {
         let Err(Failure::Usage(message)) = refused else {
             panic!("r2c was not refused");
         };
-        // Half length for even n in one kernel, full length otherwise.
-        assert!(message.contains("--sizes 2048,1331,65536"), "{message}");
+        // Half length for even n (in one kernel, or in passes past one as
+        // 65536), full length for odd n.
+        assert!(message.contains("--sizes 2048,1331,32768"), "{message}");
     }
 }
