@@ -80,89 +80,99 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
     ];
     body.extend(locate(access, "g", "in_base", "out_base"));
     let per_transform = access.ffts_per_transform();
-    let mut pairs = Vec::new();
+    // Every pair's loads first, then the arithmetic and the stores: in
+    // place the stores may alias later loads, so loads after a store would
+    // wait for it. A thread past the row's last pair loads nothing (a
+    // conditional load) and stores nothing.
+    let mut loads = Vec::new();
+    let mut stores = Vec::new();
     for j in 0..pairs_per_thread {
+        let named = |name: &str| var(format!("{name}{j}"));
+        let name = |name: &str| format!("{name}{j}");
         let k = var("g_c0")
             .mul(uint(threads * pairs_per_thread))
             .add(uint(j * threads))
             .add(var("tid").cast(Type::Index));
+        let kc = named("kc");
+        let mirror = match direction {
+            // Z[M] is Z[0]: k = 0 gives X[0] and X[M] (w^M = -1).
+            Direction::Forward => uint(m).sub(named("k")).rem(uint(m)),
+            Direction::Inverse => uint(m).sub(named("k")),
+        };
+        let zero = Expr::complex(Expr::Real(0.0), Expr::Real(0.0));
+        let guarded = |index: Expr| Expr::select(named("v"), load(index), zero.clone());
         // w_N^k from the fine and the coarse table.
         let w = Expr::call(
             cmul_name(false, precision),
             vec![
-                var(TWIDDLES).at(uint(step.offset).add(var("k").rem(uint(step.split)))),
+                var(TWIDDLES).at(uint(step.offset).add(kc.clone().rem(uint(step.split)))),
                 var(TWIDDLES)
-                    .at(uint(step.offset + step.split).add(var("k").div(uint(step.split)))),
+                    .at(uint(step.offset + step.split).add(kc.clone().div(uint(step.split)))),
             ],
         );
-        // w_N^(M-k) = -conj(w_N^k), for the pair's other output.
-        let mut pair = vec![
-            let_const(Type::Complex, "w", w),
+        loads.extend([
+            let_const(Type::Index, name("k"), k),
+            let_const(Type::Bool, name("v"), named("k").lt(uint(m / 2 + 1))),
             let_const(
-                Type::Complex,
-                "wm",
-                Expr::complex(var("w").re().neg(), var("w").im()),
+                Type::Index,
+                name("kc"),
+                Expr::select(named("v"), named("k"), uint(0)),
             ),
-        ];
+            let_const(Type::Complex, name("a"), guarded(named("k"))),
+            let_const(Type::Complex, name("b"), guarded(mirror)),
+            let_const(Type::Complex, name("w"), w),
+        ]);
+        let (a, b, w, k) = (named("a"), named("b"), named("w"), named("k"));
+        // w_N^(M-k) = -conj(w_N^k), for the pair's other output.
+        let mut pair = vec![let_const(
+            Type::Complex,
+            "wm",
+            Expr::complex(w.clone().re().neg(), w.clone().im()),
+        )];
         match direction {
-            Direction::Forward => {
-                // Z[M] is Z[0]: k = 0 gives X[0] and X[M] (w^M = -1).
-                pair.extend([
-                    let_const(Type::Complex, "a", load(var("k"))),
-                    let_const(Type::Complex, "b", load(uint(m).sub(var("k")).rem(uint(m)))),
-                    let_const(Type::Complex, "x", split(var("a"), var("b"), var("w"))),
-                    let_const(Type::Complex, "y", split(var("b"), var("a"), var("wm"))),
-                    store(var("k"), scaled(var("x"))),
-                    store(uint(m).sub(var("k")), scaled(var("y"))),
-                ]);
-            }
+            Direction::Forward => pair.extend([
+                let_const(Type::Complex, "x", split(a.clone(), b.clone(), w)),
+                let_const(Type::Complex, "y", split(b, a, var("wm"))),
+                store(k.clone(), scaled(var("x"))),
+                store(uint(m).sub(k), scaled(var("y"))),
+            ]),
             Direction::Inverse => {
                 // X[0] and X[M] are real in a Hermitian spectrum.
-                let first = var("k").lt(uint(1));
+                let first = k.clone().lt(uint(1));
                 pair.extend([
-                    let_const(Type::Complex, "a", load(var("k"))),
-                    let_const(Type::Complex, "b", load(uint(m).sub(var("k")))),
                     let_const(
                         Type::Real,
                         "ai",
-                        Expr::select(first.clone(), Expr::Real(0.0), var("a").im()),
+                        Expr::select(first.clone(), Expr::Real(0.0), a.clone().im()),
                     ),
                     let_const(
                         Type::Real,
                         "bi",
-                        Expr::select(first, Expr::Real(0.0), var("b").im()),
+                        Expr::select(first, Expr::Real(0.0), b.clone().im()),
                     ),
                     store(
-                        var("k"),
+                        k.clone(),
                         scaled(merge(
-                            var("a").re(),
+                            a.clone().re(),
                             var("ai"),
-                            var("b").re(),
+                            b.clone().re(),
                             var("bi"),
-                            var("w"),
+                            w,
                         )),
                     ),
                     Stmt::If(
-                        uint(0).lt(var("k")),
+                        uint(0).lt(k.clone()),
                         vec![store(
-                            uint(m).sub(var("k")),
-                            scaled(merge(
-                                var("b").re(),
-                                var("bi"),
-                                var("a").re(),
-                                var("ai"),
-                                var("wm"),
-                            )),
+                            uint(m).sub(k),
+                            scaled(merge(b.re(), var("bi"), a.re(), var("ai"), var("wm"))),
                         )],
                     ),
                 ]);
             }
         }
-        pairs.push(Stmt::Scope(vec![
-            let_const(Type::Index, "k", k),
-            Stmt::If(var("k").lt(uint(m / 2 + 1)), pair),
-        ]));
+        stores.push(Stmt::If(named("v"), vec![Stmt::Scope(pair)]));
     }
+    let pairs: Vec<Stmt> = loads.into_iter().chain(stores).collect();
     let transform = var("g").div(uint(per_transform));
     body.push(Stmt::If(
         transform.lt(var("batch").cast(Type::Index)),
