@@ -235,6 +235,28 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
     let passes = labelled
         .into_iter()
         .map(|(label, p)| {
+            if is_apart(p) {
+                let rows = p.access.ffts_per_transform() / p.access.columns[0].count;
+                return format!(
+                    "{label}: {} alone, {rows} row(s) of {} pairs (k, {} - k) per transform, \
+                     {} pairs per block of {} threads, reads {:?} (stride {}), writes {:?} \
+                     (stride {}), w_{}^k from two tables",
+                    // (Labels of a real plan name the direction: `r2c pass 2`.)
+                    match label.starts_with("r2c") {
+                        true => "the split (the FFT of N / 2 into the half spectrum)",
+                        false => "the merge (the half spectrum into the pairs of reals)",
+                    },
+                    p.n / 2 + 1,
+                    p.n,
+                    p.threads_per_fft * p.values_per_thread / 2,
+                    p.threads_per_block,
+                    p.access.reads,
+                    p.access.input_stride,
+                    p.access.writes,
+                    p.access.output_stride,
+                    2 * p.n
+                );
+            }
             format!(
                 "{label}: {} FFTs of {} points per transform, radices {:?}, {} thread(s) per FFT, \
                  {} per block, {} bytes of shared memory, reads {:?} (stride {}), writes {:?} (stride {}){}",
