@@ -98,49 +98,42 @@ if [ "$what" = real ]; then
     # --kind r2c` on CUDA and NVIDIA OpenCL, compute-sanitizer, and the
     # benchmark against cuFFT's R2C/C2R. Writes real_checks.log,
     # real_sanitizer.log, real_bench.log and real_bench{,_f64}.{json,md}.
+    # `fftgen check --kind r2c` of each item ("shape precision batch") on
+    # CUDA and NVIDIA OpenCL, in and out of place, into log $1 with a
+    # timeout of $2 seconds each; prints a line per check and the count.
+    real_check_items() {
+        local log="$1" limit="$2"; shift 2
+        : > "$log"
+        for item in "$@"; do
+            read -r n precision batch <<< "$item"
+            for backend in "cuda" "opencl --platform NVIDIA"; do
+                for placement in out-of-place in-place; do
+                    echo "== check --kind r2c --backend $backend --n $n --precision $precision --batch $batch --placement $placement" >> "$log"
+                    # shellcheck disable=SC2086
+                    timeout "$limit" .devbin/fftgen check --kind r2c --backend $backend --n "$n" --precision "$precision" \
+                        --batch "$batch" --placement "$placement" >> "$log" 2>&1
+                    echo "exit $?" >> "$log"
+                done
+            done
+        done
+        awk '/^== /{head=$0} /^exit /{print head " -> " $0}' "$log"
+        echo "$(basename "$log" .log): $(grep -c '^exit 0' "$log") passed, $(grep -c '^exit [^0]' "$log") failed (log: $log)"
+    }
     part="${1:-all}"; shift || true
     real_checks=("4096 f32 64" "8192 f32 32" "4095 f32 16" "375 f32 64" "2 f32 64" "1048576 f32 2"
         "65536 f32 8" "12288 f32 8" "15625 f32 8" "1024x1024 f32 2" "1000x1000 f32 2" "64x48x40 f32 4"
         "4096 f64 32" "8192 f64 16" "1024x1024 f64 1")
     if [ "$part" = all ] || [ "$part" = checks ]; then
-        log="$OUT/real_checks.log"; : > "$log"
-        for item in "${real_checks[@]}"; do
-            read -r n precision batch <<< "$item"
-            for backend in "cuda" "opencl --platform NVIDIA"; do
-                for placement in out-of-place in-place; do
-                    echo "== check --kind r2c --backend $backend --n $n --precision $precision --batch $batch --placement $placement" >> "$log"
-                    # shellcheck disable=SC2086
-                    timeout 120 .devbin/fftgen check --kind r2c --backend $backend --n "$n" --precision "$precision" \
-                        --batch "$batch" --placement "$placement" >> "$log" 2>&1
-                    echo "exit $?" >> "$log"
-                done
-            done
-        done
-        awk '/^== /{head=$0} /^exit /{print head " -> " $0}' "$log"
-        echo "real checks: $(grep -c '^exit 0' "$log") passed, $(grep -c '^exit [^0]' "$log") failed (log: $log)"
+        real_check_items "$OUT/real_checks.log" 120 "${real_checks[@]}"
     fi
     if [ "$part" = long ]; then
         # Real axes past one kernel (2D) and past two passes (1D, to 2^30).
-        log="$OUT/real_long_checks.log"; : >> "$log"
         # (LONG_CHECKS, items "shape precision batch" joined by ";", picks some.)
         long_checks=("16777216 f32 1" "33554432 f32 1" "134217728 f32 1" "43046721 f32 1" "16x16384 f32 4"
             "64x65536 f32 1" "4x15625 f32 4" "8192x8 f32 4" "2048x4375 f32 1" "1048576 f32 2" "67108864 f64 1"
             "8x32768 f64 2")
         if [ -n "${LONG_CHECKS:-}" ]; then IFS=';' read -r -a long_checks <<< "$LONG_CHECKS"; fi
-        for item in "${long_checks[@]}"; do
-            read -r n precision batch <<< "$item"
-            for backend in "cuda" "opencl --platform NVIDIA"; do
-                for placement in out-of-place in-place; do
-                    echo "== check --kind r2c --backend $backend --n $n --precision $precision --batch $batch --placement $placement" >> "$log"
-                    # shellcheck disable=SC2086
-                    timeout 150 .devbin/fftgen check --kind r2c --backend $backend --n "$n" --precision "$precision" \
-                        --batch "$batch" --placement "$placement" >> "$log" 2>&1
-                    echo "exit $?" >> "$log"
-                done
-            done
-        done
-        awk '/^== /{head=$0} /^exit /{print head " -> " $0}' "$log"
-        echo "real long checks: $(grep -c '^exit 0' "$log") passed, $(grep -c '^exit [^0]' "$log") failed (log: $log)"
+        real_check_items "$OUT/real_long_checks.log" 150 "${long_checks[@]}"
         log="$OUT/real_long_sanitizer.log"; : > "$log"
         for args in "--n 16x16384 --batch 2" "--n 262144 --batch 1 --placement in-place" "--n 4x15625 --batch 1" \
             "--n 2048x4375 --batch 1 --target portable"; do
