@@ -130,16 +130,24 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
             Expr::complex(w.clone().re().neg(), w.clone().im()),
         )];
         match direction {
-            Direction::Forward => pair.extend([
-                let_const(Type::Complex, "x", split(a.clone(), b.clone(), w)),
-                let_const(Type::Complex, "y", split(b, a, var("wm"))),
-                store(k.clone(), scaled(var("x"))),
-                store(uint(m).sub(k), scaled(var("y"))),
-            ]),
+            Direction::Forward => {
+                let mut low = split(a.clone(), b.clone(), w);
+                low.push(store(k.clone(), scaled(var("x"))));
+                let mut high = split(b, a, var("wm"));
+                high.push(store(uint(m).sub(k), scaled(var("x"))));
+                pair.extend([Stmt::Scope(low), Stmt::Scope(high)]);
+            }
             Direction::Inverse => {
+                // The merge is never the last pass (the FFT of N / 2
+                // follows): nothing to scale.
+                let target =
+                    |index: Expr| var(output).at(var("out_base").add(index.mul(uint(s_out))));
                 // X[0] and X[M] are real in a Hermitian spectrum.
                 let first = k.clone().lt(uint(1));
-                pair.extend([
+                let mut low = vec![
+                    let_const(Type::Complex, "a", a.clone()),
+                    let_const(Type::Complex, "b", b.clone()),
+                    let_const(Type::Complex, "w", w),
                     let_const(
                         Type::Real,
                         "ai",
@@ -150,23 +158,19 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
                         "bi",
                         Expr::select(first, Expr::Real(0.0), b.clone().im()),
                     ),
-                    store(
-                        k.clone(),
-                        scaled(merge(
-                            a.clone().re(),
-                            var("ai"),
-                            b.clone().re(),
-                            var("bi"),
-                            w,
-                        )),
-                    ),
-                    Stmt::If(
-                        uint(0).lt(k.clone()),
-                        vec![store(
-                            uint(m).sub(k),
-                            scaled(merge(b.re(), var("bi"), a.re(), var("ai"), var("wm"))),
-                        )],
-                    ),
+                ];
+                low.extend(merge(target(k.clone())));
+                let mut high = vec![
+                    let_const(Type::Complex, "a", b.clone()),
+                    let_const(Type::Complex, "b", a.clone()),
+                    let_const(Type::Complex, "w", var("wm")),
+                    let_const(Type::Real, "ai", b.im()),
+                    let_const(Type::Real, "bi", a.im()),
+                ];
+                high.extend(merge(target(uint(m).sub(k.clone()))));
+                pair.extend([
+                    Stmt::Scope(low),
+                    Stmt::If(uint(0).lt(k), vec![Stmt::Scope(high)]),
                 ]);
             }
         }
@@ -189,34 +193,62 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
     }
 }
 
-/// X[k] from `a` = Z[k], `b` = Z[M - k] and `w` = w_N^k:
-/// ((a + conj b) - i w (a - conj b)) / 2.
-fn split(a: Expr, b: Expr, w: Expr) -> Expr {
+/// The R2C split of a half-length FFT's outputs `a` = Z[k] and `b` =
+/// Z[M - k] with `w` = w_N^k into `x` = X[k]:
+/// X[k] = ((a + conj b) - i w (a - conj b)) / 2.
+pub(super) fn split(a: Expr, b: Expr, w: Expr) -> Vec<Stmt> {
     let half = |e: Expr| Expr::Real(0.5).mul(e);
-    // a + conj b = (sr, si); a - conj b = (dr, di); -i w d = (wr di + wi dr, wi di - wr dr).
-    let sr = a.clone().re().add(b.clone().re());
-    let si = a.clone().im().sub(b.clone().im());
-    let dr = a.clone().re().sub(b.clone().re());
-    let di = a.im().add(b.im());
-    Expr::complex(
-        half(
-            sr.add(w.clone().re().mul(di.clone()))
-                .add(w.clone().im().mul(dr.clone())),
+    // a + conj b = (sr, si); a - conj b = (dr, di).
+    vec![
+        let_const(Type::Complex, "a", a),
+        let_const(Type::Complex, "b", b),
+        let_const(Type::Complex, "w", w),
+        let_const(Type::Real, "sr", var("a").re().add(var("b").re())),
+        let_const(Type::Real, "si", var("a").im().sub(var("b").im())),
+        let_const(Type::Real, "dr", var("a").re().sub(var("b").re())),
+        let_const(Type::Real, "di", var("a").im().add(var("b").im())),
+        // -i w d = (wr di + wi dr, wi di - wr dr).
+        let_const(
+            Type::Complex,
+            "x",
+            Expr::complex(
+                half(
+                    var("sr")
+                        .add(var("w").re().mul(var("di")))
+                        .add(var("w").im().mul(var("dr"))),
+                ),
+                half(
+                    var("si")
+                        .add(var("w").im().mul(var("di")))
+                        .sub(var("w").re().mul(var("dr"))),
+                ),
+            ),
         ),
-        half(si.add(w.clone().im().mul(di)).sub(w.re().mul(dr))),
-    )
+    ]
 }
 
-/// Z'[k] (twice Z[k]) from X[k] = (ar, ai), X[M - k] = (br, bi) and `w` =
-/// w_N^k: (X[k] + conj X[M-k]) + i conj(w) (X[k] - conj X[M-k]).
-fn merge(ar: Expr, ai: Expr, br: Expr, bi: Expr, w: Expr) -> Expr {
-    // d = (dr, di); i conj(w) d = (wi dr - wr di, wr dr + wi di).
-    let dr = ar.clone().sub(br.clone());
-    let di = ai.clone().add(bi.clone());
-    Expr::complex(
-        ar.add(br)
-            .add(w.clone().im().mul(dr.clone()))
-            .sub(w.clone().re().mul(di.clone())),
-        ai.sub(bi).add(w.clone().re().mul(dr)).add(w.im().mul(di)),
-    )
+/// The C2R merge into `target` of Z'[k] (twice Z[k]) from `a` = X[k], `b`
+/// = X[M - k], `w` = w_N^k and the imaginary parts `ai`, `bi` to use
+/// (0 for X[0] and X[M]), all declared before:
+/// (X[k] + conj X[M-k]) + i conj(w) (X[k] - conj X[M-k]).
+pub(super) fn merge(target: Expr) -> Vec<Stmt> {
+    vec![
+        let_const(Type::Real, "dr", var("a").re().sub(var("b").re())),
+        let_const(Type::Real, "di", var("ai").add(var("bi"))),
+        // i conj(w) d = (wi dr - wr di, wr dr + wi di).
+        assign(
+            target,
+            Expr::complex(
+                var("a")
+                    .re()
+                    .add(var("b").re())
+                    .add(var("w").im().mul(var("dr")))
+                    .sub(var("w").re().mul(var("di"))),
+                var("ai")
+                    .sub(var("bi"))
+                    .add(var("w").re().mul(var("dr")))
+                    .add(var("w").im().mul(var("di"))),
+            ),
+        ),
+    ]
 }

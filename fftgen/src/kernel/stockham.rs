@@ -17,6 +17,7 @@ use super::ast::{
 use super::butterfly::butterfly_name;
 use super::complex_ops::cmul_name;
 use super::key::KernelKey;
+use super::real_split::{merge, split};
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{
     Access, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout,
@@ -965,9 +966,9 @@ impl Lowering<'_> {
                             var(TWIDDLES).at(uint(offset).add(k.clone())),
                         ),
                     ];
-                    let mut low = self.split(var("zk"), var("zm"), var("wk"));
+                    let mut low = split(var("zk"), var("zm"), var("wk"));
                     low.push(assign(var(output).at(at(k.clone())), self.scaled(var("x"))));
-                    let mut high = self.split(
+                    let mut high = split(
                         var("zm"),
                         var("zk"),
                         Expr::complex(var("wk").re().neg(), var("wk").im()),
@@ -986,7 +987,7 @@ impl Lowering<'_> {
                     .twiddle_offset
                     .expect("a half-length step has its twiddles");
                 self.walk(real.half_len(), |k, _| {
-                    let mut out = self.split(
+                    let mut out = split(
                         shared(k.clone().rem(uint(n))),
                         shared(uint(n).sub(k.clone()).rem(uint(n))),
                         var(TWIDDLES).at(uint(offset).add(k.clone())),
@@ -1014,40 +1015,6 @@ impl Lowering<'_> {
                 vec![assign(var(output).at(at(k)), self.scaled(value))]
             }),
         }
-    }
-
-    /// The R2C split of a half-length FFT's outputs `a` = Z[k] and `b` =
-    /// Z[M - k] with `w` = w_N^k into `x` = X[k]:
-    /// X[k] = ((a + conj b) - i w (a - conj b)) / 2.
-    fn split(&self, a: Expr, b: Expr, w: Expr) -> Vec<Stmt> {
-        let half = |e: Expr| Expr::Real(0.5).mul(e);
-        // a + conj b = (sr, si); a - conj b = (dr, di).
-        vec![
-            let_const(Type::Complex, "a", a),
-            let_const(Type::Complex, "b", b),
-            let_const(Type::Complex, "w", w),
-            let_const(Type::Real, "sr", var("a").re().add(var("b").re())),
-            let_const(Type::Real, "si", var("a").im().sub(var("b").im())),
-            let_const(Type::Real, "dr", var("a").re().sub(var("b").re())),
-            let_const(Type::Real, "di", var("a").im().add(var("b").im())),
-            // -i w d = (wr di + wi dr, wi di - wr dr).
-            let_const(
-                Type::Complex,
-                "x",
-                Expr::complex(
-                    half(
-                        var("sr")
-                            .add(var("w").re().mul(var("di")))
-                            .add(var("w").im().mul(var("dr"))),
-                    ),
-                    half(
-                        var("si")
-                            .add(var("w").im().mul(var("di")))
-                            .sub(var("w").re().mul(var("dr"))),
-                    ),
-                ),
-            ),
-        ]
     }
 
     /// Input `point` of a C2R's FFT, built from the half spectrum of this
@@ -1089,24 +1056,10 @@ impl Lowering<'_> {
                         "bi",
                         Expr::select(uint(0).lt(var("p")), var("b").im(), Expr::Real(0.0)),
                     ),
-                    let_const(Type::Real, "dr", var("a").re().sub(var("b").re())),
-                    let_const(Type::Real, "di", var("ai").add(var("bi"))),
-                    // i conj(w) d = (wi dr - wr di, wr dr + wi di).
-                    assign(
-                        target,
-                        Expr::complex(
-                            var("a")
-                                .re()
-                                .add(var("b").re())
-                                .add(var("w").im().mul(var("dr")))
-                                .sub(var("w").re().mul(var("di"))),
-                            var("ai")
-                                .sub(var("bi"))
-                                .add(var("w").re().mul(var("dr")))
-                                .add(var("w").im().mul(var("di"))),
-                        ),
-                    ),
                 ]
+                .into_iter()
+                .chain(merge(target))
+                .collect()
             }
             RealRoute::FullLength => {
                 let (n, half) = (real.real_n, real.half_len());
