@@ -45,8 +45,7 @@ fn run() -> Result<bool, String> {
         config.sizes = text
             .split(',')
             .map(|s| {
-                s.trim()
-                    .parse::<usize>()
+                fftgen_cli::shape::parse_shape(s.trim())
                     .map_err(|e| format!("FFTGEN_BENCH_SIZES: `{s}`: {e}"))
             })
             .collect::<Result<_, _>>()?;

@@ -32,11 +32,28 @@ pub enum Error {
     },
 
     #[error(
+        "one pass of {n} points in {precision} does not fit a block of target `{target}` \
+         ({shared_bytes} bytes of shared memory, or no radix schedule fits its threads and \
+         registers); give a split into more passes (--split), or a target whose blocks hold \
+         more (--target h100, h200)"
+    )]
+    PassTooLarge {
+        n: usize,
+        precision: crate::Precision,
+        target: String,
+        shared_bytes: usize,
+    },
+
+    #[error(
         "the radix list is empty; give radices whose product is n, e.g. 8, 8, 8, 8 for n = 4096"
     )]
     EmptyRadixList,
 
-    #[error("the radices {radices:?} multiply to {product}, not n = {n}; give radices whose product is n")]
+    #[error(
+        "the radices {radices:?} multiply to {product}, not {n}, the length of the FFT they \
+         schedule (for a real transform of even length N, the complex FFT of N / 2); give \
+         radices whose product is {n}"
+    )]
     RadixProduct {
         radices: Vec<usize>,
         product: usize,
@@ -57,13 +74,15 @@ pub enum Error {
 
     #[error(
         "{threads} threads per transform cannot run n = {n} with radices {radices:?}: give between \
-         1 and {max} (no more than the largest stage has butterflies, nor than a block holds), \
-         or omit it to let the planner choose"
+         {min} and {max} (enough that no thread holds too many values in registers, no more \
+         than the largest stage has butterflies, nor than a block holds), or omit it to let \
+         the planner choose"
     )]
     BadThreadsPerFft {
         threads: usize,
         n: usize,
         radices: Vec<usize>,
+        min: usize,
         max: usize,
     },
 
@@ -146,6 +165,17 @@ pub enum Error {
 
     #[error("the wisdom file {origin} cannot be used: {reason}; fix it, or name another (FFTGEN_WISDOM, --wisdom)")]
     BadWisdom { origin: String, reason: String },
+
+    #[error(
+        "fftgen planned pass {pass} ({n} points) in a way it cannot run correctly: {reason}; \
+         this is a bug in fftgen, please report it with the command line (other --radix, \
+         --split or --threads-per-fft choices, or none, may plan)"
+    )]
+    BrokenPlan {
+        pass: usize,
+        n: usize,
+        reason: String,
+    },
 
     #[error("internal template error (a bug in fftgen, please report it): {0}")]
     Template(String),

@@ -16,5 +16,6 @@ exe=$(cargo test --release -p fftgen-runtime --no-run --test cuda_gpu 2>&1 | sed
 cp "$exe" .devbin/cuda_gpu
 cp -L /usr/lib/x86_64-linux-gnu/libOpenCL.so.1 .devbin/lib/
 cp scripts/device/run.sh scripts/device/tune.sh scripts/device/profile.sh scripts/device/ab.sh \
-    scripts/device/variants.sh scripts/device/compare_builds.sh scripts/device/tune_list.sh .devbin/
+    scripts/device/variants.sh scripts/device/compare_builds.sh scripts/device/tune_list.sh \
+    scripts/device/opt_in_sweep.sh .devbin/
 ls -la .devbin

@@ -6,6 +6,10 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Most elements a layout may reach: 2^59, so that byte offsets of 16-byte
+/// elements stay below 2^63 in the kernels' signed 64-bit arithmetic.
+pub const MAX_ADDRESSABLE_ELEMENTS: usize = 1 << 59;
+
 /// The strides of one batch of transforms in a buffer.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Layout {
@@ -57,18 +61,35 @@ impl Layout {
         Ok(Layout { strides, distance })
     }
 
-    /// Elements of the buffer one transform reaches: one past its last element.
+    /// Elements of the buffer one transform reaches: one past its last
+    /// element (`usize::MAX` where that overflows; [`Layout::check`]
+    /// refuses such layouts).
     pub fn span(&self, shape: &[usize]) -> usize {
-        1 + shape
-            .iter()
-            .zip(&self.strides)
-            .map(|(&n, &s)| (n - 1) * s)
-            .sum::<usize>()
+        self.checked_span(shape).unwrap_or(usize::MAX)
     }
 
-    /// Elements a buffer of `batch` transforms needs.
+    /// [`Layout::span`], or `None` where it overflows 64 bits.
+    pub fn checked_span(&self, shape: &[usize]) -> Option<usize> {
+        shape
+            .iter()
+            .zip(&self.strides)
+            .try_fold(1usize, |acc, (&n, &s)| {
+                acc.checked_add(n.checked_sub(1)?.checked_mul(s)?)
+            })
+    }
+
+    /// Elements a buffer of `batch` transforms needs (`usize::MAX` where
+    /// that overflows, which no buffer holds).
     pub fn elements(&self, shape: &[usize], batch: usize) -> usize {
-        batch.saturating_sub(1) * self.distance + self.span(shape)
+        self.checked_elements(shape, batch).unwrap_or(usize::MAX)
+    }
+
+    /// [`Layout::elements`], or `None` where it overflows 64 bits.
+    pub fn checked_elements(&self, shape: &[usize], batch: usize) -> Option<usize> {
+        batch
+            .saturating_sub(1)
+            .checked_mul(self.distance)?
+            .checked_add(self.checked_span(shape)?)
     }
 
     /// Whether this is [`Layout::contiguous`] for `shape`.
@@ -89,6 +110,19 @@ impl Layout {
         if self.strides.contains(&0) {
             return Err(format!("the strides {:?} include 0", self.strides));
         }
+        // Kernels index with 64-bit arithmetic in elements of up to 16
+        // bytes: one transform must stay addressable in bytes.
+        if self
+            .checked_span(shape)
+            .and_then(|span| span.checked_add(self.distance))
+            .is_none_or(|reach| reach > MAX_ADDRESSABLE_ELEMENTS)
+        {
+            return Err(format!(
+                "the strides {:?} and distance {} reach past the {MAX_ADDRESSABLE_ELEMENTS} \
+                 elements a buffer can address; give strides and a distance whose reach fits",
+                self.strides, self.distance
+            ));
+        }
         // Distinct positions: sorted by stride, each axis must step over the
         // whole extent of the faster ones (a row-major embedding, possibly
         // with axes permuted), and the batch over the whole transform.
@@ -108,7 +142,7 @@ impl Layout {
                     self.strides
                 ));
             }
-            extent += stride * (n - 1);
+            extent += stride * (n - 1); // bounded by the span checked above
         }
         if self.distance == 0 {
             return Err("the distance between transforms is 0".into());

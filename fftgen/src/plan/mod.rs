@@ -5,6 +5,7 @@
 
 pub mod choices;
 pub mod factor;
+pub mod invariants;
 pub mod multipass;
 pub mod padding;
 pub mod planner;

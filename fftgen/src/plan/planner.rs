@@ -15,6 +15,7 @@ use super::{
 };
 use crate::codelet::is_supported_radix;
 use crate::{Buffer, Error, FftSpec, Layout, Precision, Target};
+use std::cmp::Reverse;
 
 /// Largest size one kernel handles: 48 KiB of static shared memory holds
 /// 4096 complex f32 values with padding, or the real (then imaginary) parts
@@ -35,31 +36,115 @@ fn max_values_per_thread(precision: Precision) -> usize {
 }
 
 /// Whether one kernel holds a transform of `n` points on `target`: up to
-/// [`max_size`] always; powers of two up to 16384 in f32 and 8192 in f64
-/// (128 KiB) where the target grants a block that much opt-in shared
-/// memory (Hopper's 227 KiB; a probe moved a 16384-point one-block
-/// transform at 95.8% of the copy bandwidth on the H200).
+/// [`max_size`] always (static shared memory); past it where the target's
+/// opt-in shared memory holds the padded data and a radix schedule fits a
+/// block ([`opt_in_shape`]), as VkFFT and cuFFTDx plan every size to about
+/// 24576 points in f32 on Hopper.
 pub fn fits_one_kernel(n: usize, precision: Precision, target: &Target) -> bool {
     n <= max_size(precision)
-        || (n.is_power_of_two()
-            && n * precision.complex_bytes() <= 128 * 1024
-            && n * precision.complex_bytes() * 17 / 16 <= opt_in_limit(target))
+        || plan_pass(n, precision, &ShapeChoices::default(), target, &dense(n)).is_ok()
 }
 
-/// The radices of a one-kernel transform past [`max_size`]: radix 16 with
-/// the remaining factor last, so n / 16 threads hold 16 values each (the
-/// probe's shape: enough loads in flight with one block per SM).
-fn opt_in_radices(n: usize) -> Vec<usize> {
-    let mut radices = Vec::new();
-    let mut rest = n;
-    while rest >= 16 {
-        radices.push(16);
-        rest /= 16;
+/// Complex values a thread of a one-kernel transform past [`max_size`]
+/// holds where a schedule allows: all of the FFT is in registers, a block
+/// holds one FFT, and a block's registers bound the thread's values times
+/// its threads (16 values over 1024 threads reach 16384 points, the
+/// probe's shape). Sizes no such schedule reaches (15625, 20000, 24576 in
+/// f32) take up to the planner's budget, [`max_values_per_thread`].
+const OPT_IN_VALUES: usize = 16;
+
+/// Registers a thread needs beside its values at the least: indices,
+/// addresses and a butterfly's temporaries.
+const REGISTERS_BESIDE_VALUES: usize = 16;
+
+/// The radices and threads per transform of a one-kernel transform of `n`
+/// points past [`max_size`] on `target`, if one fits: among the schedules
+/// whose threads hold the fewest values that any schedule allows
+/// ([`OPT_IN_VALUES`], else the planner's budget) within a launchable
+/// block, the one with the most blocks resident per SM (so one block's
+/// loads overlap another's butterflies), then the fewest stages (each an
+/// exchange through shared memory and two barriers), then the most threads
+/// (latency hidden within the block).
+pub fn opt_in_shape(
+    n: usize,
+    precision: Precision,
+    target: &Target,
+) -> Option<(Vec<usize>, usize)> {
+    let bytes = n.checked_mul(precision.complex_bytes())?;
+    // Padding adds about a word in 16 (plan_pass checks the exact layout).
+    let shared = bytes + bytes / 16;
+    if shared > opt_in_limit(target) {
+        return None;
     }
-    if rest > 1 {
-        radices.push(rest);
+    let max_threads = target
+        .launchable_threads_per_block
+        .min(target.max_threads_per_block);
+    let schedules = super::radix::schedules(n, 1, 8);
+    let fits = |threads: usize, values: usize, max_values: usize| {
+        // One block's registers must hold every thread's values and some
+        // more (ptxas for sm_90 spills 24576 as 32 values over 1024
+        // threads, and takes 65 registers for it as 24).
+        let words = values * precision.complex_bytes() / 4 + REGISTERS_BESIDE_VALUES;
+        let warp_threads = threads.div_ceil(target.warp_size) * target.warp_size;
+        values <= max_values
+            && threads <= max_threads
+            && words <= target.max_registers_per_thread
+            && warp_threads * words <= target.registers_per_sm
+    };
+    let tiers = [OPT_IN_VALUES, max_values_per_thread(precision)];
+    tiers
+        .into_iter()
+        .find_map(|max_values| {
+            schedules
+                .iter()
+                .flat_map(|radices| {
+                    opt_in_threads(n, radices, max_values, max_threads)
+                        .into_iter()
+                        .filter(|&(threads, values)| fits(threads, values, max_values))
+                        .map(move |(threads, values)| {
+                            let resident =
+                                min_blocks_per_sm(threads, shared, values, precision, target);
+                            let score = (Reverse(resident), radices.len(), Reverse(threads));
+                            (score, radices, threads)
+                        })
+                })
+                .min_by_key(|(score, _, _)| *score)
+        })
+        .map(|(_, radices, threads)| (radices.clone(), threads))
+}
+
+/// Threads per transform for `radices` past [`max_size`], with the values
+/// each then holds: n / lcm (every stage even) where the lcm is at most
+/// `max_values`, else n / the largest radix; where that exceeds
+/// `max_threads`, the butterflies spread evenly over fewer threads, or over
+/// `max_threads` of them (14157 = 13 x 11 x 11 x 9: 26 values over 1024
+/// threads, 33 over 545).
+fn opt_in_threads(
+    n: usize,
+    radices: &[usize],
+    max_values: usize,
+    max_threads: usize,
+) -> Vec<(usize, usize)> {
+    let lcm = radices.iter().fold(1, |acc, &r| acc / gcd(acc, r) * r);
+    let threads = match lcm <= max_values {
+        true => n / lcm,
+        false => n / radices.iter().copied().max().unwrap_or(1),
+    };
+    let options = match threads <= max_threads {
+        true => vec![threads],
+        false => vec![threads.div_ceil(threads.div_ceil(max_threads)), max_threads],
+    };
+    options
+        .into_iter()
+        .map(|threads| (threads, values_per_thread(n, radices, threads)))
+        .collect()
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    match b {
+        0 => a,
+        _ => gcd(b, a % b),
     }
-    radices
 }
 
 /// Shared memory a block may request past the static limit on `target`.
@@ -82,13 +167,23 @@ pub fn max_size(precision: Precision) -> usize {
 pub fn plan(spec: &FftSpec) -> Result<Plan, Error> {
     // The size first: a bad size is reported before a bad wisdom file.
     validate(spec)?;
-    plan_validated(spec, &*Wisdom::for_spec(spec.wisdom.as_deref())?)
+    checked(
+        spec,
+        plan_validated(spec, &*Wisdom::for_spec(spec.wisdom.as_deref())?)?,
+    )
 }
 
 /// Plans `spec` with `wisdom`.
 pub fn plan_with_wisdom(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
     validate(spec)?;
-    plan_validated(spec, wisdom)
+    checked(spec, plan_validated(spec, wisdom)?)
+}
+
+/// `plan`, if it keeps every invariant of [`super::invariants`] on the
+/// spec's target: no plan leaves the planner otherwise.
+fn checked(spec: &FftSpec, plan: Plan) -> Result<Plan, Error> {
+    super::invariants::check(&plan, spec.planned_target())?;
+    Ok(plan)
 }
 
 /// Plans `spec`, whose size and directions [`validate`] accepted.
@@ -294,16 +389,26 @@ pub(super) fn plan_pass(
 ) -> Result<Pass, Error> {
     let max_values = max_values_per_thread(precision);
     let max_threads = target.max_threads_per_block;
-    let radices = match &choices.radices {
-        Some(radices) => radices.clone(),
-        None if n > max_size(precision) => opt_in_radices(n),
-        None => choose(n, precision.complex_bytes(), max_values, max_threads).ok_or(
-            Error::TooLarge {
-                n,
-                precision,
-                max: max_size(precision),
-            },
-        )?,
+    let opt_in = n > max_size(precision);
+    let too_large = || Error::PassTooLarge {
+        n,
+        precision,
+        target: target.name.to_string(),
+        shared_bytes: opt_in_limit(target).max(target.plannable_shared_bytes()),
+    };
+    let planned_opt_in = match (opt_in, &choices.radices) {
+        (true, None) => Some(opt_in_shape(n, precision, target).ok_or_else(too_large)?),
+        _ => None,
+    };
+    let radices = match (&choices.radices, &planned_opt_in) {
+        (Some(radices), _) => {
+            validate_radices(n, radices)?;
+            radices.clone()
+        }
+        (None, Some((radices, _))) => radices.clone(),
+        (None, None) => {
+            choose(n, precision.complex_bytes(), max_values, max_threads).ok_or_else(too_large)?
+        }
     };
     let radices = radices.as_slice();
     if let Some(blocks) = choices.min_blocks_per_sm {
@@ -314,18 +419,34 @@ pub(super) fn plan_pass(
             });
         }
     }
-    let (threads_per_fft, values) = match choices.threads_per_fft {
-        None if n > max_size(precision) => (n / 16, values_per_thread(n, radices, n / 16)),
-        None => thread_shape(n, radices, max_values, max_threads),
-        Some(threads) => {
-            // A thread past the largest stage's butterflies would never work.
+    let (threads_per_fft, values) = match (choices.threads_per_fft, &planned_opt_in) {
+        (None, Some((_, threads))) => (*threads, values_per_thread(n, radices, *threads)),
+        // Radices by hand past max_size: the option with fewer values.
+        (None, None) if opt_in => opt_in_threads(
+            n,
+            radices,
+            max_values,
+            target.launchable_threads_per_block.min(max_threads),
+        )
+        .into_iter()
+        .min_by_key(|&(_, values)| values)
+        .expect("at least one option"),
+        (None, None) => thread_shape(n, radices, max_values, max_threads),
+        (Some(threads), _) => {
+            // A thread past the largest stage's butterflies would never
+            // work; too few threads hold more values than registers do.
             let most_butterflies = n / radices.iter().copied().min().unwrap_or(n);
             let max = most_butterflies.min(max_threads);
-            if threads == 0 || threads > max {
+            let held = super::invariants::max_values_per_thread(precision);
+            let min = (1..=max)
+                .find(|&t| values_per_thread(n, radices, t) <= held)
+                .unwrap_or(max);
+            if threads < min.max(1) || threads > max {
                 return Err(Error::BadThreadsPerFft {
                     threads,
                     n,
                     radices: radices.to_vec(),
+                    min,
                     max,
                 });
             }
@@ -400,7 +521,7 @@ pub(super) fn plan_pass(
     // for the one-kernel sizes that need it.
     // Tiles of columns take opt-in memory too, for longer runs of columns.
     let tiled = !access.is_dense(n);
-    let shared_limit = match n > max_size(precision) || tiled {
+    let shared_limit = match opt_in || tiled {
         true => opt_in_limit(target).max(target.plannable_shared_bytes()),
         false => target.plannable_shared_bytes(),
     };
@@ -472,13 +593,7 @@ pub(super) fn plan_pass(
     let (exchange_width, bytes_per_fft) = match choices.exchange_width {
         None if both_parts <= shared_limit => (ExchangeWidth::BothParts, both_parts),
         None if one_part_fits => (ExchangeWidth::OnePartAtATime, one_part),
-        None => {
-            return Err(Error::TooLarge {
-                n,
-                precision,
-                max: max_size(precision),
-            })
-        }
+        None => return Err(too_large()),
         Some(ExchangeWidth::BothParts) if both_parts <= shared_limit => {
             (ExchangeWidth::BothParts, both_parts)
         }
@@ -821,6 +936,7 @@ mod tests {
                     threads,
                     n: 2401,
                     radices: vec![7, 7, 7, 7],
+                    min: 39,
                     max: 343
                 })
             );

@@ -504,6 +504,17 @@ impl RealAxis {
             return Ok(RealAxis::Apart);
         }
         let split = match &spec.choices.split {
+            // The reals enter one pass and the half spectrum leaves another.
+            Some(split) if split.iter().product::<usize>() == n && split.len() < 2 => {
+                return Err(Error::BadSplit {
+                    split: split.clone(),
+                    shape: spec.shape.clone(),
+                    reason: format!(
+                        "a real axis of {n} points that one kernel does not hold runs its \
+                         complex FFT of {n} in two or three passes"
+                    ),
+                })
+            }
             Some(split) if split.iter().product::<usize>() == n => split.clone(),
             _ => {
                 let columns = super::multipass::column_limit(spec.precision, target);

@@ -1,0 +1,436 @@
+//! What every plan must satisfy before a kernel of it is emitted, checked
+//! where a plan is built ([`super::plan`] returns no plan that breaks one):
+//! each pass's radix stages compute the DFT of its length (seed 000,
+//! section IV.B: the Stockham stages multiply to N, each stage's stride is
+//! the product of the radices before it, and T threads cover every
+//! butterfly), its threads, launch bound and shared memory fit the target,
+//! and a complex pass reads and writes only inside the buffers the plan's
+//! layouts size. The planner's own choices never break these; the check is
+//! what turns a combination of options it did not foresee into an error
+//! instead of a wrong answer or an access past a buffer.
+
+use super::{ExchangeBuffers, ExchangeWidth, Pass, Plan, RealEnd, RealRoute, Twiddles};
+use crate::codelet::is_supported_radix;
+use crate::{Buffer, Error, Precision, Target, TransformKind};
+
+/// Complex values one thread may hold at most, whatever was asked for:
+/// twice the planner's register budget in f32 (the f64 budget is 16, and
+/// sizes such as 3025 = 11^2 x 25 plan 33). More is no faster anywhere
+/// and makes kernels the compilers take minutes over (PoCL) or spill
+/// throughout.
+pub fn max_values_per_thread(_precision: Precision) -> usize {
+    64
+}
+
+/// Why `plan`, planned for `target`, cannot run correctly, if it cannot.
+pub fn check(plan: &Plan, target: &Target) -> Result<(), Error> {
+    let passes: Vec<&Pass> = plan.passes.iter().chain(&plan.inverse_passes).collect();
+    if passes.is_empty() {
+        return Err(broken(0, plan.n, "the plan has no pass".into()));
+    }
+    for (i, pass) in passes.iter().enumerate() {
+        let fail = |reason: String| broken(i, pass.n, reason);
+        // The split or merge of a real transform on its own computes no FFT.
+        if pass.real.is_some_and(|real| real.end == RealEnd::Apart) {
+            check_threads(pass, target).map_err(fail)?;
+            continue;
+        }
+        check_stages(pass, plan.precision).map_err(fail)?;
+        check_launch(pass, plan.precision, target).map_err(fail)?;
+        check_real_step(pass).map_err(fail)?;
+        if plan.kind == TransformKind::C2c {
+            check_bounds(pass, plan).map_err(fail)?;
+        }
+    }
+    if plan.kind == TransformKind::C2c {
+        for (axis, factors) in plan.axis_factors.iter().enumerate() {
+            let product = factors.iter().try_fold(1usize, |a, &f| a.checked_mul(f));
+            if product != plan.shape.get(axis).copied() {
+                return Err(broken(
+                    0,
+                    plan.n,
+                    format!(
+                        "axis {axis} is split into {factors:?}, which do not multiply to its length"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn broken(pass: usize, n: usize, reason: String) -> Error {
+    Error::BrokenPlan { pass, n, reason }
+}
+
+/// The stages compute a DFT of the pass's length with its threads.
+fn check_stages(pass: &Pass, precision: Precision) -> Result<(), String> {
+    let n = pass.n;
+    let radices = pass.radices();
+    if n < 2 || pass.stages.is_empty() {
+        return Err(format!(
+            "a pass of {n} points with {} stages",
+            pass.stages.len()
+        ));
+    }
+    if let Some(&radix) = radices.iter().find(|&&r| !is_supported_radix(r)) {
+        return Err(format!("radix {radix} has no butterfly"));
+    }
+    let product = radices.iter().try_fold(1usize, |a, &r| a.checked_mul(r));
+    if product != Some(n) {
+        return Err(format!("its radices {radices:?} do not multiply to {n}"));
+    }
+    let threads = pass.threads_per_fft;
+    if threads == 0 {
+        return Err("it has no thread per transform".into());
+    }
+    let mut stride = 1;
+    let mut twiddles = 0;
+    let mut values = 0;
+    for (s, stage) in pass.stages.iter().enumerate() {
+        let butterflies = n / stage.radix;
+        let last = s + 1 == pass.stages.len();
+        let consistent = stage.stride == stride
+            && stage.butterflies_per_thread == butterflies.div_ceil(threads)
+            && stage.guarded == (butterflies % threads != 0)
+            && stage.exchange.is_none() == last
+            && stage.twiddle_offset.is_some() == (stride > 1)
+            && stage.twiddle_offset.is_none_or(|offset| offset == twiddles);
+        if !consistent {
+            return Err(format!(
+                "stage {s} (radix {}) does not follow from the stages before it and {threads} threads",
+                stage.radix
+            ));
+        }
+        if stride > 1 {
+            twiddles += stride * (stage.radix - 1);
+        }
+        values = values.max(stage.butterflies_per_thread * stage.radix);
+        stride *= stage.radix;
+    }
+    let Twiddles::RoundedF64Table { len } = pass.twiddles;
+    if len < twiddles {
+        return Err(format!(
+            "its twiddle table has {len} entries where its stages read {twiddles}"
+        ));
+    }
+    if pass.values_per_thread < values {
+        return Err(format!(
+            "a thread holds {} values where a stage gives it {values}",
+            pass.values_per_thread
+        ));
+    }
+    let max = max_values_per_thread(precision);
+    if pass.values_per_thread > max {
+        return Err(format!(
+            "a thread would hold {} values, over the {max} of {precision}",
+            pass.values_per_thread
+        ));
+    }
+    Ok(())
+}
+
+/// The block's threads, launch bound and shared memory fit `target`.
+fn check_launch(pass: &Pass, precision: Precision, target: &Target) -> Result<(), String> {
+    check_threads(pass, target)?;
+    check_shared(pass, precision, target)
+}
+
+/// The block's threads and launch bound fit `target`.
+fn check_threads(pass: &Pass, target: &Target) -> Result<(), String> {
+    let threads = pass.ffts_per_block.checked_mul(pass.threads_per_fft);
+    if pass.ffts_per_block == 0 || threads != Some(pass.threads_per_block) {
+        return Err(format!(
+            "{} threads per block are not {} transforms of {} threads",
+            pass.threads_per_block, pass.ffts_per_block, pass.threads_per_fft
+        ));
+    }
+    if pass.threads_per_block > target.max_threads_per_block {
+        return Err(format!(
+            "{} threads per block, over the {} of {}",
+            pass.threads_per_block,
+            target.max_threads_per_block,
+            target.describe()
+        ));
+    }
+    let blocks = pass.min_blocks_per_sm;
+    if blocks == 0
+        || blocks > target.max_blocks_per_sm
+        || blocks * pass.threads_per_block > target.max_threads_per_sm
+    {
+        return Err(format!(
+            "a launch bound of {blocks} blocks of {} threads per multiprocessor",
+            pass.threads_per_block
+        ));
+    }
+    Ok(())
+}
+
+/// The shared memory the block's exchanges address is what it declares,
+/// within what `target` grants.
+fn check_shared(pass: &Pass, precision: Precision, target: &Target) -> Result<(), String> {
+    let static_limit = target.plannable_shared_bytes();
+    let limit = match pass.dynamic_shared {
+        false => static_limit,
+        true => target
+            .max_opt_in_shared_bytes
+            .saturating_sub(target.compiler_shared_bytes)
+            .max(static_limit),
+    };
+    if pass.shared_bytes > limit {
+        return Err(format!(
+            "{} bytes of shared memory, over the {limit} a block of {} may {}",
+            pass.shared_bytes,
+            target.describe(),
+            if pass.dynamic_shared {
+                "opt in to"
+            } else {
+                "declare"
+            }
+        ));
+    }
+    // The arrays every exchange and staged side address.
+    let parts = match pass.exchange_width {
+        ExchangeWidth::BothParts | ExchangeWidth::Interleaved => 2,
+        ExchangeWidth::OnePartAtATime => 1,
+    };
+    let sets = match pass.exchange_buffers {
+        ExchangeBuffers::Reused => 1,
+        ExchangeBuffers::Alternating => 2,
+    };
+    let needed = pass
+        .ffts_per_block
+        .checked_mul(pass.fft_stride)
+        .and_then(|words| words.checked_mul(parts * sets * precision.real_bytes()));
+    if needed.is_none_or(|needed| needed > pass.shared_bytes) {
+        return Err(format!(
+            "its {} transforms per block of {} words each need more than its {} bytes of shared memory",
+            pass.ffts_per_block, pass.fft_stride, pass.shared_bytes
+        ));
+    }
+    let exchanged = pass
+        .stages
+        .iter()
+        .filter_map(|s| s.exchange)
+        .map(|p| p.padded_len(pass.n))
+        .max()
+        .unwrap_or(0);
+    if exchanged > pass.fft_stride {
+        return Err(format!(
+            "an exchange spans {exchanged} words, past the {} between transforms",
+            pass.fft_stride
+        ));
+    }
+    Ok(())
+}
+
+/// A fused real step meets an FFT of the length its route computes.
+fn check_real_step(pass: &Pass) -> Result<(), String> {
+    let Some(real) = pass.real else {
+        return Ok(());
+    };
+    let fft_n = match (real.route, real.end) {
+        (RealRoute::HalfLength, RealEnd::Both) => real.real_n / 2,
+        (RealRoute::FullLength, RealEnd::Both) => real.real_n,
+        _ => return Ok(()),
+    };
+    if fft_n != pass.n {
+        return Err(format!(
+            "its FFT of {} points serves a real row of {} ({:?} route), which needs one of {fft_n}",
+            pass.n, real.real_n, real.route
+        ));
+    }
+    Ok(())
+}
+
+/// A complex pass addresses only what the plan's buffers hold per
+/// transform, and steps between transforms as the buffer's layout does.
+fn check_bounds(pass: &Pass, plan: &Plan) -> Result<(), String> {
+    let access = &pass.access;
+    // Elements per transform a buffer holds, and its distance.
+    let extent = |buffer: Buffer| -> Option<(usize, usize)> {
+        match buffer {
+            Buffer::Input => Some((
+                plan.input_layout.checked_span(&plan.shape)?,
+                plan.input_layout.distance,
+            )),
+            Buffer::Output => Some((
+                plan.output_layout.checked_span(&plan.shape)?,
+                plan.output_layout.distance,
+            )),
+            Buffer::Scratch => Some((plan.scratch_elements, plan.scratch_elements)),
+        }
+    };
+    let sides = [
+        (
+            "reads",
+            access.reads,
+            access.input_offset,
+            access.input_stride,
+            access.input_distance,
+            access
+                .columns
+                .iter()
+                .map(|c| (c.count, c.input_stride))
+                .collect::<Vec<_>>(),
+        ),
+        (
+            "writes",
+            access.writes,
+            access.output_offset,
+            access.output_stride,
+            access.output_distance,
+            access
+                .columns
+                .iter()
+                .map(|c| (c.count, c.output_stride))
+                .collect(),
+        ),
+    ];
+    for (verb, buffer, offset, stride, distance, columns) in sides {
+        let reach = (pass.n - 1)
+            .checked_mul(stride)
+            .and_then(|last| last.checked_add(offset))
+            .and_then(|first_column| {
+                columns
+                    .iter()
+                    .try_fold(first_column, |acc, &(count, stride)| {
+                        acc.checked_add(count.checked_sub(1)?.checked_mul(stride)?)
+                    })
+            })
+            .and_then(|last| last.checked_add(1));
+        let Some((held, buffer_distance)) = extent(buffer) else {
+            return Err(format!("the {buffer:?} buffer's extent overflows"));
+        };
+        match reach {
+            Some(reach) if reach <= held && distance == buffer_distance => {}
+            _ => {
+                return Err(format!(
+                    "it {verb} up to element {} of each transform in the {buffer:?} buffer, \
+                     which holds {held} (transforms {buffer_distance} apart; the pass steps {distance})",
+                    reach.map_or("past 2^64".to_string(), |r| (r - 1).to_string())
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{FftSpec, Layout, ShapeChoices};
+
+    fn planned(spec: FftSpec) -> (Plan, Target) {
+        let target = spec.planned_target().clone();
+        (crate::plan::plan(&spec).unwrap(), target)
+    }
+
+    fn split(n: usize, split: &[usize]) -> FftSpec {
+        FftSpec::new(n).choices(ShapeChoices {
+            split: Some(split.to_vec()),
+            ..ShapeChoices::default()
+        })
+    }
+
+    #[test]
+    fn plans_the_planner_makes_keep_them() {
+        for spec in [
+            FftSpec::new(4096),
+            FftSpec::new(6561).target(Target::H200),
+            FftSpec::new(1 << 20),
+            FftSpec::with_shape(&[64, 48, 40]),
+            FftSpec::new(1600).kind(TransformKind::R2c),
+        ] {
+            let (plan, target) = planned(spec);
+            check(&plan, &target).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_pass_whose_radices_do_not_make_its_length_is_refused() {
+        let (mut plan, target) = planned(FftSpec::new(6561).target(Target::H200));
+        plan.passes[0].stages[0].radix = 16;
+        let err = check(&plan, &target).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::BrokenPlan {
+                    pass: 0,
+                    n: 6561,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn threads_shared_memory_and_reach_past_the_target_are_refused() {
+        let (plan, target) = planned(FftSpec::new(4096));
+        let mut over = plan.clone();
+        over.passes[0].shared_bytes = 64 * 1024;
+        assert!(check(&over, &target).is_err());
+        let mut threads = plan.clone();
+        threads.passes[0].ffts_per_block = 8;
+        threads.passes[0].threads_per_block *= 8;
+        assert!(check(&threads, &target).is_err());
+        let mut reach = plan.clone();
+        reach.passes[0].access.output_stride = 2;
+        assert!(check(&reach, &target).is_err());
+        // A one-kernel plan for the H200's opt-in memory is not one for the
+        // portable target.
+        let (h200, _) = planned(FftSpec::new(6561).target(Target::H200));
+        assert!(check(&h200, &Target::PORTABLE).is_err());
+    }
+
+    /// The command lines that gave wrong answers, panicked or hung
+    /// (issues 23 and 24) now plan correctly or are refused clearly.
+    #[test]
+    fn option_combinations_that_went_wrong_plan_or_are_refused() {
+        let plan = |spec: FftSpec| crate::plan::plan(&spec);
+        // One pass forced past 4096: the opt-in schedule where it fits.
+        let one = plan(split(6561, &[6561]).target(Target::H200)).unwrap();
+        assert_eq!(one.passes[0].radices(), vec![9, 9, 9, 9]);
+        assert!(matches!(
+            plan(split(6561, &[6561])),
+            Err(Error::PassTooLarge { .. })
+        ));
+        let long = plan(split(93312, &[8, 11664]).target(Target::H200)).unwrap();
+        assert_eq!(long.passes[1].radices().iter().product::<usize>(), 11664);
+        // Real transforms: radices of the complex FFT of N / 2, two passes
+        // at least for an odd axis past one kernel, enough threads.
+        let real = |n: usize| FftSpec::new(n).kind(TransformKind::R2c);
+        assert!(matches!(
+            plan(real(1600).radices(&[2, 10, 4, 2, 2, 5])),
+            Err(Error::RadixProduct { n: 800, .. })
+        ));
+        plan(real(1600).radices(&[2, 10, 4, 2, 5])).unwrap();
+        for n in [4375, 6561, 7865] {
+            let spec = real(n).choices(ShapeChoices {
+                split: Some(vec![n]),
+                ..ShapeChoices::default()
+            });
+            assert!(matches!(plan(spec), Err(Error::BadSplit { .. })), "{n}");
+        }
+        let hang = real(1125)
+            .precision(Precision::F64)
+            .radices(&[3, 3, 5, 5, 5])
+            .choices(ShapeChoices {
+                radices: Some(vec![3, 3, 5, 5, 5]),
+                threads_per_fft: Some(1),
+                ..ShapeChoices::default()
+            });
+        assert!(matches!(
+            plan(hang),
+            Err(Error::BadThreadsPerFft { min: 19, .. })
+        ));
+        // Layouts whose reach wraps around 64 bits.
+        for (strides, distance) in [(vec![usize::MAX, 1], 4096), (vec![64, 1], usize::MAX)] {
+            let layout = Layout { strides, distance };
+            let spec =
+                FftSpec::with_shape(&[64, 64]).layouts(layout, Layout::contiguous(&[64, 64]));
+            assert!(matches!(plan(spec), Err(Error::BadLayout { .. })));
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! One kernel past 4096 points: every 13-smooth size whose data fits a
+//! block's opt-in shared memory (Hopper: 227 KiB) runs as one pass, and a
+//! single pass forced by hand (`--split N`) either plans correctly or is
+//! refused with a clear error, never a plan that breaks an invariant.
+//!
+//! The plan-level check covers every size from 4097 to 24576 on the H200,
+//! and the portable target; a fixed sample covering every radix compiles
+//! through NVRTC for sm_90 (ptxas checks the opt-in shared memory and the
+//! registers), and the sizes a static 48 KiB block holds run on PoCL. The
+//! full sweep on the GPU is scripts/device/opt_in_sweep.sh.
+
+mod common;
+
+use common::*;
+use fftgen::plan::factor::supported_sizes;
+use fftgen::plan::planner::max_size;
+use fftgen::{Error, FftSpec, Precision, ShapeChoices, Target};
+use fftgen_runtime::cuda::compile_to_cubin_check;
+
+/// The largest size the sweep plans: VkFFT's and cuFFTDx's one-kernel
+/// sizes on Hopper in f32 end about here.
+const LARGEST: usize = 24576;
+
+fn forced(n: usize, precision: Precision, target: Target) -> FftSpec {
+    FftSpec::new(n)
+        .precision(precision)
+        .target(target)
+        .choices(ShapeChoices {
+            split: Some(vec![n]),
+            ..ShapeChoices::default()
+        })
+}
+
+/// Every size past 4096, each precision and target: the plan (one pass
+/// forced, or the planner's own) either keeps its invariants or is refused
+/// with an error that is not a planning bug.
+#[test]
+fn every_size_past_4096_plans_or_is_refused() {
+    let mut one_kernel = 0;
+    for precision in [Precision::F32, Precision::F64] {
+        for n in supported_sizes(LARGEST)
+            .into_iter()
+            .filter(|&n| n > max_size(precision))
+        {
+            for target in [Target::H200, Target::PORTABLE] {
+                for spec in [
+                    forced(n, precision, target.clone()),
+                    FftSpec::new(n).precision(precision).target(target.clone()),
+                ] {
+                    match fftgen::plan::plan(&spec) {
+                        Ok(plan) => {
+                            for pass in &plan.passes {
+                                assert_eq!(pass.radices().iter().product::<usize>(), pass.n);
+                            }
+                            assert_eq!(plan.axis_factors[0].iter().product::<usize>(), n);
+                            if spec.choices.split.is_some() {
+                                assert_eq!(plan.passes.len(), 1, "{n} {precision}");
+                                one_kernel += 1;
+                            }
+                        }
+                        Err(Error::BrokenPlan { .. }) | Err(Error::Template(_)) => {
+                            panic!(
+                                "{n} {precision} {}: {:?}",
+                                target.name,
+                                fftgen::plan::plan(&spec)
+                            )
+                        }
+                        Err(Error::PassTooLarge { .. }) => {}
+                        Err(e) => {
+                            panic!("{n} {precision} {}: unexpected refusal: {e}", target.name)
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        one_kernel > 500,
+        "{one_kernel} forced single passes planned"
+    );
+}
+
+/// On the H200 every f32 size to 24576 and every f64 size to 12288 is one
+/// kernel but the few whose factors leave no schedule that one block's
+/// registers hold (each prime 11 or 13 makes a radix whose butterflies do
+/// not share the threads evenly); on the portable target, only what a
+/// static 48 KiB block holds.
+#[test]
+fn opt_in_sizes_are_one_kernel_where_the_target_allows() {
+    let mut two_passes = Vec::new();
+    for (precision, largest) in [(Precision::F32, LARGEST), (Precision::F64, 12288)] {
+        for n in supported_sizes(largest)
+            .into_iter()
+            .filter(|&n| n > max_size(precision))
+        {
+            let spec = FftSpec::new(n).precision(precision).target(Target::H200);
+            let plan = fftgen::plan::plan(&spec).unwrap();
+            if plan.passes.len() > 1 {
+                two_passes.push(format!("{n} {precision}"));
+                continue;
+            }
+            let pass = &plan.passes[0];
+            let static_limit = Target::H200.plannable_shared_bytes();
+            assert_eq!(pass.dynamic_shared, pass.shared_bytes > static_limit, "{n}");
+            assert!(pass.threads_per_block <= 1024, "{n}");
+            let portable = fftgen::plan::plan(&FftSpec::new(n).precision(precision)).unwrap();
+            let portable_limit = Target::PORTABLE.plannable_shared_bytes();
+            assert!(
+                portable
+                    .passes
+                    .iter()
+                    .all(|p| p.shared_bytes <= portable_limit),
+                "{n}"
+            );
+        }
+    }
+    eprintln!("two passes on the H200: {}", two_passes.join(", "));
+    assert!(
+        two_passes.len() <= TWO_PASS_SIZES,
+        "{}",
+        two_passes.join(", ")
+    );
+}
+
+/// Sizes to 24576 (f32) and 12288 (f64) that the H200 still runs in two
+/// passes, because no radix schedule fits one block's threads and registers
+/// (97 of 934 on 2026-11-25: f32 mostly past 20000, f64 sizes with the
+/// primes 11 and 13; docs/perf.md).
+const TWO_PASS_SIZES: usize = 100;
+
+/// A fixed sample of sizes past 4096 that covers every radix the opt-in
+/// schedules use (2 to 27), both precisions, and threads holding up to 44
+/// values (13689, 14157, 22000 in f32; 4290, 12150 in f64).
+fn sample() -> Vec<(usize, Precision)> {
+    let f32_sizes = [
+        4375, 5000, 6000, 6561, 7203, 8000, 9000, 10000, 10985, 12000, 13312, 13689, 14157, 14641,
+        15625, 16000, 20000, 22000, 24576,
+    ];
+    let f64_sizes = [
+        4290, 4608, 6561, 7000, 8192, 9801, 10000, 11907, 12150, 12288,
+    ];
+    f32_sizes
+        .into_iter()
+        .map(|n| (n, Precision::F32))
+        .chain(f64_sizes.into_iter().map(|n| (n, Precision::F64)))
+        .collect()
+}
+
+/// One-kernel sizes past 4096 that PoCL runs: those a 48 KiB block holds
+/// (PoCL's device is clamped to the portable target, and OpenCL has no
+/// opt-in shared memory), through the same opt-in schedule search, with
+/// radices 2 to 13 among them. The larger ones run through CUDA on the
+/// device (scripts/device/opt_in_sweep.sh).
+#[test]
+fn static_one_kernel_sizes_past_4096_on_pocl() {
+    for n in [4225, 4375, 4459, 5000, 5488, 5632] {
+        let spec = FftSpec::new(n);
+        let plan = fftgen::plan::plan(&spec).unwrap();
+        assert_eq!(plan.passes.len(), 1, "{n}");
+        check_spec_on_pocl(&spec, 3, "tests/one_kernel_opt_in.rs");
+    }
+}
+
+/// The sample through NVRTC for sm_90: ptxas accepts the opt-in shared
+/// memory and the registers hold every value (a few spilled words at most).
+#[test]
+fn sample_compiles_for_sm_90_without_spills() {
+    if !nvrtc() {
+        return;
+    }
+    for (n, precision) in sample() {
+        let spec = FftSpec::new(n).precision(precision).target(Target::H200);
+        let generated = fftgen::generate(&spec, "tests/one_kernel_opt_in.rs").unwrap();
+        let compiled = compile_to_cubin_check(&generated.cuda_source, "sm_90")
+            .unwrap_or_else(|e| panic!("{n} {precision}: {e}"));
+        for line in compiled.log.lines().filter(|l| l.contains("spill stores")) {
+            let bytes: usize = line
+                .split("bytes spill stores")
+                .next()
+                .and_then(|head| head.split(',').next_back())
+                .and_then(|b| b.trim().parse().ok())
+                .unwrap_or(usize::MAX);
+            eprintln!("{n} {precision}: {line}");
+            assert!(bytes <= 32, "{n} {precision}: registers spill: {line}");
+        }
+    }
+}
