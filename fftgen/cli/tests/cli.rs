@@ -118,7 +118,7 @@ fn bad_input_is_one_line_and_exit_code_2() {
                 "--out",
                 "/nonexistent-never-written",
             ],
-            "multiply to 32, not n = 64",
+            "multiply to 32, not 64",
         ),
         (&["plan", "--n", "2147483648"], "is too large in f32"),
         (&["check", "--n", "64", "--batch", "0"], "--batch 0"),

@@ -391,7 +391,7 @@ mod tests {
         let plan = |spec: FftSpec| crate::plan::plan(&spec);
         // One pass forced past 4096: the opt-in schedule where it fits.
         let one = plan(split(6561, &[6561]).target(Target::H200)).unwrap();
-        assert_eq!(one.passes[0].radices(), vec![9, 9, 9, 9]);
+        assert_eq!(one.passes[0].radices(), vec![27, 27, 9]);
         assert!(matches!(
             plan(split(6561, &[6561])),
             Err(Error::PassTooLarge { .. })

@@ -45,31 +45,78 @@ pub fn fits_one_kernel(n: usize, precision: Precision, target: &Target) -> bool 
         || plan_pass(n, precision, &ShapeChoices::default(), target, &dense(n)).is_ok()
 }
 
-/// Complex values a thread of a one-kernel transform past [`max_size`]
-/// holds where a schedule allows: all of the FFT is in registers, a block
-/// holds one FFT, and a block's registers bound the thread's values times
-/// its threads (16 values over 1024 threads reach 16384 points, the
-/// probe's shape). Sizes no such schedule reaches (15625, 20000, 24576 in
-/// f32) take up to the planner's budget, [`max_values_per_thread`].
-const OPT_IN_VALUES: usize = 16;
+/// Registers a thread of a one-kernel transform past [`max_size`] needs
+/// beside its values' words: indices, addresses, a butterfly's
+/// temporaries. Fitted on the H100 (2026-11-25, docs/perf.md): 6561 as
+/// 27 x 27 x 9 (54 words over 243 threads) runs three blocks per SM at 80
+/// registers, 10000 as 20 x 20 x 5 x 5 (40 words over 500) two at 64;
+/// 12288 as 24 x 8^3 (48 words over 512) loses a quarter of its speed at
+/// two blocks' 64, 7203 as 7^4 x 3 (42 words over 343) a third at three
+/// blocks' 56.
+const REGISTERS_BESIDE_VALUES: usize = 20;
 
-/// Registers a thread needs beside its values at the least: indices,
-/// addresses and a butterfly's temporaries.
-const REGISTERS_BESIDE_VALUES: usize = 16;
+/// [`REGISTERS_BESIDE_VALUES`] of a kernel that runs one block per SM.
+const LONE_BLOCK_REGISTERS_BESIDE_VALUES: usize = 16;
 
-/// The radices and threads per transform of a one-kernel transform of `n`
-/// points past [`max_size`] on `target`, if one fits: among the schedules
-/// whose threads hold the fewest values that any schedule allows
-/// ([`OPT_IN_VALUES`], else the planner's budget) within a launchable
-/// block, the one with the most blocks resident per SM (so one block's
-/// loads overlap another's butterflies), then the fewest stages (each an
-/// exchange through shared memory and two barriers), then the most threads
-/// (latency hidden within the block).
+/// Blocks per SM the opt-in kernels ask for at most: measured up to three
+/// (6561: 96% of the copy with three, 95.6% with two; 4375: 93.5% and 87%).
+const OPT_IN_MAX_BLOCKS_PER_SM: usize = 3;
+
+/// Blocks of a one-kernel transform past [`max_size`] one SM holds at
+/// once: by shared memory, threads, and registers at the values' words
+/// plus [`REGISTERS_BESIDE_VALUES`]; 0 where not even one block's
+/// registers hold them.
+fn opt_in_resident(
+    threads: usize,
+    shared: usize,
+    values: usize,
+    precision: Precision,
+    target: &Target,
+) -> usize {
+    let data = values * precision.complex_bytes() / 4;
+    let words = data + REGISTERS_BESIDE_VALUES;
+    let warp_threads = threads.div_ceil(target.warp_size) * target.warp_size;
+    let granule = target.register_granule;
+    let granted = |blocks: usize| {
+        (target.registers_per_sm / (blocks * warp_threads) / granule * granule)
+            .min(target.max_registers_per_thread)
+    };
+    // A lone block may run tighter: 24576 as 24 values over 1024 threads
+    // (48 words in 64 registers) spills 4 bytes and reaches 65% of the copy.
+    if granted(1) < data + LONE_BLOCK_REGISTERS_BESIDE_VALUES {
+        return 0;
+    }
+    let by_shared = target.shared_bytes_per_sm / (shared + target.reserved_shared_bytes_per_block);
+    let by_threads = target.max_threads_per_sm / warp_threads;
+    (1..=by_shared
+        .min(by_threads)
+        .min(target.max_blocks_per_sm)
+        .min(OPT_IN_MAX_BLOCKS_PER_SM))
+        .rev()
+        .find(|&blocks| granted(blocks) >= words)
+        .unwrap_or(1)
+}
+
+/// The radices, threads per transform and launch bound of a one-kernel
+/// transform of `n` points past [`max_size`] on `target`, if one fits.
+/// Data stays in registers between the stages and one block holds one
+/// FFT, so the block is resident for the whole transform: what hides the
+/// memory latency is other blocks on the SM. Among the schedules whose
+/// threads hold at most the planner's budget of values, in at most one
+/// stage more than the fewest, the most blocks resident per SM win
+/// ([`opt_in_resident`]), then the fewest guarded
+/// stages (where threads share a stage's butterflies unevenly, the block
+/// waits at each barrier for its busiest threads), then the fewest stages
+/// (each an exchange and two barriers), then the most threads. Measured
+/// on the H100 (2026-11-25): 6561 as 27 x 27 x 9 over 243 threads, three
+/// blocks per SM, 96% of the copy, 9^4 over 729 threads, one block, 72%;
+/// 16000 as 20^3 x 2 over 800 threads (no guard) 83%, as 25 x 16 x 10 x 4
+/// over 640 (three guarded) 53%.
 pub fn opt_in_shape(
     n: usize,
     precision: Precision,
     target: &Target,
-) -> Option<(Vec<usize>, usize)> {
+) -> Option<(Vec<usize>, usize, usize)> {
     let bytes = n.checked_mul(precision.complex_bytes())?;
     // Padding adds about a word in 16 (plan_pass checks the exact layout).
     let shared = bytes + bytes / 16;
@@ -79,38 +126,34 @@ pub fn opt_in_shape(
     let max_threads = target
         .launchable_threads_per_block
         .min(target.max_threads_per_block);
-    let schedules = super::radix::schedules(n, 1, 8);
-    let fits = |threads: usize, values: usize, max_values: usize| {
-        // One block's registers must hold every thread's values and some
-        // more (ptxas for sm_90 spills 24576 as 32 values over 1024
-        // threads, and takes 65 registers for it as 24).
-        let words = values * precision.complex_bytes() / 4 + REGISTERS_BESIDE_VALUES;
-        let warp_threads = threads.div_ceil(target.warp_size) * target.warp_size;
-        values <= max_values
-            && threads <= max_threads
-            && words <= target.max_registers_per_thread
-            && warp_threads * words <= target.registers_per_sm
-    };
-    let tiers = [OPT_IN_VALUES, max_values_per_thread(precision)];
-    tiers
+    let max_values = max_values_per_thread(precision);
+    let candidates: Vec<_> = super::radix::schedules(n, 1, 8)
         .into_iter()
-        .find_map(|max_values| {
-            schedules
-                .iter()
-                .flat_map(|radices| {
-                    opt_in_threads(n, radices, max_values, max_threads)
-                        .into_iter()
-                        .filter(|&(threads, values)| fits(threads, values, max_values))
-                        .map(move |(threads, values)| {
-                            let resident =
-                                min_blocks_per_sm(threads, shared, values, precision, target);
-                            let score = (Reverse(resident), radices.len(), Reverse(threads));
-                            (score, radices, threads)
-                        })
+        // Radices 28 and 30 spill past one block's registers (ptxas for
+        // sm_90: 6000 as 30 x 10 x 10 x 2, 12000 as 30 x 10 x 10 x 2 x 2).
+        .filter(|radices| radices.iter().all(|&r| r <= 27 || r.is_power_of_two()))
+        .flat_map(|radices| {
+            opt_in_threads(n, &radices, max_values, max_threads)
+                .into_iter()
+                .filter(|&(threads, values)| values <= max_values && threads <= max_threads)
+                .map(|(threads, values)| {
+                    let resident = opt_in_resident(threads, shared, values, precision, target);
+                    let guarded = radices.iter().filter(|&&r| (n / r) % threads != 0).count();
+                    let score = (Reverse(resident), guarded, radices.len(), Reverse(threads));
+                    (score, radices.clone(), threads, resident)
                 })
-                .min_by_key(|(score, _, _)| *score)
+                .filter(|(_, _, _, resident)| *resident > 0)
+                .collect::<Vec<_>>()
         })
-        .map(|(_, radices, threads)| (radices.clone(), threads))
+        .collect();
+    // More resident blocks do not pay for more than one extra stage
+    // (12000 as 6 x 5^3 x 2^4 in eight stages over two blocks).
+    let fewest_stages = candidates.iter().map(|(_, r, _, _)| r.len()).min()?;
+    candidates
+        .into_iter()
+        .filter(|(_, radices, _, _)| radices.len() <= fewest_stages + 1)
+        .min_by_key(|(score, _, _, _)| *score)
+        .map(|(_, radices, threads, resident)| (radices, threads, resident))
 }
 
 /// Threads per transform for `radices` past [`max_size`], with the values
@@ -405,7 +448,7 @@ pub(super) fn plan_pass(
             validate_radices(n, radices)?;
             radices.clone()
         }
-        (None, Some((radices, _))) => radices.clone(),
+        (None, Some((radices, _, _))) => radices.clone(),
         (None, None) => {
             choose(n, precision.complex_bytes(), max_values, max_threads).ok_or_else(too_large)?
         }
@@ -420,7 +463,7 @@ pub(super) fn plan_pass(
         }
     }
     let (threads_per_fft, values) = match (choices.threads_per_fft, &planned_opt_in) {
-        (None, Some((_, threads))) => (*threads, values_per_thread(n, radices, *threads)),
+        (None, Some((_, threads, _))) => (*threads, values_per_thread(n, radices, *threads)),
         // Radices by hand past max_size: the option with fewer values.
         (None, None) if opt_in => opt_in_threads(
             n,
@@ -681,7 +724,22 @@ pub(super) fn plan_pass(
     let threads_per_block = ffts_per_block * threads_per_fft;
     let shared_bytes = ffts_per_block * bytes_per_fft;
     let min_blocks_per_sm = match (choices.min_blocks_per_sm, lanes) {
+        // Also within the threads an SM holds, now that the block is known.
+        (Some(blocks), _) if blocks * threads_per_block > target.max_threads_per_sm => {
+            return Err(Error::BadMinBlocksPerSm {
+                blocks,
+                max: (target.max_threads_per_sm / threads_per_block).max(1),
+            })
+        }
         (Some(blocks), _) => blocks,
+        // Past max_size one block per FFT: the bound the shape was chosen for.
+        (None, LaneLayout::FftMajor) if opt_in && ffts_per_block == 1 => {
+            match (&planned_opt_in, choices.threads_per_fft) {
+                (Some((_, _, resident)), None) => *resident,
+                _ => opt_in_resident(threads_per_block, shared_bytes, values, precision, target)
+                    .max(1),
+            }
+        }
         (None, LaneLayout::FftMajor) => {
             min_blocks_per_sm(threads_per_block, shared_bytes, values, precision, target)
         }

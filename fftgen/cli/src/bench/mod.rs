@@ -69,7 +69,8 @@ pub struct BenchConfig {
 }
 
 impl BenchConfig {
-    /// The default run for `precision`: `c2c`, [`default_sizes`], 3
+    /// The default run for `precision`: `c2c`, [`default_sizes`] and
+    /// [`default_large_shapes`], 3
     /// warm-ups, 7 groups of 10 launches, device 0, OpenCL on, seed 1.
     pub fn new(precision: Precision) -> Self {
         BenchConfig {
@@ -77,7 +78,9 @@ impl BenchConfig {
             kind: TransformKind::C2c,
             sizes: default_sizes(precision)
                 .into_iter()
-                .map(|n| Shape(vec![n]))
+                .map(|n| vec![n])
+                .chain(default_large_shapes(precision))
+                .map(Shape)
                 .collect(),
             schedule: Schedule::default(),
             device: 0,
@@ -104,6 +107,36 @@ pub fn default_sizes(precision: Precision) -> Vec<usize> {
     }
     sizes.sort_unstable();
     sizes
+}
+
+/// The shapes users run past one kernel of static shared memory: sizes
+/// that are not powers of two to 24576 (one kernel with opt-in shared
+/// memory on Hopper), 2^13..2^27 and 3^10, 5^7, 10^5, 10^6 (two and three
+/// passes), 2D and 3D. In f64, a few of each.
+pub fn default_large_shapes(precision: Precision) -> Vec<Vec<usize>> {
+    let mut shapes: Vec<Vec<usize>> = match precision {
+        Precision::F32 => [5000, 6561, 10000, 12000, 15625, 20000, 24576]
+            .into_iter()
+            .chain((13..=27).map(|k| 1usize << k))
+            .chain([59049, 78125, 100000, 1000000])
+            .map(|n| vec![n])
+            .collect(),
+        Precision::F64 => [5000, 6561, 8192, 10000, 1 << 16, 1 << 20]
+            .into_iter()
+            .map(|n| vec![n])
+            .collect(),
+    };
+    shapes.extend(match precision {
+        Precision::F32 => vec![
+            vec![1000, 1000],
+            vec![1024, 1024],
+            vec![4096, 4096],
+            vec![256, 256, 256],
+            vec![512, 512, 512],
+        ],
+        Precision::F64 => vec![vec![1024, 1024]],
+    });
+    shapes
 }
 
 /// The default lengths of real transforms: every power of two from 2 up to

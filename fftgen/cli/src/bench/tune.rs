@@ -201,8 +201,11 @@ fn values(dimension: Dimension, pass: &Pass, target: &Target) -> Vec<Setter> {
                     Box::new(move |s: &mut ShapeChoices| {
                         if t != planned {
                             s.threads_per_fft = Some(t);
-                            // The planner fills a block for the new count.
+                            // The planner fills a block for the new count
+                            // and bounds it anew (six blocks of 243 threads
+                            // fit an SM, six of 486 do not).
                             s.ffts_per_block = None;
+                            s.min_blocks_per_sm = None;
                         }
                     }) as Setter
                 })

@@ -20,9 +20,12 @@ pub struct BenchArgs {
     precision: PrecisionArg,
     /// Transform shapes: lengths, or axes joined by `x` for 2D and 3D, e.g.
     /// 8192,1048576,1024x1024,256x256x256; any shape the planner accepts
-    /// (default: powers of two from 2 to 4096 and 1000, 1331, 2187, 2197,
-    /// 2401, 3125, 4000 for f32; powers of two to 2048 for f64; for r2c the
-    /// powers of two go twice as far). `--n` is the same option.
+    /// (default for f32: powers of two from 2 to 2^27, 1000, 1331, 2187,
+    /// 2197, 2401, 3125, 4000, 5000, 6561, 10000, 12000, 15625, 20000,
+    /// 24576, 3^10, 5^7, 10^5, 10^6, 1000x1000, 1024x1024, 4096x4096,
+    /// 256^3 and 512^3; for f64 powers of two to 4096, 5000, 6561, 8192,
+    /// 10000, 2^16, 2^20 and 1024x1024; for r2c powers of two to 8192 and
+    /// the f32 list's other sizes to 4000). `--n` is the same option.
     #[arg(long, visible_alias = "n", value_delimiter = ',', value_name = "SHAPE,SHAPE,..", value_parser = fftgen_cli::shape::parse_shape)]
     sizes: Option<Vec<Shape>>,
     /// c2c, or r2c: real transforms, each shape's R2C and C2R in rows of
