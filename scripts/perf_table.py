@@ -9,7 +9,10 @@
 for the report's GPU model, e.g. "# Peers measured on the H200 (date)", rows
 `| c2c | f32 | (batch, N) | ... |`), where it has the size; "-" elsewhere.
 `--plan-columns` adds the batch after N and plan creation (cold, disk and
-memory cache, ms) at the end.
+memory cache, ms) at the end. `--compact` prints the columns docs/perf.md
+shows: N, passes, radices (one-kernel plans), ours and cuFFT ms, cuFFT/ours,
+% of the copy (ours, cuFFT, VkFFT from --peers), both errors and plan
+creation.
 
 N is the shape as `fftgen bench --sizes` takes it (8192, 1024x1024); a plan of
 several passes shows their count in the radices column and "-" for the
@@ -144,8 +147,30 @@ def vkfft_pct_copy(peers_path, device, precision):
     return table
 
 
-def main(path, plan_columns, peers):
+def compact(report, vkfft):
+    vk_head, vk_align = (" VkFFT % copy |", "---:|") if vkfft is not None else ("", "")
+    print("| N | passes | radices | ours ms | cuFFT ms | cuFFT/ours | ours % copy | cuFFT % copy |"
+          f"{vk_head} ours err | cuFFT err | plan ms cold/disk/mem |")
+    print(f"|---:|---:|:---|---:|---:|---:|---:|---:|{vk_align}---:|---:|---:|")
+    for row in report["rows"]:
+        ratio = row["cufft_over_ours"]
+        ratio_text = "-" if ratio is None else (f"{ratio:.2f}" if ratio >= 1 else f"**{ratio:.2f}**")
+        vk_value = vkfft.get(row["n"], "-") if vkfft is not None and "x" not in label(row) else "-"
+        vk = f" {vk_value} |" if vkfft is not None else ""
+        one_kernel = row.get("passes", 1) == 1
+        print(
+            f"| {label(row)} | {row.get('passes', 1)} | {radices(row) if one_kernel else '-'} "
+            f"| {ms(row['ours'])} | {ms(row['cufft'])} | {ratio_text} "
+            f"| {fixed(row['ours_pct_copy'], 1)} | {fixed(row['cufft_pct_copy'], 1)} |{vk}"
+            f" {fmt_err(row['ours_error'])} | {fmt_err(row['cufft_error'])} | {plan_ms(row)} |"
+        )
+
+
+def main(path, plan_columns, peers, compact_table=False):
     report = json.load(open(path))
+    if compact_table:
+        vkfft = vkfft_pct_copy(peers, report["device"], report["precision"]) if peers else None
+        return compact(report, vkfft)
     vkfft = vkfft_pct_copy(peers, report["device"], report["precision"]) if peers else None
     batch_head, batch_align = ("| batch ", "---:|") if plan_columns else ("", "")
     plan_head, plan_align = (" plan ms cold/disk/mem |", "---:|") if plan_columns else ("", "")
@@ -178,7 +203,8 @@ def main(path, plan_columns, peers):
 if __name__ == "__main__":
     args = sys.argv[1:]
     plan_columns = "--plan-columns" in args
-    args = [a for a in args if a != "--plan-columns"]
+    compact_table = "--compact" in args
+    args = [a for a in args if a not in ("--plan-columns", "--compact")]
     peers = None
     if "--peers" in args:
         at = args.index("--peers")
@@ -188,4 +214,4 @@ if __name__ == "__main__":
         del args[at:at + 2]
     if len(args) != 1:
         sys.exit("usage: perf_table.py [--plan-columns] [--peers PEERS.md] BENCH.json")
-    main(args[0], plan_columns, peers)
+    main(args[0], plan_columns, peers, compact_table)
