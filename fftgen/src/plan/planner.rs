@@ -127,31 +127,37 @@ pub fn opt_in_shape(
         .launchable_threads_per_block
         .min(target.max_threads_per_block);
     let max_values = max_values_per_thread(precision);
-    let candidates: Vec<_> = super::radix::schedules(n, 1, 8)
-        .into_iter()
-        // Radices 28 and 30 spill past one block's registers (ptxas for
-        // sm_90: 6000 as 30 x 10 x 10 x 2, 12000 as 30 x 10 x 10 x 2 x 2).
-        .filter(|radices| radices.iter().all(|&r| r <= 27 || r.is_power_of_two()))
-        .flat_map(|radices| {
-            opt_in_threads(n, &radices, max_values, max_threads)
-                .into_iter()
-                .filter(|&(threads, values)| values <= max_values && threads <= max_threads)
-                .map(|(threads, values)| {
-                    let resident = opt_in_resident(threads, shared, values, precision, target);
-                    let guarded = radices.iter().filter(|&&r| (n / r) % threads != 0).count();
-                    let score = (Reverse(resident), guarded, radices.len(), Reverse(threads));
-                    (score, radices.clone(), threads, resident)
-                })
-                .filter(|(_, _, _, resident)| *resident > 0)
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    // Feasible schedules of `stages` stages, each with its score.
+    let feasible = |stages: usize| {
+        super::radix::schedules(n, stages, stages)
+            .into_iter()
+            // Radices 28 and 30 spill past one block's registers (ptxas for
+            // sm_90: 6000 as 30 x 10 x 10 x 2, 12000 as 30 x 10 x 10 x 2 x 2).
+            .filter(|radices| radices.iter().all(|&r| r <= 27 || r.is_power_of_two()))
+            .flat_map(|radices| {
+                opt_in_threads(n, &radices, max_values, max_threads)
+                    .into_iter()
+                    .filter(|&(threads, values)| values <= max_values && threads <= max_threads)
+                    .map(|(threads, values)| {
+                        let resident = opt_in_resident(threads, shared, values, precision, target);
+                        let guarded = radices.iter().filter(|&&r| (n / r) % threads != 0).count();
+                        let score = (Reverse(resident), guarded, radices.len(), Reverse(threads));
+                        (score, radices.clone(), threads, resident)
+                    })
+                    .filter(|(_, _, _, resident)| *resident > 0)
+                    .collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>()
+    };
     // More resident blocks do not pay for more than one extra stage
-    // (12000 as 6 x 5^3 x 2^4 in eight stages over two blocks).
-    let fewest_stages = candidates.iter().map(|(_, r, _, _)| r.len()).min()?;
+    // (12000 as 6 x 5^3 x 2^4 in eight stages over two blocks): the fewest
+    // stages that plan at all, and one more (radices of at most 32).
+    let fewest = (1..8).find(|&s| 32usize.pow(s) >= n).unwrap_or(8) as usize;
+    let stages = (fewest..=8).find(|&s| !feasible(s).is_empty())?;
+    let mut candidates = feasible(stages);
+    candidates.extend(feasible(stages + 1));
     candidates
         .into_iter()
-        .filter(|(_, radices, _, _)| radices.len() <= fewest_stages + 1)
         .min_by_key(|(score, _, _, _)| *score)
         .map(|(_, radices, threads, resident)| (radices, threads, resident))
 }

@@ -75,7 +75,7 @@ pub fn choose(
 ) -> Option<Vec<usize>> {
     let mut best: Option<(Score, Vec<usize>)> = None;
     let mut current = Vec::new();
-    search(n, 32, &mut current, &mut |radices| {
+    search(n, 32, MAX_STAGES, &mut current, &mut |radices| {
         let (threads, values) = thread_shape(n, radices, max_values, max_threads);
         if threads > max_threads {
             return;
@@ -94,13 +94,22 @@ pub fn choose(
 pub fn schedules(n: usize, min_stages: usize, max_stages: usize) -> Vec<Vec<usize>> {
     let mut all = Vec::new();
     let mut current = Vec::new();
-    search(n, 32, &mut current, &mut |radices| {
-        if (min_stages..=max_stages).contains(&radices.len()) {
-            all.push(radices.to_vec());
-        }
-    });
+    search(
+        n,
+        32,
+        max_stages.min(MAX_STAGES),
+        &mut current,
+        &mut |radices| {
+            if radices.len() >= min_stages {
+                all.push(radices.to_vec());
+            }
+        },
+    );
     all
 }
+
+/// Most radix stages a schedule has.
+const MAX_STAGES: usize = 8;
 
 /// Lexicographic: over the register budget, staged through shared memory
 /// where it need not be, stages, values per thread, flops per point (scaled).
@@ -138,10 +147,12 @@ impl Score {
 }
 
 /// Calls `visit` with every non-increasing sequence of supported radices,
-/// each at most `largest`, whose product is `remaining`.
+/// each at most `largest`, whose product is `remaining`, of at most
+/// `max_stages` stages in all.
 fn search(
     remaining: usize,
     largest: usize,
+    max_stages: usize,
     current: &mut Vec<usize>,
     visit: &mut dyn FnMut(&[usize]),
 ) {
@@ -151,13 +162,20 @@ fn search(
         }
         return;
     }
-    if current.len() >= 8 {
+    // Even the largest radix left cannot finish within the stages left.
+    let stages_left = max_stages.saturating_sub(current.len());
+    if stages_left == 0
+        || largest
+            .min(remaining)
+            .checked_pow(stages_left as u32)
+            .is_some_and(|most| most < remaining)
+    {
         return;
     }
     for radix in (2..=largest.min(remaining)).rev() {
         if remaining % radix == 0 && is_supported_radix(radix) {
             current.push(radix);
-            search(remaining / radix, radix, current, visit);
+            search(remaining / radix, radix, max_stages, current, visit);
             current.pop();
         }
     }
