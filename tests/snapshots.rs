@@ -91,6 +91,14 @@ fn n8192_two_pass_f32_both_dialects() {
     pin("plan_opencl_f32_n8192_two_pass", &spec, Backend::OpenCl);
 }
 
+/// One kernel past 4096 in Hopper's opt-in shared memory: 6561 as 27 x 27 x
+/// 9 over 243 threads, three blocks per SM (CUDA's dynamic shared memory).
+#[test]
+fn n6561_one_kernel_opt_in_f32_cuda_h200() {
+    let spec = FftSpec::new(6561).target(Target::H200);
+    pin("plan_cuda_f32_n6561_r27x27x9_opt_in_h200", &spec, Backend::Cuda);
+}
+
 /// A 2D plan: rows of 40, then the column kernel along the strided axis.
 #[test]
 fn n32x40_column_kernel_f32_both_dialects() {

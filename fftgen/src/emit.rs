@@ -138,6 +138,8 @@ struct SourceContext {
     exchange_buffers: String,
     threads_per_block: usize,
     shared_bytes: usize,
+    /// Whether CUDA launches the kernel with opt-in dynamic shared memory.
+    dynamic_shared: bool,
     twiddles: String,
     ops: String,
     kernel_names: Vec<String>,
@@ -301,6 +303,7 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
         exchange_buffers: pass.exchange_buffers.to_string(),
         threads_per_block: pass.threads_per_block,
         shared_bytes: pass.shared_bytes,
+        dynamic_shared: pass.dynamic_shared,
         twiddles: if len == 0 {
             "no twiddles between stages (one stage)".to_string()
         } else {

@@ -138,3 +138,32 @@ pub fn check_generated_on_pocl(generated: &fftgen::Generated, batch: usize) -> f
     );
     assert_accurate(&report, &label)
 }
+
+/// Whether the exhaustive sweeps run every size: `FFTGEN_FULL_SWEEP=1`
+/// (scripts/test.sh passes it through). Without it they run a fixed sample.
+pub fn full_sweep() -> bool {
+    matches!(
+        std::env::var("FFTGEN_FULL_SWEEP").as_deref(),
+        Ok("1") | Ok("true")
+    )
+}
+
+/// Whether an exhaustive sweep that CI runs includes size `n`: every size
+/// with [`full_sweep`], else every size to 64, every power of two, and a
+/// fixed quarter of the rest (a multiplicative hash of the size, so the
+/// sample is spread over every radix and length and the same from run to
+/// run). The rest take the same code paths (the generator is the same for
+/// every length; what differs is the radix schedule, and the sample holds
+/// every radix); the GPU sweep (tests/gpu_sweep.rs) runs them all on the
+/// device.
+pub fn in_sample(n: usize) -> bool {
+    full_sweep()
+        || n <= 64
+        || n.is_power_of_two()
+        || (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 62 == 0
+}
+
+/// The sizes of `sizes` [`in_sample`].
+pub fn sampled(sizes: impl IntoIterator<Item = usize>) -> Vec<usize> {
+    sizes.into_iter().filter(|&n| in_sample(n)).collect()
+}
