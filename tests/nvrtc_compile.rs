@@ -7,43 +7,15 @@
 
 mod common;
 
-use common::{nvrtc, sampled};
+use common::{compile_for_sm_90, nvrtc, sampled};
 use fftgen::plan::factor::supported_sizes;
 use fftgen::plan::planner::max_size;
 use fftgen::plan::Wisdom;
 use fftgen::plan::{ExchangeBuffers, ExchangeWidth, PaddingSearch};
 use fftgen::{FftSpec, Normalization, Placement, Precision, ShapeChoices, Target, TransformKind};
-use fftgen_runtime::cuda::compile_to_cubin_check;
-
-const ARCH: &str = "sm_90";
-
-/// Spill stores a kernel may have. The planner's register budget
-/// (`min_blocks_per_sm`) trades registers for occupancy from an estimate;
-/// where ptxas needs a few more, it spills a handful of words to L1-resident
-/// local memory, which costs little. More than this is a planning bug.
-const MAX_SPILL_BYTES: usize = 32;
 
 fn compile(spec: &FftSpec) {
-    let generated = fftgen::generate(spec, "tests/nvrtc_compile.rs")
-        .unwrap_or_else(|e| panic!("n = {}: {e}", spec.n()));
-    let compiled = compile_to_cubin_check(&generated.cuda_source, ARCH)
-        .unwrap_or_else(|e| panic!("n = {} {}: NVRTC failed: {e}", spec.n(), spec.precision));
-    assert!(!compiled.cubin.is_empty());
-    // ptxas reports "N bytes spill stores, M bytes spill loads" per kernel.
-    for line in compiled.log.lines().filter(|l| l.contains("spill stores")) {
-        let bytes: usize = line
-            .split("bytes spill stores")
-            .next()
-            .and_then(|head| head.split(',').next_back())
-            .and_then(|n| n.trim().parse().ok())
-            .unwrap_or(usize::MAX);
-        assert!(
-            bytes <= MAX_SPILL_BYTES,
-            "n = {} {}: registers spill: {line}",
-            spec.n(),
-            spec.precision
-        );
-    }
+    compile_for_sm_90(spec, "tests/nvrtc_compile.rs");
 }
 
 fn sweep(precision: Precision, part: usize, parts: usize) {

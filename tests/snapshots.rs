@@ -96,7 +96,11 @@ fn n8192_two_pass_f32_both_dialects() {
 #[test]
 fn n6561_one_kernel_opt_in_f32_cuda_h200() {
     let spec = FftSpec::new(6561).target(Target::H200);
-    pin("plan_cuda_f32_n6561_r27x27x9_opt_in_h200", &spec, Backend::Cuda);
+    pin(
+        "plan_cuda_f32_n6561_r27x27x9_opt_in_h200",
+        &spec,
+        Backend::Cuda,
+    );
 }
 
 /// A 2D plan: rows of 40, then the column kernel along the strided axis.

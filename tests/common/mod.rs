@@ -167,3 +167,30 @@ pub fn in_sample(n: usize) -> bool {
 pub fn sampled(sizes: impl IntoIterator<Item = usize>) -> Vec<usize> {
     sizes.into_iter().filter(|&n| in_sample(n)).collect()
 }
+
+/// Spill stores an NVRTC-compiled kernel may have. The planner's register
+/// budget trades registers for occupancy from an estimate; where ptxas
+/// needs a few more, it spills a handful of words to L1-resident local
+/// memory, which costs little. More than this is a planning bug.
+pub const MAX_SPILL_BYTES: usize = 32;
+
+/// Compiles `spec`'s CUDA source with NVRTC for sm_90 (ptxas checks its
+/// registers and shared memory) and asserts no kernel spills more than
+/// [`MAX_SPILL_BYTES`]; `origin` names the test in the generated header.
+pub fn compile_for_sm_90(spec: &fftgen::FftSpec, origin: &str) {
+    let label = format!("n = {} {}", spec.n(), spec.precision);
+    let generated = fftgen::generate(spec, origin).unwrap_or_else(|e| panic!("{label}: {e}"));
+    let compiled = fftgen_runtime::cuda::compile_to_cubin_check(&generated.cuda_source, "sm_90")
+        .unwrap_or_else(|e| panic!("{label}: NVRTC failed: {e}"));
+    assert!(!compiled.cubin.is_empty());
+    // ptxas reports "N bytes spill stores, M bytes spill loads" per kernel.
+    for line in compiled.log.lines().filter(|l| l.contains("spill stores")) {
+        let bytes: usize = line
+            .split("bytes spill stores")
+            .next()
+            .and_then(|head| head.split(',').next_back())
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(usize::MAX);
+        assert!(bytes <= MAX_SPILL_BYTES, "{label}: registers spill: {line}");
+    }
+}
