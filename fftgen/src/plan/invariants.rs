@@ -18,9 +18,7 @@ use crate::{Buffer, Error, Precision, Target, TransformKind};
 /// sizes such as 3025 = 11^2 x 25 plan 33). More is no faster anywhere
 /// and makes kernels the compilers take minutes over (PoCL) or spill
 /// throughout.
-pub fn max_values_per_thread(_precision: Precision) -> usize {
-    64
-}
+pub const MAX_VALUES_PER_THREAD: usize = 64;
 
 /// Why `plan`, planned for `target`, cannot run correctly, if it cannot.
 pub fn check(plan: &Plan, target: &Target) -> Result<(), Error> {
@@ -35,7 +33,7 @@ pub fn check(plan: &Plan, target: &Target) -> Result<(), Error> {
             check_threads(pass, target).map_err(fail)?;
             continue;
         }
-        check_stages(pass, plan.precision).map_err(fail)?;
+        check_stages(pass).map_err(fail)?;
         check_launch(pass, plan.precision, target).map_err(fail)?;
         check_real_step(pass).map_err(fail)?;
         if plan.kind == TransformKind::C2c {
@@ -64,7 +62,7 @@ fn broken(pass: usize, n: usize, reason: String) -> Error {
 }
 
 /// The stages compute a DFT of the pass's length with its threads.
-fn check_stages(pass: &Pass, precision: Precision) -> Result<(), String> {
+fn check_stages(pass: &Pass) -> Result<(), String> {
     let n = pass.n;
     let radices = pass.radices();
     if n < 2 || pass.stages.is_empty() {
@@ -120,10 +118,9 @@ fn check_stages(pass: &Pass, precision: Precision) -> Result<(), String> {
             pass.values_per_thread
         ));
     }
-    let max = max_values_per_thread(precision);
-    if pass.values_per_thread > max {
+    if pass.values_per_thread > MAX_VALUES_PER_THREAD {
         return Err(format!(
-            "a thread would hold {} values, over the {max} of {precision}",
+            "a thread would hold {} values, over the {MAX_VALUES_PER_THREAD} a thread may",
             pass.values_per_thread
         ));
     }

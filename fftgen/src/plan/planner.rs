@@ -486,7 +486,7 @@ pub(super) fn plan_pass(
             // work; too few threads hold more values than registers do.
             let most_butterflies = n / radices.iter().copied().min().unwrap_or(n);
             let max = most_butterflies.min(max_threads);
-            let held = super::invariants::max_values_per_thread(precision);
+            let held = super::invariants::MAX_VALUES_PER_THREAD;
             let min = (1..=max)
                 .find(|&t| values_per_thread(n, radices, t) <= held)
                 .unwrap_or(max);
