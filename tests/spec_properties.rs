@@ -1,0 +1,295 @@
+//! Random specs through `plan` and `emit`, as a user's random command lines
+//! would make them: 1 to 3 axes of smooth (and now and then bad) lengths,
+//! both kinds and precisions, placements, normalisations, directions,
+//! embedded and strided layouts (some overflowing), every target, and random
+//! combinations of every shape choice (radices, split, threads, transforms
+//! per block, launch bound, exchange, padding, column I/O, first write,
+//! input caching). Each spec either plans, keeping the plan invariants, or
+//! is refused with an error that is not a planning bug; nothing panics. A
+//! sample of the accepted plans is emitted: both dialects, distinct kernel
+//! names, every kernel in the manifest; a few small ones run on PoCL
+//! against the f64 reference, planned for PoCL's target (the option
+//! combinations that gave wrong answers were all of this kind). A fixed
+//! seed and count keep CI repeatable (FFTGEN_PROPERTY_CASES raises the
+//! count).
+
+use fftgen::plan::{
+    ColumnIo, ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch,
+};
+use fftgen::{
+    Direction, Error, FftSpec, Layout, Normalization, Placement, Precision, ShapeChoices, Target,
+    TransformKind,
+};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashSet;
+
+mod common;
+
+/// Random cases in CI.
+const CASES: usize = 1500;
+
+/// Accepted specs (replanned for PoCL's target) that run on PoCL against
+/// the f64 reference, at most, and the most points each may have.
+const POCL_RUNS: usize = 10;
+const POCL_POINTS: usize = 1 << 14;
+
+fn cases() -> usize {
+    std::env::var("FFTGEN_PROPERTY_CASES")
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(CASES)
+}
+
+fn smooth(mut n: usize) -> bool {
+    for p in [2, 3, 5, 7, 11, 13] {
+        while n % p == 0 {
+            n /= p;
+        }
+    }
+    n == 1
+}
+
+/// A length: mostly smooth up to 2^20 (1D) or 4096 (an axis of 2D/3D),
+/// sometimes 0, 1, a prime past 13 or a length past one kernel.
+fn length(rng: &mut ChaCha8Rng, axes: usize) -> usize {
+    let largest = if axes == 1 { 1 << 20 } else { 4096 };
+    match rng.gen_range(0..20) {
+        0 => *[0usize, 1, 17, 4099, 1 << 31].choose(rng).unwrap(),
+        1..=4 => *[4375, 6561, 10000, 12000, 15625, 20000, 24576]
+            .choose(rng)
+            .unwrap(),
+        _ => loop {
+            let top = if rng.gen_bool(0.7) { 4096 } else { largest };
+            let n = rng.gen_range(2..=top);
+            if smooth(n) {
+                break n;
+            }
+        },
+    }
+}
+
+/// Radices whose product is `n` (mostly), or a random list.
+fn radices(rng: &mut ChaCha8Rng, n: usize) -> Vec<usize> {
+    if rng.gen_bool(0.2) {
+        return (0..rng.gen_range(1..5))
+            .map(|_| *[2, 3, 4, 5, 7, 8, 16, 17, 32, 64].choose(rng).unwrap())
+            .collect();
+    }
+    let mut left = n.max(1);
+    let mut list = Vec::new();
+    while left > 1 && list.len() < 10 {
+        let fits: Vec<usize> = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 25, 27, 32]
+            .into_iter()
+            .filter(|r| left % r == 0)
+            .collect();
+        let Some(&r) = fits.choose(rng) else { break };
+        list.push(r);
+        left /= r;
+    }
+    if list.is_empty() {
+        list.push(2);
+    }
+    list
+}
+
+/// A split of `n` into pass lengths (mostly), or a random list.
+fn split(rng: &mut ChaCha8Rng, n: usize) -> Vec<usize> {
+    if rng.gen_bool(0.3) {
+        return vec![n];
+    }
+    let divisors: Vec<usize> = (2..=n.min(8192)).filter(|d| n % d == 0).collect();
+    match divisors.choose(rng) {
+        Some(&d) if d < n => vec![d, n / d],
+        _ => vec![rng.gen_range(1..64), rng.gen_range(1..64)],
+    }
+}
+
+fn maybe<T>(rng: &mut ChaCha8Rng, p: f64, value: impl FnOnce(&mut ChaCha8Rng) -> T) -> Option<T> {
+    rng.gen_bool(p).then(|| value(rng))
+}
+
+fn choices(rng: &mut ChaCha8Rng, n: usize) -> ShapeChoices {
+    ShapeChoices {
+        radices: maybe(rng, 0.25, |r| radices(r, n)),
+        threads_per_fft: maybe(rng, 0.15, |r| {
+            *[0, 1, 7, 32, 64, 256, 343, 1024, 5000].choose(r).unwrap()
+        }),
+        min_blocks_per_sm: maybe(rng, 0.1, |r| r.gen_range(0..40)),
+        ffts_per_block: maybe(rng, 0.1, |r| r.gen_range(0..40)),
+        input_caching: maybe(rng, 0.1, |r| {
+            *[InputCaching::L1AndL2, InputCaching::L2Only]
+                .choose(r)
+                .unwrap()
+        }),
+        exchange_buffers: maybe(rng, 0.1, |r| {
+            *[ExchangeBuffers::Reused, ExchangeBuffers::Alternating]
+                .choose(r)
+                .unwrap()
+        }),
+        exchange_width: maybe(rng, 0.1, |r| {
+            *[
+                ExchangeWidth::BothParts,
+                ExchangeWidth::OnePartAtATime,
+                ExchangeWidth::Interleaved,
+            ]
+            .choose(r)
+            .unwrap()
+        }),
+        first_write: maybe(rng, 0.1, |r| {
+            *[FirstWrite::AfterBarrier, FirstWrite::Immediate]
+                .choose(r)
+                .unwrap()
+        }),
+        padding_search: maybe(rng, 0.1, |r| {
+            *[PaddingSearch::EvenRadices, PaddingSearch::AllRadices]
+                .choose(r)
+                .unwrap()
+        }),
+        split: maybe(rng, 0.2, |r| split(r, n)),
+        column_io: maybe(rng, 0.1, |r| {
+            *[ColumnIo::Tile, ColumnIo::Global].choose(r).unwrap()
+        }),
+    }
+}
+
+/// A layout for `shape`: dense, embedded with padding, or absurd strides.
+fn layout(rng: &mut ChaCha8Rng, shape: &[usize]) -> Layout {
+    let dense = Layout::contiguous(shape);
+    match rng.gen_range(0..6) {
+        0 => Layout {
+            strides: dense.strides.iter().map(|_| usize::MAX).collect(),
+            distance: 4096,
+        },
+        1 => Layout {
+            distance: usize::MAX,
+            ..dense
+        },
+        2 | 3 => {
+            let embed: Vec<usize> = shape.iter().map(|&n| n + rng.gen_range(0..3)).collect();
+            let stride = rng.gen_range(1..3);
+            let span = embed.iter().product::<usize>() * stride;
+            Layout::embedded(shape, &embed, stride, span + rng.gen_range(0..5)).unwrap_or(dense)
+        }
+        _ => dense,
+    }
+}
+
+fn spec(rng: &mut ChaCha8Rng) -> FftSpec {
+    let axes = *[1, 1, 1, 2, 2, 3].choose(rng).unwrap();
+    let shape: Vec<usize> = (0..axes).map(|_| length(rng, axes)).collect();
+    let mut spec = FftSpec::with_shape(&shape)
+        .kind(
+            *[TransformKind::C2c, TransformKind::R2c]
+                .choose(rng)
+                .unwrap(),
+        )
+        .precision(*[Precision::F32, Precision::F64].choose(rng).unwrap())
+        .placement(
+            *[Placement::OutOfPlace, Placement::InPlace]
+                .choose(rng)
+                .unwrap(),
+        )
+        .normalization(
+            *[
+                Normalization::None,
+                Normalization::Inverse,
+                Normalization::Unitary,
+            ]
+            .choose(rng)
+            .unwrap(),
+        )
+        .directions(
+            [
+                &[Direction::Forward, Direction::Inverse][..],
+                &[Direction::Forward],
+                &[Direction::Inverse],
+            ]
+            .choose(rng)
+            .unwrap(),
+        );
+    if rng.gen_bool(0.7) {
+        spec = spec.target(Target::PRESETS.choose(rng).unwrap().clone());
+    }
+    let n = *shape.last().unwrap();
+    spec = spec.choices(choices(rng, n));
+    if rng.gen_bool(0.2) && !shape.contains(&0) && shape.iter().all(|&n| n < 1 << 20) {
+        let input = layout(rng, &shape);
+        let output = layout(rng, &spec.complex_shape());
+        spec = spec.layouts(input, output);
+    }
+    spec
+}
+
+#[test]
+fn random_specs_plan_or_are_refused_and_never_panic() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2026_11_25);
+    let (mut planned, mut refused, mut emitted, mut ran) = (0, 0, 0, 0);
+    for case in 0..cases() {
+        let spec = spec(&mut rng);
+        let label = format!("case {case}: {}", spec.emit_command());
+        let result = std::panic::catch_unwind(|| fftgen::plan::plan(&spec))
+            .unwrap_or_else(|_| panic!("{label}: the planner panicked"));
+        match result {
+            Ok(plan) => {
+                planned += 1;
+                for pass in plan.passes.iter().chain(&plan.inverse_passes) {
+                    if pass.real.map(|r| r.end) != Some(fftgen::plan::RealEnd::Apart) {
+                        assert_eq!(pass.radices().iter().product::<usize>(), pass.n, "{label}");
+                    }
+                }
+                // Emission costs more: every fourth plan of modest size.
+                if case % 4 == 0 && plan.n <= 1 << 16 {
+                    emitted += 1;
+                    let generated = std::panic::catch_unwind(|| {
+                        fftgen::generate(&spec, "tests/spec_properties.rs")
+                    })
+                    .unwrap_or_else(|_| panic!("{label}: emission panicked"))
+                    .unwrap_or_else(|e| panic!("{label}: planned but not emitted: {e}"));
+                    let names: Vec<&str> = generated
+                        .manifest
+                        .transforms
+                        .iter()
+                        .flat_map(|t| t.passes.iter().map(|p| p.kernel.as_str()))
+                        .collect();
+                    let distinct: HashSet<&&str> = names.iter().collect();
+                    for name in &distinct {
+                        assert!(generated.cuda_source.contains(**name), "{label}: {name}");
+                        assert!(generated.opencl_source.contains(**name), "{label}: {name}");
+                    }
+                    // A kernel shared by both directions appears twice; no
+                    // two different passes share a name.
+                    let passes: HashSet<String> = plan
+                        .all_passes()
+                        .map(|(d, p)| format!("{d:?}{:?}", p))
+                        .collect();
+                    assert!(distinct.len() <= passes.len(), "{label}");
+                }
+                if ran < POCL_RUNS && plan.n <= POCL_POINTS && case % 3 == 0 {
+                    let on_pocl = spec.clone().target(Target::POCL);
+                    if fftgen::plan::plan(&on_pocl).is_ok() {
+                        ran += 1;
+                        common::check_spec_on_pocl(&on_pocl, 2, "tests/spec_properties.rs");
+                    }
+                }
+            }
+            Err(Error::BrokenPlan { .. }) | Err(Error::Template(_)) => {
+                panic!("{label}: {:?}", fftgen::plan::plan(&spec))
+            }
+            Err(e) => {
+                refused += 1;
+                let message = e.to_string();
+                assert!(
+                    !message.is_empty() && !message.contains('\n'),
+                    "{label}: {message}"
+                );
+            }
+        }
+    }
+    eprintln!("{planned} planned ({emitted} emitted, {ran} run on PoCL), {refused} refused");
+    assert!(
+        planned > cases() / 5 && refused > cases() / 10,
+        "{planned} planned, {refused} refused"
+    );
+}
