@@ -153,8 +153,9 @@ pub fn opt_in_shape(
     // (12000 as 6 x 5^3 x 2^4 in eight stages over two blocks): the fewest
     // stages that plan at all, and one more (radices of at most 32).
     let fewest = (1..8).find(|&s| 32usize.pow(s) >= n).unwrap_or(8) as usize;
-    let stages = (fewest..=8).find(|&s| !feasible(s).is_empty())?;
-    let mut candidates = feasible(stages);
+    let (stages, mut candidates) = (fewest..=8)
+        .map(|stages| (stages, feasible(stages)))
+        .find(|(_, found)| !found.is_empty())?;
     candidates.extend(feasible(stages + 1));
     candidates
         .into_iter()
