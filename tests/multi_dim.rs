@@ -177,3 +177,17 @@ fn strided_layouts() {
         );
     }
 }
+
+/// Axes of one point are the identity (numpy, cuFFT): 1x1024, 64x1x32 and
+/// 16x1 transform their other axes, in and out of place, and a real
+/// 1x1000 its real axis; the buffers keep the shape given.
+#[test]
+fn axes_of_one_point_are_the_identity() {
+    for shape in [&[1, 1024][..], &[64, 1, 32], &[16, 1]] {
+        for placement in [Placement::OutOfPlace, Placement::InPlace] {
+            check_nd::<f32>(&FftSpec::with_shape(shape).placement(placement), 3);
+        }
+    }
+    let real = FftSpec::with_shape(&[1, 1000]).kind(fftgen::TransformKind::R2c);
+    check_spec_on_pocl(&real, 3, "tests/multi_dim.rs");
+}

@@ -122,8 +122,8 @@ pub enum Error {
     },
 
     #[error(
-        "the shape {shape:?} cannot be planned: {reason}; give one to three axes of 2 or more \
-         points, e.g. --n 1024x1024"
+        "the shape {shape:?} cannot be planned: {reason}; give one to three axes, at least one \
+         of 2 or more points (an axis of 1 is the identity), e.g. --n 1024x1024"
     )]
     BadShape { shape: Vec<usize>, reason: String },
 

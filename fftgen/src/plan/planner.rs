@@ -217,16 +217,50 @@ pub fn max_size(precision: Precision) -> usize {
 pub fn plan(spec: &FftSpec) -> Result<Plan, Error> {
     // The size first: a bad size is reported before a bad wisdom file.
     validate(spec)?;
-    checked(
-        spec,
-        plan_validated(spec, &*Wisdom::for_spec(spec.wisdom.as_deref())?)?,
-    )
+    let wisdom = Wisdom::for_spec(spec.wisdom.as_deref())?;
+    checked(spec, plan_without_unit_axes(spec, &wisdom)?)
 }
 
 /// Plans `spec` with `wisdom`.
 pub fn plan_with_wisdom(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
     validate(spec)?;
-    checked(spec, plan_validated(spec, wisdom)?)
+    checked(spec, plan_without_unit_axes(spec, wisdom)?)
+}
+
+/// Plans `spec`, whose axes of one point are the identity (as numpy and
+/// cuFFT treat them): the transform of the other axes, with the layouts'
+/// strides of those axes, given back `spec`'s shape and layouts.
+fn plan_without_unit_axes(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
+    if !spec.shape.contains(&1) {
+        return plan_validated(spec, wisdom);
+    }
+    let kept: Vec<usize> = (0..spec.shape.len())
+        .filter(|&a| spec.shape[a] != 1)
+        .collect();
+    let keep = |layout: &Layout| Layout {
+        strides: kept.iter().map(|&a| layout.strides[a]).collect(),
+        distance: layout.distance,
+    };
+    let reduced = FftSpec {
+        shape: kept.iter().map(|&a| spec.shape[a]).collect(),
+        input_layout: Some(keep(&spec.planned_input_layout())),
+        output_layout: Some(keep(&spec.planned_output_layout())),
+        ..spec.clone()
+    };
+    let mut plan = plan_validated(&reduced, wisdom)?;
+    let mut factors = plan.axis_factors.into_iter();
+    plan.axis_factors = spec
+        .shape
+        .iter()
+        .map(|&n| match n {
+            1 => vec![1],
+            _ => factors.next().expect("one split per axis kept"),
+        })
+        .collect();
+    plan.shape = spec.shape.clone();
+    plan.input_layout = spec.planned_input_layout();
+    plan.output_layout = spec.planned_output_layout();
+    Ok(plan)
 }
 
 /// `plan`, if it keeps every invariant of [`super::invariants`] on the
@@ -335,8 +369,11 @@ fn validate(spec: &FftSpec) -> Result<(), Error> {
         [1] => return Err(Error::TrivialSize),
         axes if axes.len() > 3 => return bad_shape("it has more than three axes"),
         axes if axes.contains(&0) => return bad_shape("an axis has no points"),
-        axes if axes.contains(&1) => {
-            return bad_shape("an axis of one point is the identity (drop it)")
+        axes if axes.iter().all(|&n| n == 1) => {
+            return bad_shape("every axis has one point, so the transform is the identity")
+        }
+        [.., 1] if spec.kind == crate::TransformKind::R2c => {
+            return bad_shape("the real axis (the last) has one point; give it 2 or more")
         }
         _ => {}
     }
@@ -1295,8 +1332,19 @@ mod tests {
                 ..
             })
         ));
+        // An axis of one point is the identity: 64x1x8 is the 2D 64x8 with
+        // the shape and layouts it was given.
+        let unit = plan(&FftSpec::with_shape(&[64, 1, 8])).unwrap();
+        let plain = plan(&FftSpec::with_shape(&[64, 8])).unwrap();
+        assert_eq!(unit.passes, plain.passes);
+        assert_eq!(unit.shape, vec![64, 1, 8]);
+        assert_eq!(unit.axis_factors, vec![vec![64], vec![1], vec![8]]);
+        assert_eq!(unit.input_layout, Layout::contiguous(&[64, 1, 8]));
+        for shape in [&[1, 1][..], &[1]] {
+            assert!(plan(&FftSpec::with_shape(shape)).is_err());
+        }
         assert!(matches!(
-            plan(&FftSpec::with_shape(&[64, 1, 8])),
+            plan(&FftSpec::with_shape(&[64, 1]).kind(crate::TransformKind::R2c)),
             Err(Error::BadShape { .. })
         ));
         assert!(matches!(
