@@ -276,11 +276,24 @@ fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
     if spec.kind == crate::TransformKind::R2c {
         return super::real::plan(spec, target, wisdom);
     }
-    let one_kernel = spec.shape.len() == 1
-        && fits_one_kernel(spec.n(), spec.precision, target)
+    let n = spec.n();
+    let single = spec.shape.len() == 1
         && spec.planned_input_layout().is_contiguous(&spec.shape)
         && spec.planned_output_layout().is_contiguous(&spec.shape)
         && spec.choices.split.is_none();
+    // Past max_size one kernel is what the target's opt-in memory holds:
+    // the planner's own pass, planned once (the schedule search and the
+    // padding search are the cost of a plan here).
+    let opt_in_pass = (single && n > max_size(spec.precision)).then(|| {
+        plan_pass(
+            n,
+            spec.precision,
+            &ShapeChoices::default(),
+            target,
+            &dense(n),
+        )
+    });
+    let one_kernel = single && opt_in_pass.as_ref().is_none_or(|pass| pass.is_ok());
     if !one_kernel {
         return super::multipass::plan(spec, target, wisdom);
     }
@@ -290,7 +303,6 @@ fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
             n: spec.n(),
         });
     }
-    let n = spec.n();
     let user = &spec.choices;
     // A user's radices are used as given; otherwise the first measured shape
     // this target launches, then the heuristic. Choices the user made win
@@ -317,7 +329,10 @@ fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
             plan_pass(n, spec.precision, &user.or(&measured), target, &dense(n))?
         }
         Some((measured, _)) => plan_pass(n, spec.precision, &user.or(measured), target, &dense(n))?,
-        None => plan_pass(n, spec.precision, user, target, &dense(n))?,
+        None => match opt_in_pass {
+            Some(pass) if user.is_empty() => pass?,
+            _ => plan_pass(n, spec.precision, user, target, &dense(n))?,
+        },
     };
     Ok(Plan {
         n,
