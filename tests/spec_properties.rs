@@ -110,47 +110,33 @@ fn maybe<T>(rng: &mut ChaCha8Rng, p: f64, value: impl FnOnce(&mut ChaCha8Rng) ->
     rng.gen_bool(p).then(|| value(rng))
 }
 
+/// One of `options`, with probability `p`.
+fn maybe_one<T: Copy>(rng: &mut ChaCha8Rng, p: f64, options: &[T]) -> Option<T> {
+    maybe(rng, p, |r| *options.choose(r).unwrap())
+}
+
 fn choices(rng: &mut ChaCha8Rng, n: usize) -> ShapeChoices {
+    use ExchangeWidth::{BothParts, Interleaved, OnePartAtATime};
     ShapeChoices {
         radices: maybe(rng, 0.25, |r| radices(r, n)),
-        threads_per_fft: maybe(rng, 0.15, |r| {
-            *[0, 1, 7, 32, 64, 256, 343, 1024, 5000].choose(r).unwrap()
-        }),
+        threads_per_fft: maybe_one(rng, 0.15, &[0, 1, 7, 32, 64, 256, 343, 1024, 5000]),
         min_blocks_per_sm: maybe(rng, 0.1, |r| r.gen_range(0..40)),
         ffts_per_block: maybe(rng, 0.1, |r| r.gen_range(0..40)),
-        input_caching: maybe(rng, 0.1, |r| {
-            *[InputCaching::L1AndL2, InputCaching::L2Only]
-                .choose(r)
-                .unwrap()
-        }),
-        exchange_buffers: maybe(rng, 0.1, |r| {
-            *[ExchangeBuffers::Reused, ExchangeBuffers::Alternating]
-                .choose(r)
-                .unwrap()
-        }),
-        exchange_width: maybe(rng, 0.1, |r| {
-            *[
-                ExchangeWidth::BothParts,
-                ExchangeWidth::OnePartAtATime,
-                ExchangeWidth::Interleaved,
-            ]
-            .choose(r)
-            .unwrap()
-        }),
-        first_write: maybe(rng, 0.1, |r| {
-            *[FirstWrite::AfterBarrier, FirstWrite::Immediate]
-                .choose(r)
-                .unwrap()
-        }),
-        padding_search: maybe(rng, 0.1, |r| {
-            *[PaddingSearch::EvenRadices, PaddingSearch::AllRadices]
-                .choose(r)
-                .unwrap()
-        }),
+        input_caching: maybe_one(rng, 0.1, &[InputCaching::L1AndL2, InputCaching::L2Only]),
+        exchange_buffers: maybe_one(
+            rng,
+            0.1,
+            &[ExchangeBuffers::Reused, ExchangeBuffers::Alternating],
+        ),
+        exchange_width: maybe_one(rng, 0.1, &[BothParts, OnePartAtATime, Interleaved]),
+        first_write: maybe_one(rng, 0.1, &[FirstWrite::AfterBarrier, FirstWrite::Immediate]),
+        padding_search: maybe_one(
+            rng,
+            0.1,
+            &[PaddingSearch::EvenRadices, PaddingSearch::AllRadices],
+        ),
         split: maybe(rng, 0.2, |r| split(r, n)),
-        column_io: maybe(rng, 0.1, |r| {
-            *[ColumnIo::Tile, ColumnIo::Global].choose(r).unwrap()
-        }),
+        column_io: maybe_one(rng, 0.1, &[ColumnIo::Tile, ColumnIo::Global]),
     }
 }
 
