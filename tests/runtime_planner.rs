@@ -9,7 +9,7 @@ mod common;
 use common::*;
 use fftgen::{Direction, FftSpec, Placement, Precision, Target};
 use fftgen_runtime::cuda::{CubinCache, CudaDevice};
-use fftgen_runtime::planner::{cuda_fft_with_cache, opencl_fft, PlanError};
+use fftgen_runtime::planner::{cuda_fft_with_cache, opencl_fft, GeneratedCache, PlanError};
 use fftgen_runtime::{driver_available, CacheOrigin};
 use num_complex::Complex;
 
@@ -54,6 +54,16 @@ fn opencl_plans_run_for_the_device_they_are_loaded_on() {
     // A target the caller names wins over the device's.
     let named = opencl_fft(device, &FftSpec::new(64).target(Target::POCL));
     assert!(named.is_ok());
+
+    // A spec planned before is generated once: its source comes back.
+    let cache = GeneratedCache::default();
+    let spec = FftSpec::new(1000).target(Target::POCL);
+    let first = cache.get_or_generate(&spec).unwrap();
+    let again = cache.get_or_generate(&spec).unwrap();
+    assert!(std::sync::Arc::ptr_eq(&first, &again));
+    let other = cache.get_or_generate(&spec.clone().precision(Precision::F64));
+    assert!(!std::sync::Arc::ptr_eq(&first, &other.unwrap()));
+    assert_eq!(cache.len(), 2);
 }
 
 #[test]
@@ -91,4 +101,27 @@ fn cuda_plans_run_on_a_gpu() {
         .unwrap();
     let e = error(&input, &data, n, Direction::Forward);
     assert!(e <= tolerance(n, Precision::F32), "in place: error {e}");
+    assert_eq!(cache.plans().len(), 2);
+
+    // A repeated plan of two passes comes from the plan cache in well under
+    // a millisecond, with a workspace of its own: both run side by side.
+    let (long, batch) = (1 << 16, 3);
+    let spec = FftSpec::new(long);
+    let first = cuda_fft_with_cache(&device, &spec, &cache).unwrap();
+    let started = std::time::Instant::now();
+    let second = cuda_fft_with_cache(&device, &spec, &cache).unwrap();
+    let ms = started.elapsed().as_secs_f64() * 1e3;
+    println!("a repeated plan of {long} points took {ms:.3} ms");
+    assert_eq!(second.cache_origin(), CacheOrigin::Memory);
+    assert!(ms < 5.0, "a repeated plan took {ms} ms");
+    let input = narrow(&random_input(long * batch, 13));
+    for fft in [&first, &second] {
+        let mut output = vec![Complex::default(); long * batch];
+        fft.run(Direction::Forward, &input, &mut output, batch)
+            .unwrap();
+        let e = error(&input, &output, long, Direction::Forward);
+        assert!(e <= tolerance(long, Precision::F32), "error {e}");
+    }
+    cache.clear_memory();
+    assert!(cache.plans().is_empty());
 }

@@ -3,14 +3,18 @@
 //! and load them on a device in one call. A spec that names no target is
 //! planned for the device it is loaded on, from the [`Target`] the device
 //! reports (its limits, and the shapes measured on its GPU model where the
-//! wisdom has some). The CUDA path goes through the CUBIN cache, so a spec
-//! planned before (in this process, or in an earlier one through the disk
-//! cache) skips NVRTC.
+//! wisdom has some). A spec planned before in this process is not planned
+//! again: CUDA takes its loaded kernels from the cache's [`PlanCache`]
+//! (microseconds), OpenCL its generated source from [`GeneratedCache`]; a
+//! spec planned in an earlier process skips NVRTC through the disk cache.
 
 use crate::cuda::{CubinCache, CudaDevice, CudaFft};
 use crate::opencl::{OpenClDevice, OpenClFft};
 use crate::Target;
 pub use fftgen::FftSpec;
+use fftgen::Generated;
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// Why a plan could not be made: the spec could not be generated, or the
 /// runtime could not compile or load the kernels.
@@ -28,24 +32,30 @@ pub fn cuda_fft(device: &CudaDevice, spec: &FftSpec) -> Result<CudaFft, PlanErro
     cuda_fft_with_cache(device, spec, CubinCache::global())
 }
 
-/// [`cuda_fft`] through `cache`.
+/// [`cuda_fft`] through `cache`: the plan `cache` made before for the same
+/// spec on the same context, else a new one, which `cache` then keeps.
 pub fn cuda_fft_with_cache(
     device: &CudaDevice,
     spec: &FftSpec,
     cache: &CubinCache,
 ) -> Result<CudaFft, PlanError> {
-    let generated = generate(spec, device.target())?;
-    Ok(CudaFft::with_cache(
-        device,
-        &generated.cuda_source,
-        &generated.manifest,
-        cache,
-    )?)
+    let spec = for_target(spec, device.target());
+    let key = spec_key(&spec);
+    if let Some(loaded) = cache.plans().get(device, &key) {
+        return Ok(CudaFft::from_loaded(device, loaded));
+    }
+    let generated = fftgen::generate(&spec, &spec.emit_command())?;
+    let fft = CudaFft::with_cache(device, &generated.cuda_source, &generated.manifest, cache)?;
+    cache.plans().insert(device, &key, Arc::clone(fft.loaded()));
+    Ok(fft)
 }
 
-/// Generates `spec` and builds its OpenCL kernels on `device`.
+/// Generates `spec` and builds its OpenCL kernels on `device` (the source
+/// of a spec generated before comes from [`GeneratedCache::global`], the
+/// program from the device's cache).
 pub fn opencl_fft(device: &OpenClDevice, spec: &FftSpec) -> Result<OpenClFft, PlanError> {
-    let generated = generate(spec, device.target())?;
+    let spec = for_target(spec, device.target());
+    let generated = GeneratedCache::global().get_or_generate(&spec)?;
     Ok(OpenClFft::new(
         device,
         &generated.opencl_source,
@@ -53,10 +63,68 @@ pub fn opencl_fft(device: &OpenClDevice, spec: &FftSpec) -> Result<OpenClFft, Pl
     )?)
 }
 
-/// The kernels of `spec`, planned for `target` unless it names one.
-fn generate(spec: &FftSpec, target: Target) -> Result<fftgen::Generated, PlanError> {
-    let spec = for_target(spec, target);
-    Ok(fftgen::generate(&spec, &spec.emit_command())?)
+/// What decides a spec's kernels, as text: the spec itself (its target
+/// included) and the wisdom file the environment names, which the planner
+/// reads where the spec names none.
+fn spec_key(spec: &FftSpec) -> String {
+    let spec_json = serde_json::to_string(spec).expect("a spec always serialises");
+    let wisdom = std::env::var_os(fftgen::plan::WISDOM_ENV).unwrap_or_default();
+    format!("{spec_json} {}", wisdom.to_string_lossy())
+}
+
+/// Kernels generated before in this process, by spec: a repeated plan skips
+/// the planner's search and the source's generation. At most
+/// [`GeneratedCache::CAPACITY`] specs; past it the oldest goes.
+#[derive(Debug, Default)]
+pub struct GeneratedCache {
+    entries: Mutex<(HashMap<String, Arc<Generated>>, VecDeque<String>)>,
+}
+
+impl GeneratedCache {
+    /// Specs held at most.
+    pub const CAPACITY: usize = 256;
+
+    /// The cache [`opencl_fft`] uses.
+    pub fn global() -> &'static GeneratedCache {
+        static GLOBAL: OnceLock<GeneratedCache> = OnceLock::new();
+        GLOBAL.get_or_init(GeneratedCache::default)
+    }
+
+    /// The kernels of `spec`, generated now or before.
+    pub fn get_or_generate(&self, spec: &FftSpec) -> Result<Arc<Generated>, PlanError> {
+        let key = spec_key(spec);
+        let lock = || self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(generated) = lock().0.get(&key) {
+            return Ok(Arc::clone(generated));
+        }
+        // Generated outside the lock: other specs plan in parallel meanwhile.
+        let generated = Arc::new(fftgen::generate(spec, &spec.emit_command())?);
+        let mut entries = lock();
+        let (map, order) = &mut *entries;
+        if map.insert(key.clone(), Arc::clone(&generated)).is_none() {
+            order.push_back(key);
+        }
+        while order.len() > Self::CAPACITY {
+            if let Some(oldest) = order.pop_front() {
+                map.remove(&oldest);
+            }
+        }
+        Ok(generated)
+    }
+
+    /// Specs held.
+    pub fn len(&self) -> usize {
+        self.entries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .0
+            .len()
+    }
+
+    /// Whether no spec is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// `spec`, planned for `target` unless it names a target already.

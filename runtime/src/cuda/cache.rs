@@ -19,6 +19,7 @@
 //! `FFTGEN_NO_DISK_CACHE=1` keeps the cache in memory only.
 
 use super::nvrtc::{compile_to_cubin_check, cubin_options, is_real_arch, nvrtc_version};
+use super::plans::PlanCache;
 use crate::error::{Error, Result};
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -184,6 +185,7 @@ pub struct CubinCache {
     // One slot per key, so that a compilation holds only its own slot's lock.
     slots: Mutex<HashMap<CacheKey, Arc<Slot>>>,
     counters: Counters,
+    plans: PlanCache,
 }
 
 impl fmt::Debug for CubinCache {
@@ -211,6 +213,7 @@ impl CubinCache {
             disk_dir,
             slots: Mutex::new(HashMap::new()),
             counters: Counters::default(),
+            plans: PlanCache::default(),
         }
     }
 
@@ -254,13 +257,19 @@ impl CubinCache {
         }
     }
 
-    /// Forgets every CUBIN held in memory (the disk cache stays), so that the
-    /// next request of each goes to disk or NVRTC.
+    /// Forgets every CUBIN and plan held in memory (the disk cache stays),
+    /// so that the next request of each goes to disk or NVRTC.
     pub fn clear_memory(&self) {
         self.slots
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clear();
+        self.plans.clear();
+    }
+
+    /// The plans made through this cache, loaded on their contexts.
+    pub fn plans(&self) -> &PlanCache {
+        &self.plans
     }
 
     /// The CUBIN of `source` for `arch` (a real architecture such as

@@ -56,31 +56,41 @@ pub struct CudaKernelInfo {
     pub max_threads_per_block: u32,
 }
 
-/// Kernels of one manifest, loaded into one CUDA context.
-pub struct CudaFft {
-    device: CudaDevice,
+/// Kernels of one manifest, loaded into one CUDA context: what every plan
+/// of the same spec on that context shares ([`super::PlanCache`]).
+pub(crate) struct LoadedKernels {
     manifest: Manifest,
     functions: HashMap<String, CudaFunction>,
     kernels: Vec<CudaKernelInfo>,
     // What the device allows, read once from the driver.
     target: Target,
     cubin: CachedCubin,
-    // Intermediate results of multi-pass transforms, grown on demand. Held
-    // while a launch enqueues; cudarc's events order its uses across streams.
-    scratch: Mutex<Option<CudaSlice<u8>>>,
     // The manifest's twiddle tables, uploaded once.
     twiddles: Vec<CudaSlice<u8>>,
     _module: Arc<CudaModule>,
+}
+
+/// Kernels of one manifest, loaded into one CUDA context, and the plan's
+/// own workspace.
+pub struct CudaFft {
+    device: CudaDevice,
+    loaded: Arc<LoadedKernels>,
+    // Where this plan's kernels came from: a plan taken from the plan cache
+    // reports Memory, whatever its first load found.
+    origin: CacheOrigin,
+    // Intermediate results of multi-pass transforms, grown on demand. Held
+    // while a launch enqueues; cudarc's events order its uses across streams.
+    scratch: Mutex<Option<CudaSlice<u8>>>,
 }
 
 impl std::fmt::Debug for CudaFft {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CudaFft")
             .field("device", &self.device.name())
-            .field("arch", &self.cubin.arch)
-            .field("origin", &self.cubin.origin)
-            .field("manifest", &self.manifest)
-            .field("kernels", &self.kernels)
+            .field("arch", &self.loaded.cubin.arch)
+            .field("origin", &self.origin)
+            .field("manifest", &self.loaded.manifest)
+            .field("kernels", &self.loaded.kernels)
             .finish_non_exhaustive()
     }
 }
@@ -144,22 +154,43 @@ impl CudaFft {
         stream
             .synchronize()
             .map_err(|e| Error::cuda("cuStreamSynchronize", e))?;
-        Ok(CudaFft {
-            device: device.clone(),
+        let origin = cubin.origin;
+        let loaded = LoadedKernels {
             manifest: manifest.clone(),
             functions,
             kernels,
             target,
             cubin,
-            scratch: Mutex::new(None),
             twiddles,
             _module: module,
+        };
+        Ok(CudaFft {
+            device: device.clone(),
+            loaded: Arc::new(loaded),
+            origin,
+            scratch: Mutex::new(None),
         })
+    }
+
+    /// A plan of kernels another plan loaded on `device`'s context: it
+    /// shares their module and twiddle tables and has a workspace of its own.
+    pub(crate) fn from_loaded(device: &CudaDevice, loaded: Arc<LoadedKernels>) -> Self {
+        CudaFft {
+            device: device.clone(),
+            loaded,
+            origin: CacheOrigin::Memory,
+            scratch: Mutex::new(None),
+        }
+    }
+
+    /// The loaded kernels, to share with later plans of the same spec.
+    pub(crate) fn loaded(&self) -> &Arc<LoadedKernels> {
+        &self.loaded
     }
 
     /// The manifest the kernels were loaded with.
     pub fn manifest(&self) -> &Manifest {
-        &self.manifest
+        &self.loaded.manifest
     }
 
     /// The device (and context) the kernels are loaded on.
@@ -170,17 +201,17 @@ impl CudaFft {
     /// The CUBIN the kernels came from, with NVRTC's log (ptxas's registers
     /// and spills per kernel) and where the cache found it.
     pub fn cubin(&self) -> &CachedCubin {
-        &self.cubin
+        &self.loaded.cubin
     }
 
     /// Whether the CUBIN was compiled for this plan or found in a cache.
     pub fn cache_origin(&self) -> CacheOrigin {
-        self.cubin.origin
+        self.origin
     }
 
     /// What the driver reports about each kernel, in manifest order.
     pub fn kernels(&self) -> &[CudaKernelInfo] {
-        &self.kernels
+        &self.loaded.kernels
     }
 
     /// Bytes of workspace (scratch memory) a batch of `batch` transforms
@@ -189,7 +220,7 @@ impl CudaFft {
     /// [`CudaFft::launch_with_workspace`], or let the plan allocate and keep
     /// one.
     pub fn workspace_bytes(&self, batch: usize) -> Result<usize> {
-        workspace_bytes(&self.manifest, batch)
+        workspace_bytes(&self.loaded.manifest, batch)
     }
 
     /// Transforms `batch` signals from `input` into `output` (out-of-place
@@ -417,7 +448,8 @@ impl CudaFft {
         output: &mut [O],
         batch: usize,
     ) -> Result<()> {
-        let transform = check_host_call(&self.manifest, direction, input, Some(output), batch)?;
+        let transform =
+            check_host_call(&self.loaded.manifest, direction, input, Some(output), batch)?;
         let given = [
             Given::of::<I>("input", input.len()),
             Given::of::<O>("output", output.len()),
@@ -432,7 +464,7 @@ impl CudaFft {
 
         let stream = self.device.stream();
         let device_input = upload(stream, I::as_reals(input))?;
-        let side = self.manifest.output_side(direction);
+        let side = self.loaded.manifest.output_side(direction);
         let mut device_output = if output.len() != batch * side.shape.iter().product::<usize>() {
             upload(stream, O::as_reals(output))?
         } else {
@@ -459,7 +491,8 @@ impl CudaFft {
         data: &mut [V],
         batch: usize,
     ) -> Result<()> {
-        let transform = check_host_call::<V, V>(&self.manifest, direction, data, None, batch)?;
+        let transform =
+            check_host_call::<V, V>(&self.loaded.manifest, direction, data, None, batch)?;
         let given = Given::of::<V>("data", data.len());
         let workspace = needs_scratch(transform).then(|| self.scratch_growth(batch));
         let needs = host_call_buffers(std::mem::size_of_val(data), None, workspace);
@@ -482,7 +515,7 @@ impl CudaFft {
             .unwrap_or_else(PoisonError::into_inner)
             .as_ref()
             .map_or(0, |s| s.len());
-        let bytes = scratch_bytes(&self.manifest, batch);
+        let bytes = scratch_bytes(&self.loaded.manifest, batch);
         bytes.saturating_sub(held)
     }
 
@@ -509,7 +542,7 @@ impl CudaFft {
                 what: device_buffer_words("workspace"),
             });
         }
-        let needed = scratch_bytes(&self.manifest, batch);
+        let needed = scratch_bytes(&self.loaded.manifest, batch);
         if workspace.len() < needed {
             return Err(Error::WorkspaceTooSmall {
                 batch,
@@ -536,7 +569,7 @@ impl CudaFft {
         };
         let given: Vec<Given> = buffers.iter().map(|&(g, _)| g).collect();
         let transform = check_call(
-            &self.manifest,
+            &self.loaded.manifest,
             direction,
             called,
             [
@@ -564,7 +597,7 @@ impl CudaFft {
     /// The grid of every pass for `batch` transforms, as the driver takes it.
     fn grids(&self, transform: &TransformLaunch, batch: usize) -> Result<Vec<(u32, u32, u32)>> {
         let passes = &transform.passes;
-        grids_for(passes, batch, &self.target)?
+        grids_for(passes, batch, &self.loaded.target)?
             .into_iter()
             .zip(passes)
             .map(|(grid, pass)| grid_dim(pass, grid))
@@ -592,7 +625,7 @@ impl CudaFft {
         let own = workspace.is_none() && needs_scratch(transform);
         let mut scratch = self.scratch.lock().unwrap_or_else(PoisonError::into_inner);
         if own {
-            self.grow_scratch(&mut scratch, scratch_bytes(&self.manifest, batch))?;
+            self.grow_scratch(&mut scratch, scratch_bytes(&self.loaded.manifest, batch))?;
         }
         let scratch_ptr = match scratch.as_mut() {
             Some(buffer) if own => Some(buffer.device_ptr_mut(stream)),
@@ -645,12 +678,13 @@ impl CudaFft {
         grid: (u32, u32, u32),
         batch: usize,
     ) -> Result<()> {
-        let function = self
-            .functions
-            .get(&pass.kernel)
-            .ok_or_else(|| Error::MissingKernel {
-                kernel: pass.kernel.clone(),
-            })?;
+        let function =
+            self.loaded
+                .functions
+                .get(&pass.kernel)
+                .ok_or_else(|| Error::MissingKernel {
+                    kernel: pass.kernel.clone(),
+                })?;
         // check_call bounded the batch by u32::MAX, so this does not truncate.
         let batch = batch as u32;
         let mut builder = stream.launch_builder(function);
@@ -660,7 +694,7 @@ impl CudaFft {
                 KernelArg::Output { .. } => builder.arg(&write),
                 KernelArg::BatchCount { .. } => builder.arg(&batch),
                 // check_manifest made sure the table exists.
-                KernelArg::Twiddles { table, .. } => builder.arg(&self.twiddles[*table]),
+                KernelArg::Twiddles { table, .. } => builder.arg(&self.loaded.twiddles[*table]),
             };
         }
         let [x, y, z] = pass.block;
