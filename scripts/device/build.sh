@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 rm -rf .devbin && mkdir -p .devbin/lib
 cargo build --release -p fftgen-cli -p fft-macro-example
 cp target/release/fftgen target/release/fft-macro-example .devbin/
-for test in gpu_sweep runtime_planner; do
+for test in gpu_sweep runtime_planner repeatability; do
     exe=$(cargo test --release --no-run --test "$test" 2>&1 | sed -n "s/.*Executable tests\/$test.rs (\(.*\))/\1/p")
     cp "$exe" ".devbin/$test"
 done

@@ -24,7 +24,7 @@ mkdir -p /etc/OpenCL/vendors
 export FFTGEN_CACHE_DIR=/tmp/fftgen-cache
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
 if [ "$what" = all ] || [ "$what" = tests ]; then
-    { .devbin/cuda_gpu --test-threads=1 --nocapture; .devbin/runtime_planner --test-threads=1 --nocapture; .devbin/gpu_sweep --test-threads=3 --nocapture; } > "$OUT/gpu_tests.log" 2>&1
+    { .devbin/cuda_gpu --test-threads=1 --nocapture; .devbin/runtime_planner --test-threads=1 --nocapture; .devbin/repeatability --nocapture; .devbin/gpu_sweep --test-threads=3 --nocapture; } > "$OUT/gpu_tests.log" 2>&1
     echo "== fft_kernel! example, OpenCL (NVIDIA) and CUDA" >> "$OUT/gpu_tests.log"
     FFTGEN_REQUIRE_CUDA=1 .devbin/fft-macro-example >> "$OUT/gpu_tests.log" 2>&1; echo "example exit $?" >> "$OUT/gpu_tests.log"
     grep -E "test result|FAILED|panicked|worst|SKIPPED|^OpenCL on|^CUDA|example exit" "$OUT/gpu_tests.log"
