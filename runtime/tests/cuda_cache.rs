@@ -322,3 +322,67 @@ fn the_global_cache_is_one_per_process() {
     let b = CubinCache::global() as *const CubinCache;
     assert_eq!(a, b);
 }
+
+/// The directory the child half of the two-process test compiles into.
+const CHILD_DIR_ENV: &str = "FFTGEN_TEST_CHILD_CACHE_DIR";
+
+/// The source both processes of the two-process test compile.
+fn shared_source() -> String {
+    source("two processes")
+}
+
+/// The child half of `two_processes_compiling_one_key_share_its_entry`: a
+/// process of its own that compiles the shared source through a cache on
+/// the directory the parent names (nothing to do when run by itself).
+#[test]
+#[ignore = "a child process of two_processes_compiling_one_key_share_its_entry"]
+fn child_compiles_into_the_shared_directory() {
+    let Some(dir) = std::env::var_os(CHILD_DIR_ENV) else {
+        return;
+    };
+    let cache = CubinCache::with_disk_dir(PathBuf::from(dir));
+    let compiled = cache
+        .get_or_compile(&shared_source(), ARCH)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!compiled.cubin.is_empty());
+    assert_eq!(cache.stats().disk_write_failures, 0);
+}
+
+#[test]
+fn two_processes_compiling_one_key_share_its_entry() {
+    let Some(dir) = compiling_in_dir("two_processes") else {
+        return;
+    };
+    // Four processes at once, each writing the same entry: each writes a
+    // file of its own and renames it over the entry, so a reader never sees
+    // half of one.
+    let exe = std::env::current_exe().expect("the test binary");
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            std::process::Command::new(&exe)
+                .args(["--exact", "child_compiles_into_the_shared_directory"])
+                .args(["--ignored", "--test-threads=1"])
+                .env(CHILD_DIR_ENV, &dir.0)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("a child process")
+        })
+        .collect();
+    for child in children {
+        let output = child.wait_with_output().expect("the child's output");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success() && stdout.contains("1 passed"),
+            "{stdout}{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    // One whole entry and no temporary file left; a fresh cache reads it.
+    let src = shared_source();
+    assert_eq!(dir.files(), [format!("{}.cubin", key(&src))]);
+    let fresh = CubinCache::with_disk_dir(&dir.0);
+    let read = fresh.get_or_compile(&src, ARCH).unwrap();
+    assert_eq!(read.origin, CacheOrigin::Disk);
+    assert_eq!(fresh.stats().disk_rejected, 0);
+}

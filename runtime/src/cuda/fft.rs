@@ -174,6 +174,7 @@ impl CudaFft {
 
     /// A plan of kernels another plan loaded on `device`'s context: it
     /// shares their module and twiddle tables and has a workspace of its own.
+    #[cfg_attr(not(feature = "planner"), allow(dead_code))]
     pub(crate) fn from_loaded(device: &CudaDevice, loaded: Arc<LoadedKernels>) -> Self {
         CudaFft {
             device: device.clone(),
@@ -184,6 +185,7 @@ impl CudaFft {
     }
 
     /// The loaded kernels, to share with later plans of the same spec.
+    #[cfg_attr(not(feature = "planner"), allow(dead_code))]
     pub(crate) fn loaded(&self) -> &Arc<LoadedKernels> {
         &self.loaded
     }

@@ -26,6 +26,8 @@ struct PlanKey {
     spec: String,
 }
 
+// Used by the run-time planner (feature `planner`), which plans by spec.
+#[cfg_attr(not(feature = "planner"), allow(dead_code))]
 impl PlanKey {
     fn new(device: &CudaDevice, spec: &str) -> Self {
         PlanKey {
@@ -62,12 +64,14 @@ impl PlanCache {
 
     /// The kernels planned for `spec` and loaded on `device`'s context, if
     /// a plan loaded them before.
+    #[cfg_attr(not(feature = "planner"), allow(dead_code))]
     pub(crate) fn get(&self, device: &CudaDevice, spec: &str) -> Option<Arc<LoadedKernels>> {
         let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
         entries.loaded.get(&PlanKey::new(device, spec)).cloned()
     }
 
     /// Keeps `loaded` as the kernels of `spec` on `device`'s context.
+    #[cfg_attr(not(feature = "planner"), allow(dead_code))]
     pub(crate) fn insert(&self, device: &CudaDevice, spec: &str, loaded: Arc<LoadedKernels>) {
         let key = PlanKey::new(device, spec);
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
