@@ -382,6 +382,101 @@ mod tests {
         assert_eq!(parse("n = 64").unwrap().spec.kind, TransformKind::C2c);
     }
 
+    /// SplitMix64: the test's own seeded generator (the macro crate has no
+    /// dependency to spare for one).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+
+        fn pick<'a>(&mut self, options: &[&'a str]) -> &'a str {
+            options[self.next() as usize % options.len()]
+        }
+    }
+
+    /// A value for `key`, valid or not: what a user might write.
+    fn value(rng: &mut Rng, key: &str) -> String {
+        let numbers = [
+            "0", "1", "2", "8", "64", "1000", "4096", "6561", "97", "-4", "1e3",
+        ];
+        let number = rng.pick(&numbers).to_string();
+        let list = |rng: &mut Rng, len: u64| {
+            let items: Vec<&str> = (0..len).map(|_| rng.pick(&numbers)).collect();
+            format!("[{}]", items.join(", "))
+        };
+        match (key, rng.next() % 4) {
+            (_, 0) => rng
+                .pick(&[
+                    "\"x\"",
+                    "[]",
+                    "foo",
+                    "18446744073709551616",
+                    "(1, 2)",
+                    "[[2]]",
+                    "1.5",
+                ])
+                .to_string(),
+            ("n", _) => number,
+            ("shape", _) | ("radix", _) => {
+                let len = 1 + rng.next() % 4;
+                list(rng, len)
+            }
+            ("kind", _) => rng.pick(&["c2c", "r2c", "\"r2c\"", "c2r"]).to_string(),
+            ("precision", _) => rng.pick(&["f32", "f64", "f16"]).to_string(),
+            ("direction", _) => rng.pick(&["forward", "inverse", "both", "up"]).to_string(),
+            ("normalization", _) => rng.pick(&["none", "inverse", "unitary", "all"]).to_string(),
+            ("placement", _) => rng
+                .pick(&["in_place", "out_of_place", "inplace"])
+                .to_string(),
+            _ => rng
+                .pick(&["MyFft", "\"MyFft\"", "1abc", "r#type"])
+                .to_string(),
+        }
+    }
+
+    /// Random calls, valid and not, through the parser and the generator:
+    /// each gives kernels or a compile-time error with a message, never a
+    /// panic.
+    #[test]
+    fn random_calls_generate_or_say_why_and_never_panic() {
+        let mut rng = Rng(2026_11_25);
+        let (mut generated, mut refused) = (0, 0);
+        for case in 0..400 {
+            let mut keys = KEYS.to_vec();
+            keys.push("radices");
+            let pairs: Vec<String> = (0..1 + rng.next() % 4)
+                .map(|_| {
+                    let key = rng.pick(&keys);
+                    format!("{key} = {}", value(&mut rng, key))
+                })
+                .collect();
+            let call = pairs.join(", ");
+            let outcome = std::panic::catch_unwind(|| {
+                let args = parse(&call)?;
+                crate::generate::generate(&args).map(|_| ())
+            });
+            match outcome {
+                Ok(Ok(())) => generated += 1,
+                Ok(Err(e)) => {
+                    refused += 1;
+                    assert!(!e.to_string().is_empty(), "case {case}: `{call}`");
+                }
+                Err(_) => panic!("case {case}: `{call}` panicked"),
+            }
+        }
+        eprintln!("{generated} generated, {refused} refused");
+        assert!(
+            generated > 10 && refused > 100,
+            "{generated} generated, {refused} refused"
+        );
+    }
+
     #[test]
     fn other_kinds_say_what_to_write() {
         let message = |call: &str| parse(call).err().expect(call).to_string();

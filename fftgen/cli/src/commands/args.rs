@@ -230,3 +230,144 @@ impl RunArgs {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, FromArgMatches, Parser};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The options as `fftgen plan` takes them.
+    #[derive(Parser, Debug)]
+    struct PlanCommand {
+        #[command(flatten)]
+        transform: TransformArgs,
+    }
+
+    /// A value for `flag`, valid or not: what a user might type.
+    fn value(rng: &mut ChaCha8Rng, flag: &str) -> String {
+        let pick = |rng: &mut ChaCha8Rng, options: &[&str]| {
+            options[rng.gen_range(0..options.len())].to_string()
+        };
+        let numbers = [
+            "0", "1", "2", "3", "8", "16", "64", "125", "1000", "4096", "-1", "x",
+        ];
+        let list = |rng: &mut ChaCha8Rng| {
+            let len = rng.gen_range(1..5);
+            (0..len)
+                .map(|_| pick(rng, &numbers))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        if rng.gen_bool(0.15) {
+            return pick(
+                rng,
+                &[
+                    "",
+                    "18446744073709551616",
+                    "18446744073709551615",
+                    "1,,2",
+                    "ab",
+                ],
+            );
+        }
+        match flag {
+            "--n" => pick(
+                rng,
+                &[
+                    "4096",
+                    "6561",
+                    "1x1024",
+                    "64x48x40",
+                    "1000x1022",
+                    "0",
+                    "12x",
+                    "x",
+                    "2x3x4x5",
+                    "1",
+                ],
+            ),
+            "--kind" => pick(rng, &["c2c", "r2c", "c2r"]),
+            "--radix" | "--split" | "--input-strides" | "--output-strides" => list(rng),
+            "--precision" => pick(rng, &["f32", "f64", "f16"]),
+            "--placement" => pick(rng, &["in-place", "out-of-place", "inplace"]),
+            "--target" => pick(
+                rng,
+                &["portable", "h100", "h200", "pocl", "opencl-nvidia", "a100"],
+            ),
+            "--exchange-width" => pick(rng, &["both-parts", "one-part-at-a-time", "interleaved"]),
+            "--exchange-buffers" => pick(rng, &["reused", "alternating"]),
+            "--column-io" => pick(rng, &["tile", "global"]),
+            "--first-write" => pick(rng, &["after-barrier", "immediate"]),
+            _ => pick(rng, &numbers),
+        }
+    }
+
+    /// Random `fftgen plan` command lines, valid and not, through the parser,
+    /// the spec and the planner: each plans or is refused with one line,
+    /// never a panic.
+    #[test]
+    fn random_command_lines_plan_or_are_refused_and_never_panic() {
+        let flags = [
+            "--n",
+            "--kind",
+            "--radix",
+            "--split",
+            "--threads-per-fft",
+            "--ffts-per-block",
+            "--min-blocks-per-sm",
+            "--input-strides",
+            "--input-distance",
+            "--output-strides",
+            "--output-distance",
+            "--precision",
+            "--placement",
+            "--target",
+            "--exchange-width",
+            "--exchange-buffers",
+            "--column-io",
+            "--first-write",
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(2026_11_25);
+        let (mut planned, mut refused) = (0, 0);
+        for case in 0..600 {
+            let mut args = vec!["plan".to_string(), "--n".into(), value(&mut rng, "--n")];
+            for _ in 0..rng.gen_range(0..5) {
+                let flag = flags[rng.gen_range(0..flags.len())];
+                args.extend([flag.to_string(), value(&mut rng, flag)]);
+            }
+            let line = args.join(" ");
+            let outcome = std::panic::catch_unwind(|| -> Result<(), String> {
+                let text = |e: clap::Error| e.to_string();
+                let matches = PlanCommand::command()
+                    .try_get_matches_from(&args)
+                    .map_err(text)?;
+                let command = PlanCommand::from_arg_matches(&matches).map_err(text)?;
+                let spec = command.transform.spec().map_err(|failure| match failure {
+                    Failure::Usage(message) => message,
+                    Failure::Inaccurate => "inaccurate".into(),
+                })?;
+                match fftgen::plan::plan(&spec) {
+                    Ok(_) => Ok(()),
+                    // The planner's refusals are one line.
+                    Err(e) if e.to_string().contains('\n') => panic!("{e}"),
+                    Err(e) => Err(e.to_string()),
+                }
+            });
+            match outcome {
+                Ok(Ok(())) => planned += 1,
+                Ok(Err(message)) => {
+                    refused += 1;
+                    assert!(!message.trim().is_empty(), "case {case}: {line}");
+                }
+                Err(_) => panic!("case {case}: `{line}` panicked"),
+            }
+        }
+        eprintln!("{planned} planned, {refused} refused");
+        assert!(
+            planned > 30 && refused > 100,
+            "{planned} planned, {refused} refused"
+        );
+    }
+}
