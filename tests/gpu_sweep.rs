@@ -11,7 +11,7 @@ mod common;
 
 use common::{assert_accurate, skip};
 use fftgen::plan::factor::supported_sizes;
-use fftgen::plan::planner::max_size;
+use fftgen::plan::pass_planner::max_size;
 use fftgen::{FftSpec, Generated, Placement, Precision, Target};
 use fftgen_cli::check::{check_cuda, check_opencl, CheckReport};
 use fftgen_runtime::cuda::CudaDevice;

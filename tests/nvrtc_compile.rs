@@ -9,7 +9,7 @@ mod common;
 
 use common::{compile_for_sm_90, nvrtc, sampled};
 use fftgen::plan::factor::supported_sizes;
-use fftgen::plan::planner::max_size;
+use fftgen::plan::pass_planner::max_size;
 use fftgen::plan::Wisdom;
 use fftgen::plan::{ExchangeBuffers, ExchangeWidth, PaddingSearch};
 use fftgen::{FftSpec, Normalization, Placement, Precision, ShapeChoices, Target, TransformKind};

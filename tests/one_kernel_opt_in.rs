@@ -13,7 +13,7 @@ mod common;
 
 use common::*;
 use fftgen::plan::factor::supported_sizes;
-use fftgen::plan::planner::max_size;
+use fftgen::plan::pass_planner::max_size;
 use fftgen::{Error, FftSpec, Precision, ShapeChoices, Target};
 
 /// The largest size the sweep plans: VkFFT's and cuFFTDx's one-kernel

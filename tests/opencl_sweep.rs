@@ -9,7 +9,7 @@ mod common;
 
 use common::*;
 use fftgen::plan::factor::supported_sizes;
-use fftgen::plan::planner::max_size;
+use fftgen::plan::pass_planner::max_size;
 use fftgen::plan::Wisdom;
 use fftgen::plan::{ExchangeBuffers, ExchangeWidth, PaddingSearch};
 use fftgen::{Direction, FftSpec, Normalization, Placement, Precision, ShapeChoices};

@@ -8,7 +8,7 @@
 //! plans`) and review the diff like a snapshot.
 
 use fftgen::plan::factor::supported_sizes;
-use fftgen::plan::planner::max_size;
+use fftgen::plan::pass_planner::max_size;
 use fftgen::plan::Plan;
 use fftgen::{FftSpec, Precision, Target};
 use std::fmt::Write;

@@ -1,28 +1,35 @@
 //! The execution plan: how a transform is computed, as plain data (RustFFT's
-//! Recipe, cuFFTDx's execution description). Planning code in [`planner`]
-//! holds every heuristic; lowering and emission only read a [`Plan`], so a
-//! tuner can later make plans of its own and tests can assert their shape.
+//! Recipe, cuFFTDx's execution description). Planning code holds every
+//! heuristic, in layers whose imports point one way: [`decompose`] decides
+//! how a transform splits into passes (one kernel, several per axis in
+//! [`multipass`], the real axis apart in [`real`]), and [`pass_planner`]
+//! shapes each pass without knowing the others. Lowering and emission only
+//! read a [`Plan`], so a tuner can later make plans of its own and tests can
+//! assert their shape.
 
 pub mod choices;
+pub mod decompose;
 pub mod factor;
 pub mod invariants;
 pub mod multipass;
 pub mod padding;
-pub mod planner;
+pub mod pass_planner;
 pub mod radix;
 pub mod real;
+pub mod real_step;
 pub mod wisdom;
 
 pub use choices::ShapeChoices;
+pub use decompose::{plan, plan_with_wisdom};
 pub use padding::{Padding, PaddingSearch};
-pub use planner::{plan, plan_with_wisdom, MAX_SINGLE_KERNEL};
+pub use pass_planner::MAX_SINGLE_KERNEL;
 pub use wisdom::{Wisdom, WisdomEntry, WisdomFile, WISDOM_ENV};
 
 pub mod access;
 pub mod split;
 
 pub use access::{Access, Column, StepTwiddle};
-pub use real::{AxisIndex, RealEnd, RealRoute, RealStep};
+pub use real_step::{AxisIndex, RealEnd, RealRoute, RealStep};
 
 use crate::{Direction, Layout, Normalization, Placement, Precision, TransformKind};
 use serde::Serialize;

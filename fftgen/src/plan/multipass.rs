@@ -16,9 +16,9 @@
 //! plan's scratch).
 
 use super::access::{Access, Column, StepTwiddle};
-use super::planner::plan_pass;
+use super::pass_planner::{max_size, plan_pass};
 use super::split::four_step;
-use super::{ColumnIo, Plan, ShapeChoices, Twiddles, Wisdom};
+use super::{ColumnIo, Pass, Plan, ShapeChoices, Twiddles, Wisdom};
 use crate::{Buffer, Error, FftSpec, Layout, Placement, Precision, Target};
 
 /// Most passes one axis may take (three reach 2^30 with 1024-point passes).
@@ -36,6 +36,18 @@ impl Step {
     /// Whether the pass writes where it read (the last step of its axis).
     fn writes_where_it_reads(&self) -> bool {
         self.step + 1 == self.factors.len()
+    }
+
+    /// The product of the earlier steps' lengths: the digits already
+    /// transformed span it (P).
+    fn done(&self) -> usize {
+        self.factors[..self.step].iter().product()
+    }
+
+    /// The product of the later steps' lengths: the remainder not yet
+    /// transformed (R').
+    fn rest(&self) -> usize {
+        self.factors[self.step + 1..].iter().product()
     }
 }
 
@@ -91,51 +103,133 @@ pub(super) fn plan_axes(
 ) -> Result<Plan, Error> {
     let shape = &spec.shape;
     let precision = spec.precision;
-    let input_layout = spec.planned_input_layout();
-    // A real plan's segments run in place between layouts that differ (the
-    // reals and the half spectrum of one buffer): an output layout given
-    // is the output's.
-    let output_layout = spec
-        .output_layout
-        .clone()
-        .unwrap_or_else(|| spec.planned_output_layout());
-    let scratch_layout = Layout::contiguous(shape);
+    let layouts = Layouts::of(spec);
     let column_io = choices.column_io.unwrap_or(ColumnIo::Tile);
     let columns = column_limit(precision, target);
+    let split_axis = split_axis(shape, choices.split.as_ref())?;
+    let (steps, axis_factors) = split_axes(spec, choices, axes, split_axis, &layouts, columns)?;
+    let pass_choices = spec.choices.one_kernel_only();
+    if !pass_choices.is_empty() {
+        return Err(Error::ChoiceNeedsOneKernel {
+            choice: pass_choices.to_string(),
+            shape: shape.clone(),
+            passes: steps.len(),
+        });
+    }
 
-    // The axis a split by hand applies to: the last whose length it makes.
-    let split_axis = match &choices.split {
-        None => None,
-        Some(split) => {
-            let bad = |reason: String| Error::BadSplit {
-                split: split.clone(),
-                shape: shape.clone(),
-                reason,
-            };
-            if split.is_empty() || split.len() > MAX_SPLIT {
-                return Err(bad(format!("give 1 to {MAX_SPLIT} pass lengths")));
-            }
-            if split.len() > 1 && split.contains(&1) {
-                return Err(bad("a pass of length 1 computes nothing".into()));
-            }
-            let product: usize = split.iter().product();
-            let axis = (0..shape.len()).rev().find(|&a| shape[a] == product);
-            Some(axis.ok_or_else(|| bad(format!("no axis is {product} long")))?)
+    // Some assignment always exists: the scratch buffer between any two
+    // passes (in its two regions where `scratch_only`).
+    let buffers = choose_buffers(&steps, spec.placement, scratch_only).ok_or(Error::TooLarge {
+        n: spec.n(),
+        precision,
+        max: columns * columns,
+    })?;
+    let passes = plan_steps(spec, target, column_io, &steps, &buffers, &layouts)?;
+    let uses_scratch = buffers
+        .iter()
+        .any(|&(r, w)| r == Buffer::Scratch || w == Buffer::Scratch);
+    Ok(Plan {
+        n: spec.points(),
+        shape: shape.clone(),
+        kind: crate::TransformKind::C2c,
+        precision,
+        directions: spec.directions.clone(),
+        normalization: spec.normalization,
+        placement: spec.placement,
+        input_layout: layouts.input,
+        output_layout: layouts.output,
+        scratch_elements: if uses_scratch { spec.points() } else { 0 },
+        axis_factors,
+        column_io,
+        passes,
+        inverse_passes: Vec::new(),
+    })
+}
+
+/// The layouts of the three buffers a pass may read or write.
+struct Layouts {
+    input: Layout,
+    output: Layout,
+    scratch: Layout,
+}
+
+impl Layouts {
+    /// The layouts of `spec`'s buffers: its input's, its output's, and a
+    /// contiguous scratch buffer.
+    fn of(spec: &FftSpec) -> Layouts {
+        Layouts {
+            input: spec.planned_input_layout(),
+            // A real plan's segments run in place between layouts that differ
+            // (the reals and the half spectrum of one buffer): an output
+            // layout given is the output's.
+            output: spec
+                .output_layout
+                .clone()
+                .unwrap_or_else(|| spec.planned_output_layout()),
+            scratch: Layout::contiguous(&spec.shape),
         }
-    };
+    }
 
+    /// The layout of `buffer`.
+    fn of_buffer(&self, buffer: Buffer) -> &Layout {
+        match buffer {
+            Buffer::Input => &self.input,
+            Buffer::Output => &self.output,
+            Buffer::Scratch => &self.scratch,
+        }
+    }
+}
+
+/// The axis a split by hand applies to (the last whose length it makes),
+/// if the split is one of 1 to [`MAX_SPLIT`] passes that each compute
+/// something.
+fn split_axis(shape: &[usize], split: Option<&Vec<usize>>) -> Result<Option<usize>, Error> {
+    let Some(split) = split else {
+        return Ok(None);
+    };
+    let bad = |reason: String| Error::BadSplit {
+        split: split.clone(),
+        shape: shape.to_vec(),
+        reason,
+    };
+    if split.is_empty() || split.len() > MAX_SPLIT {
+        return Err(bad(format!("give 1 to {MAX_SPLIT} pass lengths")));
+    }
+    if split.len() > 1 && split.contains(&1) {
+        return Err(bad("a pass of length 1 computes nothing".into()));
+    }
+    let product: usize = split.iter().product();
+    let axis = (0..shape.len()).rev().find(|&a| shape[a] == product);
+    Ok(Some(axis.ok_or_else(|| {
+        bad(format!("no axis is {product} long"))
+    })?))
+}
+
+/// The steps of `axes`, last axis first, and the split of each axis: the
+/// user's split on `split_axis`; one pass for an axis whose points are
+/// consecutive in every buffer and that a block holds; else the four-step
+/// split into passes of at most `columns` points.
+fn split_axes(
+    spec: &FftSpec,
+    choices: &ShapeChoices,
+    axes: &[usize],
+    split_axis: Option<usize>,
+    layouts: &Layouts,
+    columns: usize,
+) -> Result<(Vec<Step>, Vec<Vec<usize>>), Error> {
+    let (shape, precision) = (&spec.shape, spec.precision);
     let mut steps = Vec::new();
     let mut axis_factors = vec![Vec::new(); shape.len()];
     for &axis in axes.iter().rev() {
         // An axis whose points are consecutive in every buffer it may use
         // runs as rows (as long as a block holds); any other as columns,
         // which a tile of neighbouring FFTs bounds.
-        let rows = [&input_layout, &output_layout, &scratch_layout]
+        let rows = [&layouts.input, &layouts.output, &layouts.scratch]
             .iter()
             .all(|layout| layout.strides[axis] == 1);
         let factors = match (split_axis == Some(axis), &choices.split) {
             (true, Some(split)) => split.clone(),
-            _ if rows && shape[axis] <= super::planner::max_size(precision) => vec![shape[axis]],
+            _ if rows && shape[axis] <= max_size(precision) => vec![shape[axis]],
             _ => four_step(shape[axis], columns, MAX_STEPS_PER_AXIS).ok_or_else(|| {
                 Error::TooLarge {
                     n: shape[axis],
@@ -153,36 +247,30 @@ pub(super) fn plan_axes(
         }
         axis_factors[axis] = factors;
     }
-    let pass_choices = spec.choices.one_kernel_only();
-    if !pass_choices.is_empty() {
-        return Err(Error::ChoiceNeedsOneKernel {
-            choice: pass_choices.to_string(),
-            shape: shape.clone(),
-            passes: steps.len(),
-        });
-    }
+    Ok((steps, axis_factors))
+}
 
-    // Some assignment always exists: the scratch buffer between any two
-    // passes (in its two regions where `scratch_only`).
-    let buffers = choose_buffers(&steps, spec.placement, scratch_only).ok_or(Error::TooLarge {
-        n: spec.n(),
-        precision,
-        max: columns * columns,
-    })?;
-    let layout_of = |buffer: Buffer| match buffer {
-        Buffer::Input => &input_layout,
-        Buffer::Output => &output_layout,
-        Buffer::Scratch => &scratch_layout,
-    };
+/// The pass of each step, reading and writing the buffers `buffers` gives
+/// it, with its four-step twiddle; the last normalizes.
+fn plan_steps(
+    spec: &FftSpec,
+    target: &Target,
+    column_io: ColumnIo,
+    steps: &[Step],
+    buffers: &[(Buffer, Buffer)],
+    layouts: &Layouts,
+) -> Result<Vec<Pass>, Error> {
     let shapes = ShapeChoices {
         column_io: Some(column_io),
         ..ShapeChoices::default()
     };
     let mut passes = Vec::with_capacity(steps.len());
-    for (i, (step, &(reads, writes))) in steps.iter().zip(&buffers).enumerate() {
-        let (access, twiddle) = step_access(step, shape, reads, writes, layout_of);
+    for (i, (step, &(reads, writes))) in steps.iter().zip(buffers).enumerate() {
+        let (access, twiddle) = step_access(step, &spec.shape, reads, writes, |buffer| {
+            layouts.of_buffer(buffer)
+        });
         let len = step.factors[step.step];
-        let mut pass = plan_pass(len, precision, &shapes, target, &access)?;
+        let mut pass = plan_pass(len, spec.precision, &shapes, target, &access)?;
         if let Some((column, span)) = twiddle {
             let Twiddles::RoundedF64Table { len } = pass.twiddles;
             pass.step_twiddle = Some(StepTwiddle::new(column, span, len));
@@ -190,25 +278,7 @@ pub(super) fn plan_axes(
         pass.normalizes = i + 1 == steps.len();
         passes.push(pass);
     }
-    let uses_scratch = buffers
-        .iter()
-        .any(|&(r, w)| r == Buffer::Scratch || w == Buffer::Scratch);
-    Ok(Plan {
-        n: spec.points(),
-        shape: shape.clone(),
-        kind: crate::TransformKind::C2c,
-        precision,
-        directions: spec.directions.clone(),
-        normalization: spec.normalization,
-        placement: spec.placement,
-        input_layout,
-        output_layout,
-        scratch_elements: if uses_scratch { spec.points() } else { 0 },
-        axis_factors,
-        column_io,
-        passes,
-        inverse_passes: Vec::new(),
-    })
+    Ok(passes)
 }
 
 /// The longest FFT a column pass holds: a tile of 32-byte runs of
@@ -228,7 +298,7 @@ pub fn column_limit(precision: Precision, target: &Target) -> usize {
     // Padding adds at most a word per bank row; keep to a length the
     // radix search plans (at most its threads per transform times values).
     let limit = words - words / 32 - 32;
-    limit.min(super::planner::max_size(precision))
+    limit.min(max_size(precision))
 }
 
 /// The buffers each step reads and writes: the first reads the input, the
@@ -284,10 +354,47 @@ fn step_access<'a>(
 ) -> (Access, Option<(usize, usize)>) {
     let (read, write) = (layout_of(reads), layout_of(writes));
     let (sr, sw) = (read.strides[step.axis], write.strides[step.axis]);
-    let i = step.step;
-    let f = step.factors[i];
-    let done: usize = step.factors[..i].iter().product();
-    let rest: usize = step.factors[i + 1..].iter().product();
+    let (f, done, rest) = (step.factors[step.step], step.done(), step.rest());
+    let mut columns = step_columns(step, shape, read, write);
+    let input_stride = done * rest * sr;
+    let output_stride = done * sw;
+    // Neighbouring FFTs of a block differ in the column closest in memory
+    // on the side that is strided (the input's, unless only the output is).
+    let by_input = input_stride != 1 || output_stride == 1;
+    columns.sort_by_key(|(c, _)| match by_input {
+        true => c.input_stride,
+        false => c.output_stride,
+    });
+    let twiddle = columns
+        .iter()
+        .position(|(_, twiddled)| *twiddled)
+        .map(|column| (column, f * rest));
+    let access = Access {
+        reads,
+        writes,
+        input_stride,
+        output_stride,
+        columns: columns.into_iter().map(|(c, _)| c).collect(),
+        input_distance: read.distance,
+        output_distance: write.distance,
+        input_offset: 0,
+        output_offset: 0,
+    };
+    (access, twiddle)
+}
+
+/// The columns of `step` between the layouts `read` and `write`, unsorted,
+/// each marked if it carries the four-step twiddle: the digits of the axis
+/// already transformed, those not yet (the twiddled one), and the other
+/// axes.
+fn step_columns(
+    step: &Step,
+    shape: &[usize],
+    read: &Layout,
+    write: &Layout,
+) -> Vec<(Column, bool)> {
+    let (sr, sw) = (read.strides[step.axis], write.strides[step.axis]);
+    let (f, done, rest) = (step.factors[step.step], step.done(), step.rest());
     let last = rest == 1;
 
     let mut columns = Vec::new();
@@ -326,31 +433,7 @@ fn step_access<'a>(
             ));
         }
     }
-    let input_stride = done * rest * sr;
-    let output_stride = done * sw;
-    // Neighbouring FFTs of a block differ in the column closest in memory
-    // on the side that is strided (the input's, unless only the output is).
-    let by_input = input_stride != 1 || output_stride == 1;
-    columns.sort_by_key(|(c, _)| match by_input {
-        true => c.input_stride,
-        false => c.output_stride,
-    });
-    let twiddle = columns
-        .iter()
-        .position(|(_, twiddled)| *twiddled)
-        .map(|column| (column, f * rest));
-    let access = Access {
-        reads,
-        writes,
-        input_stride,
-        output_stride,
-        columns: columns.into_iter().map(|(c, _)| c).collect(),
-        input_distance: read.distance,
-        output_distance: write.distance,
-        input_offset: 0,
-        output_offset: 0,
-    };
-    (access, twiddle)
+    columns
 }
 
 #[cfg(test)]

@@ -19,84 +19,13 @@
 
 use super::access::{Access, Column};
 use super::choices::ShapeChoices;
-use super::planner::{fits_one_kernel, max_size, plan_pass};
+use super::pass_planner::{fits_one_kernel, max_size, min_blocks_per_sm, plan_pass};
+use super::real_step::{AxisIndex, RealEnd, RealRoute, RealStep};
 use super::wisdom::Wisdom;
 use super::{ExchangeBuffers, ExchangeWidth, GlobalIo, Pass, Plan, Twiddles};
 use crate::{
     Buffer, Direction, Error, FftSpec, Layout, Placement, Precision, Target, TransformKind,
 };
-use serde::Serialize;
-
-/// How a real axis is computed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-pub enum RealRoute {
-    /// A complex FFT of N / 2 over the reals read in pairs, split (R2C) or
-    /// merged (C2R) with the twiddles `w_N^k` at the ends of the pass.
-    HalfLength,
-    /// A complex FFT of N with zero imaginary parts in (R2C), or the
-    /// Hermitian spectrum rebuilt in and real parts out (C2R).
-    FullLength,
-}
-
-/// Which ends of a pass meet the real side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-pub enum RealEnd {
-    /// A pass that computes the whole axis: both ends, staged through
-    /// shared memory.
-    Both,
-    /// The first pass of a long axis (full length): its loads read the
-    /// reals (R2C) or rebuild the Hermitian spectrum from the half (C2R).
-    Loads(AxisIndex),
-    /// The last pass of a long axis (full length): its stores keep the
-    /// half spectrum (R2C) or the real parts (C2R).
-    Stores(AxisIndex),
-    /// A pass of its own (half length, past one kernel): the split, in
-    /// place on the output after the C2C passes of N / 2 (R2C), or the
-    /// merge from the half spectrum into the pairs of reals before them
-    /// (C2R). Each thread takes the pairs k, M - k of a row; the pass's
-    /// FFTs are chunks of pairs (its column 0), and `w_N^k` comes from the
-    /// two tables of its `step_twiddle` (span N).
-    Apart,
-}
-
-/// Where point `p` of a pass's FFT lies on the real axis: the coordinate
-/// of column `column` plus `points * p`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-pub struct AxisIndex {
-    pub column: usize,
-    pub points: usize,
-}
-
-/// The fusion of a pass along the real axis: how its loads and stores meet
-/// the reals and the half spectrum. Forward kernels of the pass are R2C,
-/// inverse kernels C2R.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-pub struct RealStep {
-    pub route: RealRoute,
-    /// Which ends of the pass the step is fused into.
-    pub end: RealEnd,
-    /// Points of the real axis (N).
-    pub real_n: usize,
-    /// Where the table of `w_N^k`, k = 0..=N/2, starts in the pass's
-    /// twiddle table ([`RealRoute::HalfLength`] only).
-    pub twiddle_offset: Option<usize>,
-}
-
-impl RealStep {
-    /// Values of the half spectrum per row: N / 2 + 1.
-    pub fn half_len(&self) -> usize {
-        self.real_n / 2 + 1
-    }
-
-    /// Elements per row on the real side as the kernel addresses them:
-    /// pairs of reals (half length) or reals.
-    pub fn real_side_len(&self) -> usize {
-        match self.route {
-            RealRoute::HalfLength => self.real_n / 2,
-            RealRoute::FullLength => self.real_n,
-        }
-    }
-}
 
 /// Complex values of registers a real step needs beyond its FFT's.
 const REAL_STEP_VALUES: usize = 4;
@@ -204,53 +133,11 @@ pub fn validate(spec: &FftSpec) -> Result<(), Error> {
 /// last's stores.
 pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Error> {
     let shape = &spec.shape;
-    let last = shape.len() - 1;
-    let n = shape[last];
     let real_layout = spec.planned_input_layout();
     let half_layout = spec.planned_output_layout();
-    let complex_shape = spec.complex_shape();
     let in_place = spec.placement == Placement::InPlace;
-    if let Some(split) = &spec.choices.split {
-        // A split by hand names the complex FFT of an axis it splits.
-        let product: usize = split.iter().product();
-        let lengths = [n, n / 2].into_iter().chain(shape[..last].iter().copied());
-        if !lengths.clone().any(|length| length == product) {
-            return Err(Error::BadSplit {
-                split: split.clone(),
-                shape: shape.clone(),
-                reason: format!(
-                    "no complex FFT of the real transform is {product} long (the real axis \
-                     runs one of {n}, or of {} for even {n}, and the others their lengths)",
-                    n / 2
-                ),
-            });
-        }
-    }
+    check_split(spec)?;
     let axis = RealAxis::choose(spec, target, wisdom, &real_layout)?;
-
-    // The complex axes over the half spectrum, from `from` into `to`.
-    let complex_axes = |from: Slot, from_layout: &Layout, to: Slot, to_layout: &Layout| {
-        if shape.len() == 1 {
-            return Ok(Vec::new());
-        }
-        let axes: Vec<usize> = (0..last).collect();
-        let choices = spec.choices.several_passes_only();
-        let choices = match &choices.split {
-            Some(split) if shape[..last].contains(&split.iter().product()) => choices,
-            _ => ShapeChoices::default(),
-        };
-        segment(
-            spec,
-            target,
-            &complex_shape,
-            &axes,
-            &choices,
-            (from, from_layout),
-            (to, to_layout),
-            false,
-        )
-    };
-    let contiguous_half = Layout::contiguous(&complex_shape);
 
     // R2C: the real axis into the output, the complex axes in place there.
     let mut forward = axis.passes(
@@ -261,19 +148,24 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
         (Slot::Output, &half_layout),
     )?;
     forward.extend(complex_axes(
-        Slot::Output,
-        &half_layout,
-        Slot::Output,
-        &half_layout,
+        spec,
+        target,
+        (Slot::Output, &half_layout),
+        (Slot::Output, &half_layout),
     )?);
 
     // C2R: the complex axes first (the real axis's merge needs each row's
     // whole half spectrum), in place, or out of place into the workspace.
     let (holds, holds_layout) = match (shape.len(), in_place) {
         (1, _) | (_, true) => (Slot::Input, half_layout.clone()),
-        _ => (Slot::Region(0), contiguous_half.clone()),
+        _ => (Slot::Region(0), Layout::contiguous(&spec.complex_shape())),
     };
-    let mut inverse = complex_axes(Slot::Input, &half_layout, holds, &holds_layout)?;
+    let mut inverse = complex_axes(
+        spec,
+        target,
+        (Slot::Input, &half_layout),
+        (holds, &holds_layout),
+    )?;
     inverse.extend(axis.passes(
         spec,
         target,
@@ -282,25 +174,132 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
         (Slot::Output, &real_layout),
     )?);
 
-    // The workspace: one or two regions, each as long as the longest
-    // intermediate, interleaved per transform of the batch.
-    let region_elements = forward
-        .iter()
-        .chain(&inverse)
-        .filter_map(|routed| routed.region_elements)
-        .max()
-        .unwrap_or(0);
-    let regions = forward
-        .iter()
-        .chain(&inverse)
-        .flat_map(|routed| [routed.reads, routed.writes])
-        .filter_map(|slot| match slot {
-            Slot::Region(r) => Some(r + 1),
-            _ => None,
+    let workspace = Workspace::of(&forward, &inverse);
+    let axis_factors = axis_factors(shape.len(), &forward);
+    Ok(Plan {
+        n: spec.points(),
+        shape: shape.clone(),
+        kind: TransformKind::R2c,
+        precision: spec.precision,
+        directions: spec.directions.clone(),
+        normalization: spec.normalization,
+        placement: spec.placement,
+        input_layout: real_layout,
+        output_layout: half_layout,
+        scratch_elements: workspace.regions * workspace.region_elements,
+        axis_factors,
+        column_io: super::ColumnIo::Tile,
+        passes: workspace.finish(forward),
+        inverse_passes: workspace.finish(inverse),
+    })
+}
+
+/// The lengths of each of the `axes` axes' passes, from the R2C's passes
+/// `forward` (a fused real axis: its one FFT).
+fn axis_factors(axes: usize, forward: &[Routed]) -> Vec<Vec<usize>> {
+    (0..axes)
+        .map(|a| {
+            forward
+                .iter()
+                .find_map(|routed| routed.axis.clone().filter(|(axis, _)| *axis == a))
+                .map_or_else(|| vec![forward[0].pass.n], |(_, factors)| factors)
         })
-        .max()
-        .unwrap_or(0);
-    let finish = |routed: Vec<Routed>| -> Vec<Pass> {
+        .collect()
+}
+
+/// Refuses a split by hand that names none of the complex FFTs of the real
+/// transform (the real axis's of N or N / 2, or a complex axis's).
+fn check_split(spec: &FftSpec) -> Result<(), Error> {
+    let Some(split) = &spec.choices.split else {
+        return Ok(());
+    };
+    let shape = &spec.shape;
+    let last = shape.len() - 1;
+    let n = shape[last];
+    let product: usize = split.iter().product();
+    let lengths = [n, n / 2].into_iter().chain(shape[..last].iter().copied());
+    if !lengths.clone().any(|length| length == product) {
+        return Err(Error::BadSplit {
+            split: split.clone(),
+            shape: shape.clone(),
+            reason: format!(
+                "no complex FFT of the real transform is {product} long (the real axis \
+                 runs one of {n}, or of {} for even {n}, and the others their lengths)",
+                n / 2
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The passes of the complex axes over the half spectrum, from `from` into
+/// `to`, with the user's split where it names one of them.
+fn complex_axes(
+    spec: &FftSpec,
+    target: &Target,
+    from: (Slot, &Layout),
+    to: (Slot, &Layout),
+) -> Result<Vec<Routed>, Error> {
+    let shape = &spec.shape;
+    let last = shape.len() - 1;
+    if shape.len() == 1 {
+        return Ok(Vec::new());
+    }
+    let axes: Vec<usize> = (0..last).collect();
+    let choices = spec.choices.several_passes_only();
+    let choices = match &choices.split {
+        Some(split) if shape[..last].contains(&split.iter().product()) => choices,
+        _ => ShapeChoices::default(),
+    };
+    segment(
+        spec,
+        target,
+        &spec.complex_shape(),
+        &axes,
+        &choices,
+        from,
+        to,
+        false,
+    )
+}
+
+/// The workspace of a real plan: one or two regions, each as long as the
+/// longest intermediate, interleaved per transform of the batch.
+struct Workspace {
+    region_elements: usize,
+    regions: usize,
+}
+
+impl Workspace {
+    /// The workspace the passes of both directions use.
+    fn of(forward: &[Routed], inverse: &[Routed]) -> Workspace {
+        let region_elements = forward
+            .iter()
+            .chain(inverse)
+            .filter_map(|routed| routed.region_elements)
+            .max()
+            .unwrap_or(0);
+        let regions = forward
+            .iter()
+            .chain(inverse)
+            .flat_map(|routed| [routed.reads, routed.writes])
+            .filter_map(|slot| match slot {
+                Slot::Region(r) => Some(r + 1),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        Workspace {
+            region_elements,
+            regions,
+        }
+    }
+
+    /// The passes of one direction with their slots laid out in the
+    /// buffers (a region: the scratch buffer at its offset, one transform's
+    /// regions apart); the last normalizes.
+    fn finish(&self, routed: Vec<Routed>) -> Vec<Pass> {
+        let (region_elements, regions) = (self.region_elements, self.regions);
         let count = routed.len();
         routed
             .into_iter()
@@ -320,32 +319,7 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
                 pass
             })
             .collect()
-    };
-    // The lengths of each axis's passes (a fused real axis: its one FFT).
-    let axis_factors: Vec<Vec<usize>> = (0..shape.len())
-        .map(|a| {
-            forward
-                .iter()
-                .find_map(|routed| routed.axis.clone().filter(|(axis, _)| *axis == a))
-                .map_or_else(|| vec![forward[0].pass.n], |(_, factors)| factors)
-        })
-        .collect();
-    Ok(Plan {
-        n: spec.points(),
-        shape: shape.clone(),
-        kind: TransformKind::R2c,
-        precision: spec.precision,
-        directions: spec.directions.clone(),
-        normalization: spec.normalization,
-        placement: spec.placement,
-        input_layout: real_layout,
-        output_layout: half_layout,
-        scratch_elements: regions * region_elements,
-        axis_factors,
-        column_io: super::ColumnIo::Tile,
-        passes: finish(forward),
-        inverse_passes: finish(inverse),
-    })
+    }
 }
 
 /// Where a pass of a real plan reads or writes before the workspace is laid
@@ -539,147 +513,180 @@ impl RealAxis {
         from: (Slot, &Layout),
         to: (Slot, &Layout),
     ) -> Result<Vec<Routed>, Error> {
-        let shape = &spec.shape;
-        let last = shape.len() - 1;
-        let n = shape[last];
-        let with = |split: &[usize]| ShapeChoices {
-            split: (split.len() > 1).then(|| split.to_vec()),
-            column_io: spec.choices.column_io.filter(|_| split.len() > 1),
-            ..ShapeChoices::default()
-        };
         match self {
-            RealAxis::Fused { forward, inverse } => {
-                let route = forward.real.map_or(RealRoute::FullLength, |r| r.route);
-                let pair = |layout: &Layout| match route {
-                    RealRoute::HalfLength => paired(layout),
-                    RealRoute::FullLength => layout.clone(),
-                };
-                let mut pass = match direction {
-                    Direction::Forward => forward.clone(),
-                    Direction::Inverse => inverse.clone(),
-                };
-                // (The buffers follow from the slots when the plan is done.)
-                let (reads, writes) = (Buffer::Input, Buffer::Output);
-                pass.access = match direction {
-                    Direction::Forward => row_access(shape, (reads, &pair(from.1)), (writes, to.1)),
-                    Direction::Inverse => row_access(shape, (reads, from.1), (writes, &pair(to.1))),
-                };
-                Ok(vec![Routed {
-                    pass,
-                    reads: from.0,
-                    writes: to.0,
-                    region_elements: [from.0, to.0]
-                        .iter()
-                        .any(|s| matches!(s, Slot::Region(_)))
-                        .then(|| spec.kind.complex_shape(shape).iter().product()),
-                    axis: None,
-                }])
-            }
-            RealAxis::Apart => {
-                let mut pairs_shape = shape.clone();
-                pairs_shape[last] = n / 2;
-                let choices = match &spec.choices.split {
-                    Some(split) if split.iter().product::<usize>() == n / 2 => {
-                        spec.choices.several_passes_only()
-                    }
-                    _ => ShapeChoices {
-                        column_io: spec.choices.column_io,
-                        ..ShapeChoices::default()
-                    },
-                };
-                let split = |from: (Slot, &Layout), to: (Slot, &Layout)| Routed {
-                    pass: apart_pass(spec, target, direction, from, to),
-                    reads: from.0,
-                    writes: to.0,
-                    region_elements: matches!(from.0, Slot::Region(_))
-                        .then(|| spec.kind.complex_shape(shape).iter().product()),
-                    axis: None,
-                };
-                match direction {
-                    // The FFT of the pairs into the output, split there.
-                    Direction::Forward => {
-                        let pairs = paired(from.1);
-                        let mut passes = segment(
-                            spec,
-                            target,
-                            &pairs_shape,
-                            &[last],
-                            &choices,
-                            (from.0, &pairs),
-                            (to.0, to.1),
-                            false,
-                        )?;
-                        passes.push(split((to.0, to.1), (to.0, to.1)));
-                        Ok(passes)
-                    }
-                    // Merged into the output's pairs, their FFT in place.
-                    Direction::Inverse => {
-                        let pairs = paired(to.1);
-                        let mut passes = vec![split(from, (to.0, &pairs))];
-                        passes.extend(segment(
-                            spec,
-                            target,
-                            &pairs_shape,
-                            &[last],
-                            &choices,
-                            (to.0, &pairs),
-                            (to.0, &pairs),
-                            false,
-                        )?);
-                        Ok(passes)
-                    }
-                }
-            }
-            RealAxis::FullLength { split } => {
-                let mut full_shape = shape.clone();
-                full_shape[last] = n;
-                let mut passes = segment(
-                    spec,
-                    target,
-                    &full_shape,
-                    &[last],
-                    &with(split),
-                    from,
-                    to,
-                    true,
-                )?;
-                let count = passes.len();
-                for (i, routed) in passes.iter_mut().enumerate() {
-                    let pass = &mut routed.pass;
-                    let end = if i == 0 {
-                        // Step 0 reads point p of column r' at r' + (N / f0) p.
-                        let column = pass.step_twiddle.map_or(0, |t| t.column);
-                        RealEnd::Loads(AxisIndex {
-                            column,
-                            points: n / split[0],
-                        })
-                    } else if i + 1 == count {
-                        // The last step writes point p of column K at K + (N / f_last) p.
-                        let done = n / split[count - 1];
-                        let column = pass
-                            .access
-                            .columns
-                            .iter()
-                            .position(|c| c.count == done)
-                            .unwrap_or(0);
-                        RealEnd::Stores(AxisIndex {
-                            column,
-                            points: done,
-                        })
-                    } else {
-                        continue;
-                    };
-                    pass.real = Some(RealStep {
-                        route: RealRoute::FullLength,
-                        end,
-                        real_n: n,
-                        twiddle_offset: None,
-                    });
-                }
-                Ok(passes)
-            }
+            RealAxis::Fused { forward, inverse } => Ok(vec![fused_routed(
+                spec, forward, inverse, direction, from, to,
+            )]),
+            RealAxis::Apart => apart_passes(spec, target, direction, from, to),
+            RealAxis::FullLength { split } => full_length_passes(spec, target, split, from, to),
         }
     }
+}
+
+/// The fused pass of the real axis in `direction` (`forward` or `inverse`),
+/// its rows read from `from` and written to `to`: pairs of reals (half
+/// length) or reals on the real side, the half spectrum on the other.
+fn fused_routed(
+    spec: &FftSpec,
+    forward: &Pass,
+    inverse: &Pass,
+    direction: Direction,
+    from: (Slot, &Layout),
+    to: (Slot, &Layout),
+) -> Routed {
+    let shape = &spec.shape;
+    let route = forward.real.map_or(RealRoute::FullLength, |r| r.route);
+    let pair = |layout: &Layout| match route {
+        RealRoute::HalfLength => paired(layout),
+        RealRoute::FullLength => layout.clone(),
+    };
+    let mut pass = match direction {
+        Direction::Forward => forward.clone(),
+        Direction::Inverse => inverse.clone(),
+    };
+    // (The buffers follow from the slots when the plan is done.)
+    let (reads, writes) = (Buffer::Input, Buffer::Output);
+    pass.access = match direction {
+        Direction::Forward => row_access(shape, (reads, &pair(from.1)), (writes, to.1)),
+        Direction::Inverse => row_access(shape, (reads, from.1), (writes, &pair(to.1))),
+    };
+    Routed {
+        pass,
+        reads: from.0,
+        writes: to.0,
+        region_elements: [from.0, to.0]
+            .iter()
+            .any(|s| matches!(s, Slot::Region(_)))
+            .then(|| spec.kind.complex_shape(shape).iter().product()),
+        axis: None,
+    }
+}
+
+/// The passes of an even real axis past one kernel in `direction`: the
+/// C2C passes of N / 2 over the reals read as pairs, and the split (R2C,
+/// after them, in place on the output) or the merge (C2R, before them,
+/// into the output's pairs) in a pass of its own.
+fn apart_passes(
+    spec: &FftSpec,
+    target: &Target,
+    direction: Direction,
+    from: (Slot, &Layout),
+    to: (Slot, &Layout),
+) -> Result<Vec<Routed>, Error> {
+    let shape = &spec.shape;
+    let last = shape.len() - 1;
+    let n = shape[last];
+    let mut pairs_shape = shape.clone();
+    pairs_shape[last] = n / 2;
+    let choices = match &spec.choices.split {
+        Some(split) if split.iter().product::<usize>() == n / 2 => {
+            spec.choices.several_passes_only()
+        }
+        _ => ShapeChoices {
+            column_io: spec.choices.column_io,
+            ..ShapeChoices::default()
+        },
+    };
+    let split = |from: (Slot, &Layout), to: (Slot, &Layout)| Routed {
+        pass: apart_pass(spec, target, direction, from, to),
+        reads: from.0,
+        writes: to.0,
+        region_elements: matches!(from.0, Slot::Region(_))
+            .then(|| spec.kind.complex_shape(shape).iter().product()),
+        axis: None,
+    };
+    match direction {
+        // The FFT of the pairs into the output, split there.
+        Direction::Forward => {
+            let pairs = paired(from.1);
+            let mut passes = segment(
+                spec,
+                target,
+                &pairs_shape,
+                &[last],
+                &choices,
+                (from.0, &pairs),
+                (to.0, to.1),
+                false,
+            )?;
+            passes.push(split((to.0, to.1), (to.0, to.1)));
+            Ok(passes)
+        }
+        // Merged into the output's pairs, their FFT in place.
+        Direction::Inverse => {
+            let pairs = paired(to.1);
+            let mut passes = vec![split(from, (to.0, &pairs))];
+            passes.extend(segment(
+                spec,
+                target,
+                &pairs_shape,
+                &[last],
+                &choices,
+                (to.0, &pairs),
+                (to.0, &pairs),
+                false,
+            )?);
+            Ok(passes)
+        }
+    }
+}
+
+/// The passes of the full-length complex FFT of a real axis, split as
+/// `split`, from `from` to `to` through the workspace: the first's loads
+/// meet the reals (or rebuild the Hermitian spectrum), the last's stores
+/// the half spectrum (or the real parts).
+fn full_length_passes(
+    spec: &FftSpec,
+    target: &Target,
+    split: &[usize],
+    from: (Slot, &Layout),
+    to: (Slot, &Layout),
+) -> Result<Vec<Routed>, Error> {
+    let shape = &spec.shape;
+    let last = shape.len() - 1;
+    let n = shape[last];
+    let choices = ShapeChoices {
+        split: (split.len() > 1).then(|| split.to_vec()),
+        column_io: spec.choices.column_io.filter(|_| split.len() > 1),
+        ..ShapeChoices::default()
+    };
+    let mut full_shape = shape.clone();
+    full_shape[last] = n;
+    let mut passes = segment(spec, target, &full_shape, &[last], &choices, from, to, true)?;
+    let count = passes.len();
+    for (i, routed) in passes.iter_mut().enumerate() {
+        let pass = &mut routed.pass;
+        let end = if i == 0 {
+            // Step 0 reads point p of column r' at r' + (N / f0) p.
+            let column = pass.step_twiddle.map_or(0, |t| t.column);
+            RealEnd::Loads(AxisIndex {
+                column,
+                points: n / split[0],
+            })
+        } else if i + 1 == count {
+            // The last step writes point p of column K at K + (N / f_last) p.
+            let done = n / split[count - 1];
+            let column = pass
+                .access
+                .columns
+                .iter()
+                .position(|c| c.count == done)
+                .unwrap_or(0);
+            RealEnd::Stores(AxisIndex {
+                column,
+                points: done,
+            })
+        } else {
+            continue;
+        };
+        pass.real = Some(RealStep {
+            route: RealRoute::FullLength,
+            end,
+            real_n: n,
+            twiddle_offset: None,
+        });
+    }
+    Ok(passes)
 }
 
 /// The split of a real axis's complex FFT of `n` points into at most
@@ -737,13 +744,7 @@ fn apart_pass(
         values_per_thread: values,
         ffts_per_block: 1,
         threads_per_block: APART_THREADS,
-        min_blocks_per_sm: super::planner::min_blocks_per_sm(
-            APART_THREADS,
-            0,
-            values,
-            spec.precision,
-            target,
-        ),
+        min_blocks_per_sm: min_blocks_per_sm(APART_THREADS, 0, values, spec.precision, target),
         lanes: super::LaneLayout::FftMajor,
         io: GlobalIo::Direct,
         output_io: GlobalIo::Direct,
@@ -795,11 +796,11 @@ fn row_access(shape: &[usize], from: (Buffer, &Layout), to: (Buffer, &Layout)) -
 }
 
 /// The one-kernel pass of the real axis in `direction`: the complex FFT of
-/// N / 2 (half length) or N points planned as for a batch of them (the
-/// user's one-kernel choices, else the first measured shape that plans,
-/// else the heuristic), with the end at the half spectrum staged through
-/// shared memory to pair or mirror points, and the split's
-/// twiddles after the stages'.
+/// N / 2 (half length) or N points planned as for a batch of them
+/// ([`row_fft_pass`]), with the end at the half spectrum staged through
+/// shared memory to pair or mirror points ([`stage_rows`]), and the split's
+/// twiddles after the stages'. `None` where the staged rows do not fit a
+/// block's shared memory.
 fn fused_pass(
     spec: &FftSpec,
     target: &Target,
@@ -813,10 +814,57 @@ fn fused_pass(
         RealRoute::FullLength => real_n,
     };
     let precision = spec.precision;
-    let dense = Access::dense(fft_n, Buffer::Input, Buffer::Output);
     let user = spec.choices.one_kernel_only();
+    let mut pass = row_fft_pass(spec, target, wisdom, &user, fft_n)?;
+    if !stage_rows(&mut pass, route, direction, precision, target) {
+        return Ok(None);
+    }
+    // The split or merge holds a pair of values, their twiddle and the
+    // parts of the result on top of the FFT's registers: the launch bound
+    // leaves room for four more complex values, so nothing spills.
+    if user.min_blocks_per_sm.is_none() && pass.lanes == super::LaneLayout::FftMajor {
+        let roomy = min_blocks_per_sm(
+            pass.threads_per_block,
+            pass.shared_bytes,
+            pass.values_per_thread + REAL_STEP_VALUES,
+            precision,
+            target,
+        );
+        pass.min_blocks_per_sm = pass.min_blocks_per_sm.min(roomy);
+    }
+    let Twiddles::RoundedF64Table { len } = pass.twiddles;
+    let twiddle_offset = match route {
+        RealRoute::HalfLength => {
+            pass.twiddles = Twiddles::RoundedF64Table {
+                len: len + real_n / 2 + 1,
+            };
+            Some(len)
+        }
+        RealRoute::FullLength => None,
+    };
+    pass.real = Some(RealStep {
+        route,
+        end: RealEnd::Both,
+        real_n,
+        twiddle_offset,
+    });
+    Ok(Some(pass))
+}
+
+/// The complex FFT of `fft_n` points of a fused real pass, planned as for a
+/// batch of them: with the user's one-kernel choices `user`, else the first
+/// measured shape that plans and launches, else the heuristic.
+fn row_fft_pass(
+    spec: &FftSpec,
+    target: &Target,
+    wisdom: &Wisdom,
+    user: &ShapeChoices,
+    fft_n: usize,
+) -> Result<Pass, Error> {
+    let precision = spec.precision;
+    let dense = Access::dense(fft_n, Buffer::Input, Buffer::Output);
     let planned = match user.is_empty() {
-        false => plan_pass(fft_n, precision, &user, target, &dense)?,
+        false => plan_pass(fft_n, precision, user, target, &dense)?,
         true => wisdom
             .candidates(&[fft_n], precision, target)
             .filter_map(|entry| plan_pass(fft_n, precision, &entry.choices, target, &dense).ok())
@@ -826,7 +874,21 @@ fn fused_pass(
                 Ok,
             )?,
     };
-    let mut pass = planned;
+    Ok(planned)
+}
+
+/// Stages the ends of `pass` that pair or mirror points through shared
+/// memory, each FFT's region long enough for its row, and fits the block
+/// to the shared memory that takes (opt-in where static is too small);
+/// false where one row does not fit.
+fn stage_rows(
+    pass: &mut Pass,
+    route: RealRoute,
+    direction: Direction,
+    precision: Precision,
+    target: &Target,
+) -> bool {
+    let fft_n = pass.n;
     // The end that meets the half spectrum is staged (both parts in reused
     // arrays, the row of M + 1 values for the C2R's merge in each FFT's
     // region). The other end of a half-length FFT is a complex row like a
@@ -859,42 +921,13 @@ fn fused_pass(
         false => (opt_in.max(static_limit), true),
     };
     if bytes_per_fft > limit {
-        return Ok(None);
+        return false;
     }
     pass.ffts_per_block = pass.ffts_per_block.min(limit / bytes_per_fft).max(1);
     pass.threads_per_block = pass.ffts_per_block * pass.threads_per_fft;
     pass.shared_bytes = pass.ffts_per_block * bytes_per_fft;
     pass.dynamic_shared = pass.dynamic_shared || dynamic;
-    // The split or merge holds a pair of values, their twiddle and the
-    // parts of the result on top of the FFT's registers: the launch bound
-    // leaves room for four more complex values, so nothing spills.
-    if user.min_blocks_per_sm.is_none() && pass.lanes == super::LaneLayout::FftMajor {
-        let roomy = super::planner::min_blocks_per_sm(
-            pass.threads_per_block,
-            pass.shared_bytes,
-            pass.values_per_thread + REAL_STEP_VALUES,
-            precision,
-            target,
-        );
-        pass.min_blocks_per_sm = pass.min_blocks_per_sm.min(roomy);
-    }
-    let Twiddles::RoundedF64Table { len } = pass.twiddles;
-    let twiddle_offset = match route {
-        RealRoute::HalfLength => {
-            pass.twiddles = Twiddles::RoundedF64Table {
-                len: len + real_n / 2 + 1,
-            };
-            Some(len)
-        }
-        RealRoute::FullLength => None,
-    };
-    pass.real = Some(RealStep {
-        route,
-        end: RealEnd::Both,
-        real_n,
-        twiddle_offset,
-    });
-    Ok(Some(pass))
+    true
 }
 
 #[cfg(test)]

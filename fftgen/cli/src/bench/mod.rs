@@ -97,7 +97,7 @@ impl BenchConfig {
 /// prime: 1000, 1331 (11^3), 2187 (3^7), 2197 (13^3), 2401 (7^4), 3125 (5^5)
 /// and 4000. Sorted.
 pub fn default_sizes(precision: Precision) -> Vec<usize> {
-    let largest = fftgen::plan::planner::max_size(precision);
+    let largest = fftgen::plan::pass_planner::max_size(precision);
     let mut sizes: Vec<usize> = (1..)
         .map(|k| 1usize << k)
         .take_while(|&n| n <= largest)
@@ -144,7 +144,7 @@ pub fn default_large_shapes(precision: Precision) -> Vec<Vec<usize>> {
 /// a complex FFT of N / 2), plus, for f32, [`default_sizes`]' other sizes
 /// (odd ones run a complex FFT of N). Sorted.
 pub fn default_real_sizes(precision: Precision) -> Vec<usize> {
-    let largest = 2 * fftgen::plan::planner::max_size(precision);
+    let largest = 2 * fftgen::plan::pass_planner::max_size(precision);
     let mut sizes: Vec<usize> = (1..)
         .map(|k| 1usize << k)
         .take_while(|&n| n <= largest)

@@ -1,0 +1,1301 @@
+//! The one-pass planner: shapes one kernel of the plan, the shared-memory
+//! Stockham FFT of seed 000 (section IV.B, Fig. 4), for FFTs of a given
+//! length wherever the pass's [`Access`] puts them. It picks the radix
+//! sequence, the threads per FFT, the lane layout, how each side meets
+//! global memory, the shared-memory exchange, the FFTs per block and the
+//! launch bound within what the [`Target`] allows, from the choices it is
+//! given, then heuristics. It knows nothing of the passes around it: which
+//! passes a transform takes, and which measured shapes to try, is decided
+//! in [`super::decompose`], [`super::multipass`] and [`super::real`].
+
+use super::choices::ShapeChoices;
+use super::padding::{bank_words, Exchange, Padding, PaddingSearch};
+use super::radix::{choose, thread_shape, values_per_thread};
+use super::{
+    Access, Column, ColumnIo, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching,
+    LaneLayout, Pass, Stage, Twiddles,
+};
+use crate::codelet::is_supported_radix;
+use crate::{Buffer, Error, Precision, Target};
+use std::cmp::Reverse;
+
+/// Largest size one kernel handles: 48 KiB of static shared memory holds
+/// 4096 complex f32 values with padding, or the real (then imaginary) parts
+/// of 4096 f64 values ([`ExchangeWidth::OnePartAtATime`]).
+pub const MAX_SINGLE_KERNEL: [(Precision, usize); 2] =
+    [(Precision::F32, 4096), (Precision::F64, 4096)];
+
+/// Threads per block the planner aims for: enough warps to hide latency,
+/// few enough that several blocks share an SM.
+const TARGET_THREADS_PER_BLOCK: usize = 256;
+
+/// Complex values a thread may keep in registers.
+fn max_values_per_thread(precision: Precision) -> usize {
+    match precision {
+        Precision::F32 => 32,
+        Precision::F64 => 16,
+    }
+}
+
+/// Whether one kernel holds a transform of `n` points on `target`: up to
+/// [`max_size`] always (static shared memory); past it where the target's
+/// opt-in shared memory holds the padded data and a radix schedule fits a
+/// block ([`opt_in_shape`]), as VkFFT and cuFFTDx plan every size to about
+/// 24576 points in f32 on Hopper.
+pub fn fits_one_kernel(n: usize, precision: Precision, target: &Target) -> bool {
+    n <= max_size(precision)
+        || plan_pass(
+            n,
+            precision,
+            &ShapeChoices::default(),
+            target,
+            &Access::dense(n, Buffer::Input, Buffer::Output),
+        )
+        .is_ok()
+}
+
+/// Registers a thread of a one-kernel transform past [`max_size`] needs
+/// beside its values' words: indices, addresses, a butterfly's
+/// temporaries. Fitted on the H100 (2026-11-25, docs/perf.md): 6561 as
+/// 27 x 27 x 9 (54 words over 243 threads) runs three blocks per SM at 80
+/// registers, 10000 as 20 x 20 x 5 x 5 (40 words over 500) two at 64;
+/// 12288 as 24 x 8^3 (48 words over 512) loses a quarter of its speed at
+/// two blocks' 64, 7203 as 7^4 x 3 (42 words over 343) a third at three
+/// blocks' 56.
+const REGISTERS_BESIDE_VALUES: usize = 20;
+
+/// [`REGISTERS_BESIDE_VALUES`] of a kernel that runs one block per SM.
+const LONE_BLOCK_REGISTERS_BESIDE_VALUES: usize = 16;
+
+/// Blocks per SM the opt-in kernels ask for at most: measured up to three
+/// (6561: 96% of the copy with three, 95.6% with two; 4375: 93.5% and 87%).
+const OPT_IN_MAX_BLOCKS_PER_SM: usize = 3;
+
+/// Blocks of a one-kernel transform past [`max_size`] one SM holds at
+/// once: by shared memory, threads, and registers at the values' words
+/// plus [`REGISTERS_BESIDE_VALUES`]; 0 where not even one block's
+/// registers hold them.
+fn opt_in_resident(
+    threads: usize,
+    shared: usize,
+    values: usize,
+    precision: Precision,
+    target: &Target,
+) -> usize {
+    let data = values * precision.complex_bytes() / 4;
+    let words = data + REGISTERS_BESIDE_VALUES;
+    let warp_threads = threads.div_ceil(target.warp_size) * target.warp_size;
+    let granule = target.register_granule;
+    let granted = |blocks: usize| {
+        (target.registers_per_sm / (blocks * warp_threads) / granule * granule)
+            .min(target.max_registers_per_thread)
+    };
+    // A lone block may run tighter: 24576 as 24 values over 1024 threads
+    // (48 words in 64 registers) spills 4 bytes and reaches 65% of the copy.
+    if granted(1) < data + LONE_BLOCK_REGISTERS_BESIDE_VALUES {
+        return 0;
+    }
+    let by_shared = target.shared_bytes_per_sm / (shared + target.reserved_shared_bytes_per_block);
+    let by_threads = target.max_threads_per_sm / warp_threads;
+    (1..=by_shared
+        .min(by_threads)
+        .min(target.max_blocks_per_sm)
+        .min(OPT_IN_MAX_BLOCKS_PER_SM))
+        .rev()
+        .find(|&blocks| granted(blocks) >= words)
+        .unwrap_or(1)
+}
+
+/// The radices, threads per transform and launch bound of a one-kernel
+/// transform of `n` points past [`max_size`] on `target`, if one fits.
+/// Data stays in registers between the stages and one block holds one
+/// FFT, so the block is resident for the whole transform: what hides the
+/// memory latency is other blocks on the SM. Among the schedules whose
+/// threads hold at most the planner's budget of values, in at most one
+/// stage more than the fewest, the most blocks resident per SM win
+/// ([`opt_in_resident`]), then the fewest guarded
+/// stages (where threads share a stage's butterflies unevenly, the block
+/// waits at each barrier for its busiest threads), then the fewest stages
+/// (each an exchange and two barriers), then the most threads. Measured
+/// on the H100 (2026-11-25): 6561 as 27 x 27 x 9 over 243 threads, three
+/// blocks per SM, 96% of the copy, 9^4 over 729 threads, one block, 72%;
+/// 16000 as 20^3 x 2 over 800 threads (no guard) 83%, as 25 x 16 x 10 x 4
+/// over 640 (three guarded) 53%.
+pub fn opt_in_shape(
+    n: usize,
+    precision: Precision,
+    target: &Target,
+) -> Option<(Vec<usize>, usize, usize)> {
+    let bytes = n.checked_mul(precision.complex_bytes())?;
+    // Padding adds about a word in 16 (plan_pass checks the exact layout).
+    let shared = bytes + bytes / 16;
+    if shared > opt_in_limit(target) {
+        return None;
+    }
+    let max_threads = target
+        .launchable_threads_per_block
+        .min(target.max_threads_per_block);
+    let max_values = max_values_per_thread(precision);
+    // Feasible schedules of `stages` stages, each with its score.
+    let feasible = |stages: usize| {
+        super::radix::schedules(n, stages, stages)
+            .into_iter()
+            // Radices 28 and 30 spill past one block's registers (ptxas for
+            // sm_90: 6000 as 30 x 10 x 10 x 2, 12000 as 30 x 10 x 10 x 2 x 2).
+            .filter(|radices| radices.iter().all(|&r| r <= 27 || r.is_power_of_two()))
+            .flat_map(|radices| {
+                opt_in_threads(n, &radices, max_values, max_threads)
+                    .into_iter()
+                    .filter(|&(threads, values)| values <= max_values && threads <= max_threads)
+                    .map(|(threads, values)| {
+                        let resident = opt_in_resident(threads, shared, values, precision, target);
+                        let guarded = radices.iter().filter(|&&r| (n / r) % threads != 0).count();
+                        let score = (Reverse(resident), guarded, radices.len(), Reverse(threads));
+                        (score, radices.clone(), threads, resident)
+                    })
+                    .filter(|(_, _, _, resident)| *resident > 0)
+                    .collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>()
+    };
+    // More resident blocks do not pay for more than one extra stage
+    // (12000 as 6 x 5^3 x 2^4 in eight stages over two blocks): the fewest
+    // stages that plan at all, and one more (radices of at most 32).
+    let fewest = (1..8).find(|&s| 32usize.pow(s) >= n).unwrap_or(8) as usize;
+    let (stages, mut candidates) = (fewest..=8)
+        .map(|stages| (stages, feasible(stages)))
+        .find(|(_, found)| !found.is_empty())?;
+    candidates.extend(feasible(stages + 1));
+    candidates
+        .into_iter()
+        .min_by_key(|(score, _, _, _)| *score)
+        .map(|(_, radices, threads, resident)| (radices, threads, resident))
+}
+
+/// Threads per transform for `radices` past [`max_size`], with the values
+/// each then holds: n / lcm (every stage even) where the lcm is at most
+/// `max_values`, else n / the largest radix; where that exceeds
+/// `max_threads`, the butterflies spread evenly over fewer threads, or over
+/// `max_threads` of them (14157 = 13 x 11 x 11 x 9: 26 values over 1024
+/// threads, 33 over 545).
+fn opt_in_threads(
+    n: usize,
+    radices: &[usize],
+    max_values: usize,
+    max_threads: usize,
+) -> Vec<(usize, usize)> {
+    let lcm = radices.iter().fold(1, |acc, &r| acc / gcd(acc, r) * r);
+    let threads = match lcm <= max_values {
+        true => n / lcm,
+        false => n / radices.iter().copied().max().unwrap_or(1),
+    };
+    let options = match threads <= max_threads {
+        true => vec![threads],
+        false => vec![threads.div_ceil(threads.div_ceil(max_threads)), max_threads],
+    };
+    options
+        .into_iter()
+        .map(|threads| (threads, values_per_thread(n, radices, threads)))
+        .collect()
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    match b {
+        0 => a,
+        _ => gcd(b, a % b),
+    }
+}
+
+/// Shared memory a block may request past the static limit on `target`.
+fn opt_in_limit(target: &Target) -> usize {
+    target
+        .max_opt_in_shared_bytes
+        .saturating_sub(target.compiler_shared_bytes)
+}
+
+/// The largest single-kernel size for `precision`.
+pub fn max_size(precision: Precision) -> usize {
+    MAX_SINGLE_KERNEL
+        .iter()
+        .find(|(p, _)| *p == precision)
+        .map_or(0, |&(_, n)| n)
+}
+
+/// Refuses radices given by hand that are none, one the codelets lack, or
+/// whose product is not `n`.
+pub(super) fn validate_radices(n: usize, radices: &[usize]) -> Result<(), Error> {
+    if radices.is_empty() {
+        return Err(Error::EmptyRadixList);
+    }
+    if let Some(&radix) = radices.iter().find(|&&r| !is_supported_radix(r)) {
+        return Err(Error::UnsupportedRadix { radix });
+    }
+    let product = radices
+        .iter()
+        .try_fold(1usize, |acc, &r| acc.checked_mul(r))
+        .unwrap_or(usize::MAX);
+    if product != n {
+        return Err(Error::RadixProduct {
+            radices: radices.to_vec(),
+            product,
+            n,
+        });
+    }
+    Ok(())
+}
+
+/// The single-kernel pass of `n` points with `choices` made, the rest
+/// planned for `target`. Each decision is a step of [`Request`], read by
+/// those after it: the radices, the threads, the stages, how the sides
+/// meet global memory, the exchange, the block and the launch bound.
+pub(super) fn plan_pass(
+    n: usize,
+    precision: Precision,
+    choices: &ShapeChoices,
+    target: &Target,
+    access: &Access,
+) -> Result<Pass, Error> {
+    let request = Request::new(n, precision, choices, target, access);
+    let (radices, planned_opt_in) = request.radices()?;
+    request.check_launch_bound_choice()?;
+    let threads = request.threads(&radices, planned_opt_in.as_ref())?;
+    let stages = request.stages(&radices, threads.per_fft);
+    let io = request.global_io(&stages, threads.per_fft);
+    let exchange = request.exchange(&io, threads.per_fft)?;
+    let block = request.block(&io, &stages, &exchange, threads.per_fft)?;
+    let min_blocks_per_sm =
+        request.launch_bound(stages.lanes, &threads, &block, planned_opt_in.as_ref())?;
+    Ok(Pass {
+        n,
+        stages: stages.stages,
+        threads_per_fft: threads.per_fft,
+        values_per_thread: threads.values,
+        ffts_per_block: block.ffts,
+        threads_per_block: block.threads,
+        min_blocks_per_sm,
+        lanes: stages.lanes,
+        io: io.input,
+        output_io: io.output,
+        access: access.clone(),
+        step_twiddle: None,
+        real: None,
+        normalizes: true,
+        dynamic_shared: block.shared_bytes > target.plannable_shared_bytes(),
+        input_caching: choices.input_caching.unwrap_or(InputCaching::L1AndL2),
+        fft_stride: io.fft_stride,
+        exchange_width: exchange.width,
+        exchange_buffers: exchange.buffers,
+        first_write: choices.first_write.unwrap_or(FirstWrite::AfterBarrier),
+        padding_search: stages.padding_search,
+        shared_bytes: block.shared_bytes,
+        twiddles: Twiddles::RoundedF64Table {
+            len: stages.twiddle_len,
+        },
+    })
+}
+
+/// One pass to plan: its length, the choices made, where its FFTs are, and
+/// the limits every decision of [`plan_pass`] reads.
+struct Request<'a> {
+    n: usize,
+    precision: Precision,
+    choices: &'a ShapeChoices,
+    target: &'a Target,
+    access: &'a Access,
+    /// Complex values a thread may keep in registers.
+    max_values: usize,
+    /// Threads a block may have.
+    max_threads: usize,
+    /// Whether `n` is past [`max_size`], so its block needs opt-in shared
+    /// memory.
+    opt_in: bool,
+}
+
+/// A schedule of [`opt_in_shape`]: its radices, threads per FFT, and the
+/// blocks per SM it was scored with.
+type OptInShape = (Vec<usize>, usize, usize);
+
+/// The threads that cooperate on one FFT, and the complex values each holds.
+struct Threads {
+    per_fft: usize,
+    values: usize,
+}
+
+/// The Stockham stages of a pass, with what their shared-memory layout was
+/// decided from.
+struct Stages {
+    stages: Vec<Stage>,
+    /// Length of the twiddle table all stages share.
+    twiddle_len: usize,
+    lanes: LaneLayout,
+    /// Shared-memory banks, in words of the element an exchange stores.
+    banks: usize,
+    padding_search: PaddingSearch,
+}
+
+/// How a pass's sides meet global memory, and the shared memory its FFTs
+/// are laid out in.
+struct Io {
+    /// Bytes of shared memory a block may declare.
+    shared_limit: usize,
+    /// Whether the input side moves through a tile of columns.
+    tiled_in: bool,
+    /// Whether the output side moves through a tile of columns.
+    tiled_out: bool,
+    /// Shared-memory words between consecutive FFTs of a block.
+    fft_stride: usize,
+    input: GlobalIo,
+    output: GlobalIo,
+}
+
+impl Io {
+    /// Whether both sides read and write global memory directly.
+    fn direct(&self) -> bool {
+        self.input == GlobalIo::Direct && self.output == GlobalIo::Direct
+    }
+}
+
+/// How the stages hand values to each other through shared memory, and the
+/// bytes that takes per FFT.
+struct ExchangeLayout {
+    width: ExchangeWidth,
+    buffers: ExchangeBuffers,
+    bytes_per_fft: usize,
+}
+
+/// The block: its FFTs, its threads and the shared memory they declare.
+struct Block {
+    ffts: usize,
+    threads: usize,
+    shared_bytes: usize,
+}
+
+impl<'a> Request<'a> {
+    fn new(
+        n: usize,
+        precision: Precision,
+        choices: &'a ShapeChoices,
+        target: &'a Target,
+        access: &'a Access,
+    ) -> Self {
+        Request {
+            n,
+            precision,
+            choices,
+            target,
+            access,
+            max_values: max_values_per_thread(precision),
+            max_threads: target.max_threads_per_block,
+            opt_in: n > max_size(precision),
+        }
+    }
+
+    /// The error of a pass that no shape fits in the shared memory a block
+    /// may request.
+    fn too_large(&self) -> Error {
+        Error::PassTooLarge {
+            n: self.n,
+            precision: self.precision,
+            target: self.target.name.to_string(),
+            shared_bytes: opt_in_limit(self.target).max(self.target.plannable_shared_bytes()),
+        }
+    }
+
+    /// The radices: the user's (checked), else past [`max_size`] the
+    /// schedule [`opt_in_shape`] scores best (returned whole, for the
+    /// threads and launch bound it was scored with), else [`choose`]'s.
+    fn radices(&self) -> Result<(Vec<usize>, Option<OptInShape>), Error> {
+        let (n, precision) = (self.n, self.precision);
+        let planned_opt_in = match (self.opt_in, &self.choices.radices) {
+            (true, None) => {
+                Some(opt_in_shape(n, precision, self.target).ok_or_else(|| self.too_large())?)
+            }
+            _ => None,
+        };
+        let radices = match (&self.choices.radices, &planned_opt_in) {
+            (Some(radices), _) => {
+                validate_radices(n, radices)?;
+                radices.clone()
+            }
+            (None, Some((radices, _, _))) => radices.clone(),
+            (None, None) => choose(
+                n,
+                precision.complex_bytes(),
+                self.max_values,
+                self.max_threads,
+            )
+            .ok_or_else(|| self.too_large())?,
+        };
+        Ok((radices, planned_opt_in))
+    }
+
+    /// Refuses a launch bound chosen by the user of no block or of more
+    /// blocks than an SM holds (its threads are checked once the block is
+    /// known, in [`Request::launch_bound`]).
+    fn check_launch_bound_choice(&self) -> Result<(), Error> {
+        if let Some(blocks) = self.choices.min_blocks_per_sm {
+            if blocks == 0 || blocks > self.target.max_blocks_per_sm {
+                return Err(Error::BadMinBlocksPerSm {
+                    blocks,
+                    max: self.target.max_blocks_per_sm,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Threads per FFT and the values each holds: those the opt-in shape
+    /// was scored with, the user's (from the fewest that hold their values
+    /// in registers to the most that have a butterfly), or the heuristic's;
+    /// never more than a block holds.
+    fn threads(
+        &self,
+        radices: &[usize],
+        planned_opt_in: Option<&OptInShape>,
+    ) -> Result<Threads, Error> {
+        let (n, max_threads) = (self.n, self.max_threads);
+        let (threads_per_fft, values) = match (self.choices.threads_per_fft, planned_opt_in) {
+            (None, Some((_, threads, _))) => (*threads, values_per_thread(n, radices, *threads)),
+            // Radices by hand past max_size: the option with fewer values.
+            (None, None) if self.opt_in => opt_in_threads(
+                n,
+                radices,
+                self.max_values,
+                self.target.launchable_threads_per_block.min(max_threads),
+            )
+            .into_iter()
+            .min_by_key(|&(_, values)| values)
+            .expect("at least one option"),
+            (None, None) => thread_shape(n, radices, self.max_values, max_threads),
+            (Some(threads), _) => {
+                // A thread past the largest stage's butterflies would never
+                // work; too few threads hold more values than registers do.
+                let most_butterflies = n / radices.iter().copied().min().unwrap_or(n);
+                let max = most_butterflies.min(max_threads);
+                let held = super::invariants::MAX_VALUES_PER_THREAD;
+                let min = (1..=max)
+                    .find(|&t| values_per_thread(n, radices, t) <= held)
+                    .unwrap_or(max);
+                if threads < min.max(1) || threads > max {
+                    return Err(Error::BadThreadsPerFft {
+                        threads,
+                        n,
+                        radices: radices.to_vec(),
+                        min,
+                        max,
+                    });
+                }
+                (threads, values_per_thread(n, radices, threads))
+            }
+        };
+        if threads_per_fft > max_threads {
+            return Err(Error::UnlaunchableRadices {
+                radices: radices.to_vec(),
+                reason: format!(
+                    "they need {threads_per_fft} threads per transform (n / lcm of the radices), more than the {max_threads} a block can hold"
+                ),
+            });
+        }
+        Ok(Threads {
+            per_fft: threads_per_fft,
+            values,
+        })
+    }
+
+    /// Which lanes work on which FFT, and each stage: its butterflies per
+    /// thread, where its twiddles start in the table, and the padding of
+    /// its exchange (searched where a warp's lanes share one FFT, so their
+    /// accesses spread over the banks).
+    fn stages(&self, radices: &[usize], threads_per_fft: usize) -> Stages {
+        let n = self.n;
+        // An interleaved exchange stores whole complex values: its banks are
+        // those of an element twice as wide.
+        let banks = match self.choices.exchange_width {
+            Some(ExchangeWidth::Interleaved) => bank_words(self.precision.complex_bytes()),
+            _ => bank_words(self.precision.real_bytes()),
+        };
+        let padding_search = self
+            .choices
+            .padding_search
+            .unwrap_or(PaddingSearch::EvenRadices);
+        let lanes = if threads_per_fft >= self.target.warp_size {
+            LaneLayout::FftMajor
+        } else {
+            LaneLayout::FftMinor
+        };
+        let mut stages = Vec::with_capacity(radices.len());
+        let mut stride = 1;
+        let mut twiddle_len = 0;
+        for (s, &radix) in radices.iter().enumerate() {
+            let last = s + 1 == radices.len();
+            let exchange = (!last).then(|| match lanes {
+                LaneLayout::FftMajor => Padding::for_exchange(
+                    Exchange {
+                        n,
+                        threads: threads_per_fft,
+                        radix,
+                        stride,
+                        next_radix: radices[s + 1],
+                        bank_words: banks,
+                    },
+                    padding_search,
+                ),
+                // Lanes of a warp read the same index of different FFTs: the odd
+                // FFT stride alone spreads them over the banks.
+                LaneLayout::FftMinor => Padding::NONE,
+            });
+            let twiddle_offset = (stride > 1).then_some(twiddle_len);
+            if stride > 1 {
+                twiddle_len += stride * (radix - 1);
+            }
+            stages.push(Stage {
+                radix,
+                stride,
+                butterflies_per_thread: (n / radix).div_ceil(threads_per_fft),
+                guarded: (n / radix) % threads_per_fft != 0,
+                twiddle_offset,
+                exchange,
+            });
+            stride *= radix;
+        }
+        Stages {
+            stages,
+            twiddle_len,
+            lanes,
+            banks,
+            padding_search,
+        }
+    }
+
+    /// Shared memory a block may declare: past the static limit only in
+    /// opt-in (dynamic) shared memory, and only for the one-kernel sizes
+    /// that need it and for tiles of columns (for longer runs of columns).
+    fn shared_limit(&self) -> usize {
+        let tiled = !self.access.is_dense(self.n);
+        match self.opt_in || tiled {
+            true => opt_in_limit(self.target).max(self.target.plannable_shared_bytes()),
+            false => self.target.plannable_shared_bytes(),
+        }
+    }
+
+    /// Which sides (input, output) move through shared memory as a tile of
+    /// neighbouring FFTs: in a pass whose FFTs are not a dense batch, the
+    /// strided sides, and every side where a warp's lanes hold different
+    /// FFTs, unless column I/O `global` takes that side straight to
+    /// registers.
+    fn tiled_sides(&self, lanes: LaneLayout) -> (bool, bool) {
+        let (access, precision) = (self.access, self.precision);
+        let dense = access.is_dense(self.n);
+        // Column I/O `global` (seed 000 IV.A): where a warp's lanes hold
+        // neighbouring FFTs adjacent in memory (at least 32 bytes of them), a
+        // side goes straight between global memory and registers.
+        let global =
+            self.choices.column_io == Some(ColumnIo::Global) && lanes == LaneLayout::FftMinor;
+        let adjacent = |stride: fn(&Column) -> usize| {
+            global
+                && access
+                    .columns
+                    .first()
+                    .is_some_and(|c| stride(c) == 1 && c.count * precision.complex_bytes() >= 32)
+        };
+        let tiled_in = !dense
+            && (access.input_stride != 1 || lanes == LaneLayout::FftMinor)
+            && !adjacent(|c| c.input_stride);
+        let tiled_out = !dense
+            && (access.output_stride != 1 || lanes == LaneLayout::FftMinor)
+            && !adjacent(|c| c.output_stride);
+        (tiled_in, tiled_out)
+    }
+
+    /// How each side meets global memory (a tile of columns, directly, or
+    /// staged through shared memory for small FFTs of different lanes),
+    /// and the shared-memory words between a block's FFTs that follow.
+    fn global_io(&self, stages: &Stages, threads_per_fft: usize) -> Io {
+        let n = self.n;
+        let padded = stages
+            .stages
+            .iter()
+            .filter_map(|s| s.exchange)
+            .map(|p| p.padded_len(n))
+            .max()
+            .unwrap_or(n);
+        let shared_limit = self.shared_limit();
+        let dense = self.access.is_dense(n);
+        let lanes = stages.lanes;
+        let (tiled_in, tiled_out) = self.tiled_sides(lanes);
+        let side = |tiled: bool| match tiled {
+            true => GlobalIo::ColumnTile,
+            false => GlobalIo::Direct,
+        };
+        let (fft_stride, input, output) = match (tiled_in || tiled_out, lanes) {
+            (true, _) => {
+                let base = match lanes {
+                    LaneLayout::FftMajor => padded,
+                    LaneLayout::FftMinor => n,
+                };
+                let ffts = match self.choices.ffts_per_block {
+                    Some(ffts) => ffts,
+                    None => tile_ffts(
+                        base,
+                        threads_per_fft,
+                        stages.banks,
+                        self.precision,
+                        self.target,
+                        shared_limit,
+                    ),
+                };
+                (
+                    tile_stride(base, ffts, stages.banks),
+                    side(tiled_in),
+                    side(tiled_out),
+                )
+            }
+            (false, LaneLayout::FftMajor) => (padded, GlobalIo::Direct, GlobalIo::Direct),
+            // Columns in and out of registers: shared memory only for exchanges
+            // (none for one stage), an odd stride spreading the lanes' FFTs.
+            (false, LaneLayout::FftMinor) if !dense => (
+                if stages.stages.len() == 1 { 0 } else { n | 1 },
+                GlobalIo::Direct,
+                GlobalIo::Direct,
+            ),
+            (false, LaneLayout::FftMinor) => (
+                n | 1,
+                GlobalIo::StagedThroughShared,
+                GlobalIo::StagedThroughShared,
+            ),
+        };
+        Io {
+            shared_limit,
+            tiled_in,
+            tiled_out,
+            fft_stride,
+            input,
+            output,
+        }
+    }
+
+    /// The exchange's width and buffers, and the bytes per FFT they take.
+    fn exchange(&self, io: &Io, threads_per_fft: usize) -> Result<ExchangeLayout, Error> {
+        let (width, bytes_per_fft) = self.exchange_width(io, threads_per_fft)?;
+        let (buffers, bytes_per_fft) =
+            self.exchange_buffers(io, width, bytes_per_fft, threads_per_fft)?;
+        Ok(ExchangeLayout {
+            width,
+            buffers,
+            bytes_per_fft,
+        })
+    }
+
+    /// The exchange width and its bytes per FFT: the user's where it fits;
+    /// else both parts where they fit, one part at a time (half the shared
+    /// memory) where only that fits and both sides are direct.
+    fn exchange_width(
+        &self,
+        io: &Io,
+        threads_per_fft: usize,
+    ) -> Result<(ExchangeWidth, usize), Error> {
+        let (n, shared_limit) = (self.n, io.shared_limit);
+        let direct = io.direct();
+        let both_parts = io.fft_stride * 2 * self.precision.real_bytes();
+        let one_part = io.fft_stride * self.precision.real_bytes();
+        let one_part_fits = one_part <= shared_limit && direct;
+        let width = match self.choices.exchange_width {
+            None if both_parts <= shared_limit => (ExchangeWidth::BothParts, both_parts),
+            None if one_part_fits => (ExchangeWidth::OnePartAtATime, one_part),
+            None => return Err(self.too_large()),
+            Some(ExchangeWidth::BothParts) if both_parts <= shared_limit => {
+                (ExchangeWidth::BothParts, both_parts)
+            }
+            Some(ExchangeWidth::OnePartAtATime) if one_part_fits => {
+                (ExchangeWidth::OnePartAtATime, one_part)
+            }
+            Some(ExchangeWidth::Interleaved) if both_parts <= shared_limit && direct => {
+                (ExchangeWidth::Interleaved, both_parts)
+            }
+            Some(width) => {
+                return Err(Error::ExchangeWidthUnfit {
+                    n,
+                    width,
+                    reason: match width {
+                        ExchangeWidth::OnePartAtATime => format!(
+                            "its {threads_per_fft} threads per transform stage the input through \
+                             shared memory, which needs both parts"
+                        ),
+                        ExchangeWidth::Interleaved if !direct => format!(
+                            "its {threads_per_fft} threads per transform stage the input through \
+                             shared memory in two arrays"
+                        ),
+                        ExchangeWidth::BothParts | ExchangeWidth::Interleaved => format!(
+                            "both parts take {both_parts} bytes, over the {shared_limit} \
+                             bytes of shared memory a block may declare"
+                        ),
+                    },
+                })
+            }
+        };
+        Ok(width)
+    }
+
+    /// The exchange buffers and the bytes per FFT they take: one reused
+    /// set, or two written in turn where the user asks for them and they
+    /// fit (both parts, direct sides, twice the bytes).
+    fn exchange_buffers(
+        &self,
+        io: &Io,
+        width: ExchangeWidth,
+        bytes_per_fft: usize,
+        threads_per_fft: usize,
+    ) -> Result<(ExchangeBuffers, usize), Error> {
+        let (n, shared_limit) = (self.n, io.shared_limit);
+        let exchange_buffers = self
+            .choices
+            .exchange_buffers
+            .unwrap_or(ExchangeBuffers::Reused);
+        let bytes_per_fft = match exchange_buffers {
+            ExchangeBuffers::Reused => bytes_per_fft,
+            ExchangeBuffers::Alternating => {
+                let unfit = |reason: String| Error::AlternatingBuffersUnfit { n, reason };
+                if width == ExchangeWidth::OnePartAtATime {
+                    return Err(unfit(
+                        "the one-part exchange, there to save shared memory, keeps one set".into(),
+                    ));
+                }
+                if !io.direct() {
+                    return Err(unfit(format!(
+                        "its {threads_per_fft} threads per transform stage the input through shared memory"
+                    )));
+                }
+                if 2 * bytes_per_fft > shared_limit {
+                    return Err(unfit(format!(
+                        "two sets of its exchange arrays take {} bytes, over the {shared_limit} \
+                         bytes of shared memory a block may declare",
+                        2 * bytes_per_fft
+                    )));
+                }
+                2 * bytes_per_fft
+            }
+        };
+        Ok((exchange_buffers, bytes_per_fft))
+    }
+
+    /// FFTs per block, within the block's threads and shared memory: the
+    /// user's, else a tile's worth where a side is tiled ([`tile_ffts`]),
+    /// else enough for [`TARGET_THREADS_PER_BLOCK`] threads.
+    fn block(
+        &self,
+        io: &Io,
+        stages: &Stages,
+        exchange: &ExchangeLayout,
+        threads_per_fft: usize,
+    ) -> Result<Block, Error> {
+        let (max_threads, shared_limit) = (self.max_threads, io.shared_limit);
+        let bytes_per_fft = exchange.bytes_per_fft;
+        let most_ffts = match bytes_per_fft {
+            0 => max_threads / threads_per_fft,
+            bytes => (shared_limit / bytes).min(max_threads / threads_per_fft),
+        };
+        let ffts_per_block = match self.choices.ffts_per_block {
+            None if io.tiled_in || io.tiled_out => tile_ffts(
+                io.fft_stride,
+                threads_per_fft,
+                stages.banks,
+                self.precision,
+                self.target,
+                shared_limit,
+            )
+            .min(most_ffts)
+            .max(1),
+            None => (TARGET_THREADS_PER_BLOCK / threads_per_fft)
+                .max(1)
+                .min(most_ffts),
+            Some(ffts) if (1..=most_ffts).contains(&ffts) => ffts,
+            Some(ffts) => {
+                return Err(Error::BadFftsPerBlock {
+                    ffts,
+                    n: self.n,
+                    max: most_ffts,
+                    threads_per_fft,
+                    bytes_per_fft,
+                })
+            }
+        };
+        Ok(Block {
+            ffts: ffts_per_block,
+            threads: ffts_per_block * threads_per_fft,
+            shared_bytes: ffts_per_block * bytes_per_fft,
+        })
+    }
+
+    /// Blocks per SM the kernel asks for (CUDA's launch bounds), which
+    /// caps the registers per thread: the user's, within the threads an SM
+    /// holds; past [`max_size`] with one FFT a block, the residency the
+    /// shape was chosen for; else [`min_blocks_per_sm`] where a warp's
+    /// lanes share an FFT, and 1 for staged small transforms.
+    fn launch_bound(
+        &self,
+        lanes: LaneLayout,
+        threads: &Threads,
+        block: &Block,
+        planned_opt_in: Option<&OptInShape>,
+    ) -> Result<usize, Error> {
+        let (precision, target) = (self.precision, self.target);
+        let (threads_per_block, shared_bytes) = (block.threads, block.shared_bytes);
+        let values = threads.values;
+        let min_blocks_per_sm = match (self.choices.min_blocks_per_sm, lanes) {
+            // Also within the threads an SM holds, now that the block is known.
+            (Some(blocks), _) if blocks * threads_per_block > target.max_threads_per_sm => {
+                return Err(Error::BadMinBlocksPerSm {
+                    blocks,
+                    max: (target.max_threads_per_sm / threads_per_block).max(1),
+                })
+            }
+            (Some(blocks), _) => blocks,
+            // Past max_size one block per FFT: the bound the shape was chosen for.
+            (None, LaneLayout::FftMajor) if self.opt_in && block.ffts == 1 => {
+                match (planned_opt_in, self.choices.threads_per_fft) {
+                    (Some((_, _, resident)), None) => *resident,
+                    _ => {
+                        opt_in_resident(threads_per_block, shared_bytes, values, precision, target)
+                            .max(1)
+                    }
+                }
+            }
+            (None, LaneLayout::FftMajor) => {
+                min_blocks_per_sm(threads_per_block, shared_bytes, values, precision, target)
+            }
+            // Staged small transforms were measured fastest with the compiler
+            // free to use registers (commit c23e3fc and its docs/perf.md):
+            // shared memory, not latency, bounds them.
+            (None, LaneLayout::FftMinor) => 1,
+        };
+        Ok(min_blocks_per_sm)
+    }
+}
+
+/// FFTs a block moves together as a tile when its FFTs are columns: as many
+/// neighbouring columns as make 128-byte runs, fewer where the block's
+/// threads or shared memory run out (at least 32-byte runs where they fit).
+fn tile_ffts(
+    fft_words: usize,
+    threads_per_fft: usize,
+    banks: usize,
+    precision: Precision,
+    target: &Target,
+    shared_limit: usize,
+) -> usize {
+    let threads = target
+        .launchable_threads_per_block
+        .min(target.max_threads_per_block);
+    let fit = |limit: usize| {
+        // Short columns: enough of them for the block's threads as well.
+        let mut ffts = (TILE_RUN_BYTES / precision.complex_bytes())
+            .max((TARGET_THREADS_PER_BLOCK / threads_per_fft).next_power_of_two());
+        while ffts > 1
+            && (ffts * threads_per_fft > threads
+                || ffts * tile_stride(fft_words, ffts, banks) * 2 * precision.real_bytes() > limit)
+        {
+            ffts /= 2;
+        }
+        ffts
+    };
+    // Opt-in memory (one block per SM) only where a static block would
+    // read runs shorter than 64 bytes: on the H200 2^17..2^19 (8 columns
+    // static) ran faster static, 2^20, 1024x1024 and 6^8 (4 columns static)
+    // faster with 16 in opt-in memory (docs/bench/h200_tile_ab_*.json and
+    // h200_large_bench_16_columns.json).
+    let static_ffts = fit(target.plannable_shared_bytes());
+    match static_ffts * precision.complex_bytes() >= 64 {
+        true => static_ffts,
+        false => fit(shared_limit),
+    }
+}
+
+/// Bytes of neighbouring columns a tile reads in one run, at most: a whole
+/// 128-byte line where the target's opt-in shared memory holds 16 columns
+/// (on the H200 2^20 and 1024x1024 ran 5% faster than with the 4 columns of
+/// a static 48 KiB block, and 8 columns slower than both:
+/// docs/bench/h200_tile_ab_*.json).
+const TILE_RUN_BYTES: usize = 128;
+
+/// Shared-memory words between the FFTs of a tile: at least `fft_words`,
+/// and such that the tile copy, whose warp touches `ffts` FFTs at a run of
+/// points each, hits every bank once (`stride % banks == banks / ffts`;
+/// odd for a warp's worth of FFTs or more).
+fn tile_stride(fft_words: usize, ffts: usize, banks: usize) -> usize {
+    // One FFT's points are consecutive words: any stride serves.
+    if ffts <= 1 {
+        return fft_words;
+    }
+    let want = if ffts >= banks { 1 } else { banks / ffts };
+    (fft_words..)
+        .find(|s| s % banks == want || (want == 1 && s % 2 == 1))
+        .expect("some stride matches")
+}
+
+/// Registers a thread needs to hold `values` complex values and the
+/// butterfly's temporaries without spilling: about four per complex value
+/// held (in 32-bit words) plus a fixed overhead. Fitted to ptxas reports for
+/// sm_90 over every supported size: three per value spilled for composite
+/// radices such as 12 and 18; `tests/nvrtc_compile.rs` fails on any spill.
+fn registers_needed(values: usize, precision: Precision) -> usize {
+    let words = precision.real_bytes() / 4;
+    4 * values * words + 16
+}
+
+/// Blocks per SM to ask the compiler for: enough for half the threads an SM
+/// holds (enough loads in flight to cover memory latency), no more than
+/// shared memory allows, and few enough that the register budget this
+/// implies still holds the thread's values.
+pub(super) fn min_blocks_per_sm(
+    threads_per_block: usize,
+    shared_bytes: usize,
+    values: usize,
+    precision: Precision,
+    target: &Target,
+) -> usize {
+    let wanted = (target.max_threads_per_sm / 2).div_ceil(threads_per_block);
+    let fit = target.shared_bytes_per_sm / (shared_bytes + target.reserved_shared_bytes_per_block);
+    let warp_threads = threads_per_block.div_ceil(target.warp_size) * target.warp_size;
+    let granule = target.register_granule;
+    let budget =
+        |blocks: usize| target.registers_per_sm / (blocks * warp_threads) / granule * granule;
+    let need = registers_needed(values, precision);
+    (1..=wanted.min(fit))
+        .rev()
+        .find(|&blocks| budget(blocks) >= need.min(target.max_registers_per_thread))
+        .unwrap_or(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{plan, LaneLayout};
+    use crate::FftSpec;
+
+    #[test]
+    fn tile_strides_spread_a_warp_over_the_banks() {
+        for banks in [16, 32] {
+            for ffts in [1, 2, 4, 8, 16, 32, 64] {
+                for words in [40, 1296, 1297, 4096] {
+                    let stride = tile_stride(words, ffts, banks);
+                    assert!(stride >= words && stride < words + banks + 1);
+                    // A warp's lanes: FFT lane % ffts, point lane / ffts.
+                    let lanes = banks.min(32);
+                    let mut hit: Vec<usize> = (0..lanes)
+                        .map(|lane| ((lane % ffts) * stride + lane / ffts) % banks)
+                        .collect();
+                    hit.sort();
+                    hit.dedup();
+                    assert_eq!(hit.len(), lanes.min(banks), "{banks} {ffts} {words}");
+                }
+            }
+        }
+    }
+
+    const PLANNED_SHARED_BYTES: usize = 48 * 1024 - 256;
+    const MAX_BLOCKS_PER_SM: usize = 32;
+    const MAX_THREADS_PER_BLOCK: usize = 1024;
+
+    #[test]
+    fn n4096_radix_8_plan_shape() {
+        let plan = plan(&FftSpec::new(4096).radices(&[8, 8, 8, 8])).unwrap();
+        let pass = &plan.passes[0];
+        assert_eq!(pass.radices(), vec![8, 8, 8, 8]);
+        // n / lcm = 512 threads, split to the portable 256 with two butterflies each.
+        assert_eq!(pass.threads_per_fft, 256);
+        assert_eq!(pass.values_per_thread, 16);
+        assert!(pass
+            .stages
+            .iter()
+            .all(|s| s.butterflies_per_thread == 2 && !s.guarded));
+        assert_eq!(pass.ffts_per_block, 1);
+        assert_eq!(pass.lanes, LaneLayout::FftMajor);
+        assert_eq!(
+            pass.stages.iter().map(|s| s.stride).collect::<Vec<_>>(),
+            vec![1, 8, 64, 512]
+        );
+        assert_eq!(pass.stages[0].twiddle_offset, None);
+        assert_eq!(pass.stages[1].twiddle_offset, Some(0));
+        assert_eq!(pass.twiddles, Twiddles::RoundedF64Table { len: 4096 - 8 });
+        assert_eq!(
+            pass.stages[0].exchange,
+            Some(Padding { period: 32, gap: 1 })
+        );
+        assert_eq!(
+            pass.stages[1].exchange,
+            Some(Padding { period: 64, gap: 8 })
+        );
+        assert_eq!(pass.stages[2].exchange, Some(Padding::NONE));
+        assert!(pass.shared_bytes <= PLANNED_SHARED_BYTES);
+    }
+
+    #[test]
+    fn f64_4096_exchanges_one_part_at_a_time() {
+        let pass = &plan(&FftSpec::new(4096).precision(Precision::F64))
+            .unwrap()
+            .passes[0];
+        assert_eq!(pass.exchange_width, ExchangeWidth::OnePartAtATime);
+        assert_eq!(pass.io, GlobalIo::Direct);
+        assert_eq!(pass.shared_bytes, pass.ffts_per_block * pass.fft_stride * 8);
+        assert!(pass.shared_bytes <= PLANNED_SHARED_BYTES);
+        // Everything that fits both parts keeps the two-barrier exchange.
+        let pass = &plan(&FftSpec::new(2048).precision(Precision::F64))
+            .unwrap()
+            .passes[0];
+        assert_eq!(pass.exchange_width, ExchangeWidth::BothParts);
+    }
+
+    #[test]
+    fn small_sizes_fill_a_block_with_interleaved_lanes() {
+        let pass = &plan(&FftSpec::new(16)).unwrap().passes[0];
+        assert_eq!(pass.radices(), vec![16]);
+        assert_eq!(pass.threads_per_fft, 1);
+        assert_eq!(pass.ffts_per_block, 256);
+        assert_eq!(pass.lanes, LaneLayout::FftMinor);
+        assert_eq!(pass.fft_stride, 17);
+    }
+
+    #[test]
+    fn threads_per_fft_can_be_chosen() {
+        // 2401 = 7^4 on 343 threads: one radix-7 butterfly each, no guard.
+        let spec = FftSpec::new(2401)
+            .radices(&[7, 7, 7, 7])
+            .choices(ShapeChoices {
+                threads_per_fft: Some(343),
+                ..ShapeChoices::default()
+            });
+        let pass = &plan(&spec).unwrap().passes[0];
+        assert_eq!(pass.threads_per_fft, 343);
+        assert_eq!(pass.values_per_thread, 7);
+        assert!(pass
+            .stages
+            .iter()
+            .all(|s| s.butterflies_per_thread == 1 && !s.guarded));
+        // 100 threads: four butterflies for some, three for others.
+        let spec = FftSpec::new(2401).choices(ShapeChoices {
+            threads_per_fft: Some(100),
+            ..ShapeChoices::default()
+        });
+        let pass = &plan(&spec).unwrap().passes[0];
+        assert_eq!(pass.values_per_thread, 28);
+        assert!(pass.stages.iter().all(|s| s.guarded));
+        for threads in [0, 344] {
+            let spec = FftSpec::new(2401)
+                .radices(&[7, 7, 7, 7])
+                .choices(ShapeChoices {
+                    threads_per_fft: Some(threads),
+                    ..ShapeChoices::default()
+                });
+            assert_eq!(
+                plan(&spec),
+                Err(Error::BadThreadsPerFft {
+                    threads,
+                    n: 2401,
+                    radices: vec![7, 7, 7, 7],
+                    min: 39,
+                    max: 343
+                })
+            );
+        }
+        assert!(matches!(
+            plan(&FftSpec::new(4096).radices(&[2; 12]).choices(ShapeChoices {
+                threads_per_fft: Some(1025),
+                ..ShapeChoices::default()
+            })),
+            Err(Error::BadThreadsPerFft { max: 1024, .. })
+        ));
+    }
+
+    #[test]
+    fn ffts_per_block_can_be_chosen_within_what_a_block_holds() {
+        let pass = &plan(&FftSpec::new(1331).choices(ShapeChoices {
+            ffts_per_block: Some(1),
+            ..ShapeChoices::default()
+        }))
+        .unwrap()
+        .passes[0];
+        assert_eq!((pass.ffts_per_block, pass.threads_per_block), (1, 121));
+        assert_eq!(pass.shared_bytes, 1331 * 8);
+        // 121 threads each: 8 fit in 1024.
+        for ffts in [0, 9] {
+            assert!(
+                matches!(
+                    plan(&FftSpec::new(1331).choices(ShapeChoices {
+                        ffts_per_block: Some(ffts),
+                        ..ShapeChoices::default()
+                    })),
+                    Err(Error::BadFftsPerBlock { max: 4, .. })
+                ),
+                "{ffts}"
+            );
+        }
+    }
+
+    #[test]
+    fn launch_bound_can_be_chosen_within_what_an_sm_holds() {
+        let pass = &plan(&FftSpec::new(1331).choices(ShapeChoices {
+            min_blocks_per_sm: Some(3),
+            ..ShapeChoices::default()
+        }))
+        .unwrap()
+        .passes[0];
+        assert_eq!(pass.min_blocks_per_sm, 3);
+        for blocks in [0, MAX_BLOCKS_PER_SM + 1] {
+            assert_eq!(
+                plan(&FftSpec::new(1331).choices(ShapeChoices {
+                    min_blocks_per_sm: Some(blocks),
+                    ..ShapeChoices::default()
+                })),
+                Err(Error::BadMinBlocksPerSm {
+                    blocks,
+                    max: MAX_BLOCKS_PER_SM
+                })
+            );
+        }
+    }
+
+    #[test]
+    fn exchange_layouts_can_be_chosen_where_they_fit() {
+        let pass = |spec: FftSpec| plan(&spec).map(|p| p.passes[0].clone());
+        // Two sets of arrays double the shared memory of the same shape.
+        let reused = pass(FftSpec::new(2401)).unwrap();
+        let alternating = pass(FftSpec::new(2401).choices(ShapeChoices {
+            exchange_buffers: Some(ExchangeBuffers::Alternating),
+            ..ShapeChoices::default()
+        }))
+        .unwrap();
+        assert_eq!(reused.exchange_buffers, ExchangeBuffers::Reused);
+        assert_eq!(alternating.shared_bytes, 2 * reused.shared_bytes);
+        // Not where two sets exceed a block's shared memory, nor for staged
+        // small sizes, nor with the one-part exchange.
+        for spec in [
+            FftSpec::new(4000),
+            FftSpec::new(64),
+            FftSpec::new(2401).choices(ShapeChoices {
+                exchange_width: Some(ExchangeWidth::OnePartAtATime),
+                ..ShapeChoices::default()
+            }),
+        ] {
+            assert!(matches!(
+                pass(spec.choices(ShapeChoices {
+                    exchange_buffers: Some(ExchangeBuffers::Alternating),
+                    ..ShapeChoices::default()
+                })),
+                Err(Error::AlternatingBuffersUnfit { .. })
+            ));
+        }
+        // The one-part exchange halves it, where the input is read directly.
+        let one_part = pass(
+            FftSpec::new(2401)
+                .radices(&[7, 7, 7, 7])
+                .choices(ShapeChoices {
+                    exchange_width: Some(ExchangeWidth::OnePartAtATime),
+                    ..ShapeChoices::default()
+                }),
+        )
+        .unwrap();
+        assert_eq!(one_part.exchange_width, ExchangeWidth::OnePartAtATime);
+        assert_eq!(one_part.shared_bytes, 2401 * 4);
+        assert!(matches!(
+            pass(FftSpec::new(64).choices(ShapeChoices {
+                exchange_width: Some(ExchangeWidth::OnePartAtATime),
+                ..ShapeChoices::default()
+            })),
+            Err(Error::ExchangeWidthUnfit { .. })
+        ));
+        // Whole complex values: the shared memory of both parts, padded for
+        // 8-byte elements.
+        let interleaved = pass(
+            FftSpec::new(4096)
+                .radices(&[16, 16, 16])
+                .choices(ShapeChoices {
+                    exchange_width: Some(ExchangeWidth::Interleaved),
+                    ..ShapeChoices::default()
+                }),
+        )
+        .unwrap();
+        assert_eq!(interleaved.exchange_width, ExchangeWidth::Interleaved);
+        assert_eq!(interleaved.shared_bytes, interleaved.fft_stride * 8);
+        assert_eq!(
+            interleaved.stages[0].exchange,
+            Some(Padding::for_stage(16, 1, 16))
+        );
+        assert!(matches!(
+            pass(FftSpec::new(64).choices(ShapeChoices {
+                exchange_width: Some(ExchangeWidth::Interleaved),
+                ..ShapeChoices::default()
+            })),
+            Err(Error::ExchangeWidthUnfit { .. })
+        ));
+        assert!(matches!(
+            pass(
+                FftSpec::new(4096)
+                    .precision(Precision::F64)
+                    .choices(ShapeChoices {
+                        exchange_width: Some(ExchangeWidth::BothParts),
+                        ..ShapeChoices::default()
+                    })
+            ),
+            Err(Error::ExchangeWidthUnfit { .. })
+        ));
+    }
+
+    #[test]
+    fn odd_radices_are_padded_only_when_asked() {
+        let paddings = |spec: FftSpec| -> Vec<Option<Padding>> {
+            plan(&spec).unwrap().passes[0]
+                .stages
+                .iter()
+                .map(|s| s.exchange)
+                .collect()
+        };
+        let n2197 = || FftSpec::new(2197).radices(&[13, 13, 13]);
+        assert_eq!(
+            paddings(n2197()),
+            vec![Some(Padding::NONE), Some(Padding::NONE), None]
+        );
+        assert_eq!(
+            paddings(n2197().choices(ShapeChoices {
+                padding_search: Some(PaddingSearch::AllRadices),
+                ..ShapeChoices::default()
+            })),
+            vec![
+                Some(Padding::NONE),
+                Some(Padding {
+                    period: 169,
+                    gap: 4
+                }),
+                None
+            ]
+        );
+        let pass = &plan(&n2197().choices(ShapeChoices {
+            padding_search: Some(PaddingSearch::AllRadices),
+            ..ShapeChoices::default()
+        }))
+        .unwrap()
+        .passes[0];
+        assert_eq!(pass.padding_search, PaddingSearch::AllRadices);
+        assert_eq!(
+            pass.fft_stride,
+            Padding {
+                period: 169,
+                gap: 4
+            }
+            .padded_len(2197)
+        );
+    }
+
+    #[test]
+    fn every_supported_size_plans_within_gpu_limits() {
+        for (precision, max) in MAX_SINGLE_KERNEL {
+            for n in crate::plan::factor::supported_sizes(max) {
+                let plan = plan(&FftSpec::new(n).precision(precision))
+                    .unwrap_or_else(|e| panic!("{n}: {e}"));
+                let pass = &plan.passes[0];
+                assert!(pass.threads_per_block <= MAX_THREADS_PER_BLOCK, "{n}");
+                assert!(pass.shared_bytes <= PLANNED_SHARED_BYTES, "{n}");
+                assert_eq!(pass.radices().iter().product::<usize>(), n);
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! What a pass along the real axis of an `r2c` plan is, as plain data that
+//! [`super::Pass`] carries: the route that computes the axis (half length
+//! or full length), which ends of the pass meet the reals and the half
+//! spectrum, and where those points lie on the axis. The math is that of
+//! seeds 000 and 001 on real data (docs/design/real_transforms.md);
+//! [`super::real`] plans these passes and the kernels fuse them.
+
+use serde::Serialize;
+
+/// How a real axis is computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum RealRoute {
+    /// A complex FFT of N / 2 over the reals read in pairs, split (R2C) or
+    /// merged (C2R) with the twiddles `w_N^k` at the ends of the pass.
+    HalfLength,
+    /// A complex FFT of N with zero imaginary parts in (R2C), or the
+    /// Hermitian spectrum rebuilt in and real parts out (C2R).
+    FullLength,
+}
+
+/// Which ends of a pass meet the real side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum RealEnd {
+    /// A pass that computes the whole axis: both ends, staged through
+    /// shared memory.
+    Both,
+    /// The first pass of a long axis (full length): its loads read the
+    /// reals (R2C) or rebuild the Hermitian spectrum from the half (C2R).
+    Loads(AxisIndex),
+    /// The last pass of a long axis (full length): its stores keep the
+    /// half spectrum (R2C) or the real parts (C2R).
+    Stores(AxisIndex),
+    /// A pass of its own (half length, past one kernel): the split, in
+    /// place on the output after the C2C passes of N / 2 (R2C), or the
+    /// merge from the half spectrum into the pairs of reals before them
+    /// (C2R). Each thread takes the pairs k, M - k of a row; the pass's
+    /// FFTs are chunks of pairs (its column 0), and `w_N^k` comes from the
+    /// two tables of its `step_twiddle` (span N).
+    Apart,
+}
+
+/// Where point `p` of a pass's FFT lies on the real axis: the coordinate
+/// of column `column` plus `points * p`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct AxisIndex {
+    pub column: usize,
+    pub points: usize,
+}
+
+/// The fusion of a pass along the real axis: how its loads and stores meet
+/// the reals and the half spectrum. Forward kernels of the pass are R2C,
+/// inverse kernels C2R.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct RealStep {
+    pub route: RealRoute,
+    /// Which ends of the pass the step is fused into.
+    pub end: RealEnd,
+    /// Points of the real axis (N).
+    pub real_n: usize,
+    /// Where the table of `w_N^k`, k = 0..=N/2, starts in the pass's
+    /// twiddle table ([`RealRoute::HalfLength`] only).
+    pub twiddle_offset: Option<usize>,
+}
+
+impl RealStep {
+    /// Values of the half spectrum per row: N / 2 + 1.
+    pub fn half_len(&self) -> usize {
+        self.real_n / 2 + 1
+    }
+
+    /// Elements per row on the real side as the kernel addresses them:
+    /// pairs of reals (half length) or reals.
+    pub fn real_side_len(&self) -> usize {
+        match self.route {
+            RealRoute::HalfLength => self.real_n / 2,
+            RealRoute::FullLength => self.real_n,
+        }
+    }
+}
