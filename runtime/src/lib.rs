@@ -11,6 +11,11 @@
 //!   ([`CubinCache`]), find a device ([`CudaDevice`]) and run a manifest's
 //!   passes on device buffers or host slices ([`CudaFft`]).
 //!
+//! Both backends run a plan through one executor (the checks of a call, the
+//! passes in order between the buffers the manifest routes them through, the
+//! workspace, the host calls' round trip), written once over a small trait
+//! that each backend implements with its own driver calls.
+//!
 //! Buffers hold the values of their side of the direction called
 //! ([`Manifest::input_side`], [`Manifest::output_side`]): complex values
 //! ([`Complex`]) for `c2c` transforms and the half spectrum of `r2c` ones,
@@ -28,6 +33,7 @@
 mod call;
 pub mod cuda;
 pub mod error;
+mod executor;
 mod launch;
 mod memory;
 mod model;

@@ -2,14 +2,17 @@
 //! source once per architecture (through the [`CubinCache`]), loads the CUBIN
 //! as a module, looks up every kernel its manifest names and checks what the
 //! compiled kernels report (parameters, shared memory, the largest block
-//! their registers allow) against the manifest. A transform is then launched
-//! on device buffers on any stream of the same context: every pass in order,
-//! its arguments bound by role and its buffers as the manifest routes them,
-//! intermediate results in the caller's workspace or in a scratch buffer the
-//! plan allocates on the first launch that needs one (multi-pass plans).
-//! Kernels planned with dynamic shared memory get their opt-in limit raised
-//! at load. Everything that can be checked is checked before anything is
-//! enqueued, and the device's free memory before anything is allocated.
+//! their registers allow) against the manifest. Kernels planned with dynamic
+//! shared memory get their opt-in limit raised at load.
+//!
+//! Transforms run through the executor both backends share
+//! (`crate::executor`: the checks, every pass in order, its buffers as the
+//! manifest routes them, the host calls' sizing). This file holds what is
+//! CUDA's own: streams and contexts, device pointers held in cudarc's
+//! stream order while the passes are enqueued, `cuLaunchKernel`, and a
+//! scratch buffer the plan allocates on the first launch that needs one and
+//! grows (multi-pass plans without the caller's workspace). The device's
+//! free memory is checked before anything is allocated.
 //!
 //! Device buffers hold their side's bytes (reals on the real side of `r2c`,
 //! interleaved complex values elsewhere: `2 * n * batch` reals when dense),
@@ -20,12 +23,12 @@
 
 use super::cache::{CacheOrigin, CachedCubin, CubinCache};
 use super::device::CudaDevice;
-use crate::call::{check_call, check_host_call, device_buffer_words, Buffers, Given};
+use crate::call::{device_buffer_words, Given};
 use crate::error::{driver_status, Error, Result};
-use crate::launch::{check_compiled, check_manifest, grids_for, CompiledKernel};
-use crate::memory::{check_fits, host_call_buffers, scratch_bytes, workspace_bytes, DeviceMemory};
+use crate::executor::{self, Backend, Checked, HostOutput};
+use crate::launch::{check_compiled, check_manifest, CompiledKernel};
+use crate::memory::{check_fits, workspace_bytes, DeviceMemory};
 use crate::real::Real;
-use crate::route::{bind, needs_scratch};
 use crate::value::Value;
 use cudarc::driver::result::DriverError;
 use cudarc::driver::sys::{self, CUfunction_attribute, CUresult};
@@ -34,9 +37,7 @@ use cudarc::driver::{
     LaunchConfig, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
-use fftgen_manifest::{
-    Direction, KernelArg, Manifest, PassLaunch, Placement, StaticKernels, Target, TransformLaunch,
-};
+use fftgen_manifest::{Direction, KernelArg, Manifest, PassLaunch, StaticKernels, Target};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
@@ -239,7 +240,7 @@ impl CudaFft {
         output: &mut [impl Value<Real = T>],
         batch: usize,
     ) -> Result<()> {
-        self.run_values(direction, input, output, batch)
+        executor::run(self, direction, input, output, batch)
     }
 
     /// Transforms `batch` signals in `data` in place (in-place kernels) on
@@ -254,7 +255,7 @@ impl CudaFft {
         data: &mut [impl Value<Real = T>],
         batch: usize,
     ) -> Result<()> {
-        self.run_in_place_values(direction, data, batch)
+        executor::run_in_place(self, direction, data, batch)
     }
 
     /// Enqueues `batch` transforms from `input` into `output` on `stream`
@@ -276,7 +277,7 @@ impl CudaFft {
         output: &mut CudaSlice<impl Value<Real = T>>,
         batch: usize,
     ) -> Result<()> {
-        self.launch_values(stream, direction, input, output, batch)
+        self.launch_out_of_place(stream, direction, input, output, None, batch)
     }
 
     /// Enqueues `batch` transforms in `data` in place on `stream` (in-place
@@ -290,7 +291,7 @@ impl CudaFft {
         data: &mut CudaSlice<impl Value<Real = T>>,
         batch: usize,
     ) -> Result<()> {
-        self.launch_in_place_values(stream, direction, data, batch)
+        self.launch_in_place_on(stream, direction, data, None, batch)
     }
 
     /// [`CudaFft::launch`] with the caller's `workspace` (as
@@ -306,7 +307,7 @@ impl CudaFft {
         workspace: &mut CudaSlice<u8>,
         batch: usize,
     ) -> Result<()> {
-        self.launch_with_workspace_values(stream, direction, input, output, workspace, batch)
+        self.launch_out_of_place(stream, direction, input, output, Some(workspace), batch)
     }
 
     /// [`CudaFft::launch_in_place`] with the caller's `workspace`, like
@@ -319,335 +320,66 @@ impl CudaFft {
         workspace: &mut CudaSlice<u8>,
         batch: usize,
     ) -> Result<()> {
-        self.launch_in_place_with_workspace_values(stream, direction, data, workspace, batch)
-    }
-
-    /// [`launch`](Self::launch) with named element types.
-    fn launch_values<I: Value, O: Value<Real = I::Real>>(
-        &self,
-        stream: &CudaStream,
-        direction: Direction,
-        input: &CudaSlice<I>,
-        output: &mut CudaSlice<O>,
-        batch: usize,
-    ) -> Result<()> {
-        let given = [
-            Given::of::<I>("input", input.len()),
-            Given::of::<O>("output", output.len()),
-        ];
-        self.launch_out_of_place(stream, direction, input, output, given, None, batch)
-    }
-
-    /// [`launch_in_place`](Self::launch_in_place) with named element types.
-    fn launch_in_place_values<V: Value>(
-        &self,
-        stream: &CudaStream,
-        direction: Direction,
-        data: &mut CudaSlice<V>,
-        batch: usize,
-    ) -> Result<()> {
-        let given = Given::of::<V>("data", data.len());
-        self.launch_in_place_on(stream, direction, data, given, None, batch)
-    }
-
-    /// [`launch_with_workspace`](Self::launch_with_workspace) with named element types.
-    fn launch_with_workspace_values<I: Value, O: Value<Real = I::Real>>(
-        &self,
-        stream: &CudaStream,
-        direction: Direction,
-        input: &CudaSlice<I>,
-        output: &mut CudaSlice<O>,
-        workspace: &mut CudaSlice<u8>,
-        batch: usize,
-    ) -> Result<()> {
-        let given = [
-            Given::of::<I>("input", input.len()),
-            Given::of::<O>("output", output.len()),
-        ];
-        let workspace = Some(workspace);
-        self.launch_out_of_place(stream, direction, input, output, given, workspace, batch)
-    }
-
-    /// [`launch_in_place_with_workspace`](Self::launch_in_place_with_workspace) with named element types.
-    fn launch_in_place_with_workspace_values<V: Value>(
-        &self,
-        stream: &CudaStream,
-        direction: Direction,
-        data: &mut CudaSlice<V>,
-        workspace: &mut CudaSlice<u8>,
-        batch: usize,
-    ) -> Result<()> {
-        let given = Given::of::<V>("data", data.len());
-        self.launch_in_place_on(stream, direction, data, given, Some(workspace), batch)
+        self.launch_in_place_on(stream, direction, data, Some(workspace), batch)
     }
 
     /// The out-of-place launches' one path, with or without the caller's
-    /// workspace. `given` describes the buffers as the caller gave them (the
-    /// host calls upload their slices as reals but are checked as given).
-    #[allow(clippy::too_many_arguments)]
-    fn launch_out_of_place<I, O>(
+    /// workspace: the executor's checks, then the device pointers, each held
+    /// (ordered after its earlier uses) until the passes are enqueued.
+    fn launch_out_of_place<I: Value, O: Value>(
         &self,
         stream: &CudaStream,
         direction: Direction,
         input: &CudaSlice<I>,
         output: &mut CudaSlice<O>,
-        given: [Given; 2],
         workspace: Option<&mut CudaSlice<u8>>,
         batch: usize,
     ) -> Result<()> {
-        let transform = self.check_launch(
-            stream,
-            direction,
-            &[(given[0], input.context()), (given[1], output.context())],
-            batch,
-        )?;
-        if let Some(workspace) = workspace.as_deref() {
-            self.check_workspace(workspace, batch)?;
-        }
-        let grids = self.grids(transform, batch)?;
+        let buffers = [
+            (Given::of::<I>("input", input.len()), input.context()),
+            (Given::of::<O>("output", output.len()), output.context()),
+        ];
+        let caller_workspace = workspace.as_deref().map(|w| (w.context(), w.len()));
+        let checked =
+            executor::check_launch(self, stream, direction, &buffers, caller_workspace, batch)?;
         let (input_ptr, _read_input) = input.device_ptr(stream);
         let (output_ptr, _write_output) = output.device_ptr_mut(stream);
-        let workspace = workspace.map(|w| w.device_ptr_mut(stream));
-        let workspace_ptr = workspace.as_ref().map(|(ptr, _)| *ptr);
-        let caller = [input_ptr, output_ptr];
-        self.enqueue(stream, transform, &grids, caller, workspace_ptr, batch)
+        self.enqueue(stream, checked, [input_ptr, output_ptr], workspace, batch)
     }
 
-    /// The in-place launches' one path, with or without the caller's
-    /// workspace; `given` describes `data` as the caller gave it.
-    fn launch_in_place_on<V>(
+    /// The in-place launches' one path, like
+    /// [`launch_out_of_place`](Self::launch_out_of_place).
+    fn launch_in_place_on<V: Value>(
         &self,
         stream: &CudaStream,
         direction: Direction,
         data: &mut CudaSlice<V>,
-        given: Given,
         workspace: Option<&mut CudaSlice<u8>>,
         batch: usize,
     ) -> Result<()> {
-        let transform = self.check_launch(stream, direction, &[(given, data.context())], batch)?;
-        if let Some(workspace) = workspace.as_deref() {
-            self.check_workspace(workspace, batch)?;
-        }
-        let grids = self.grids(transform, batch)?;
+        let buffers = [(Given::of::<V>("data", data.len()), data.context())];
+        let caller_workspace = workspace.as_deref().map(|w| (w.context(), w.len()));
+        let checked =
+            executor::check_launch(self, stream, direction, &buffers, caller_workspace, batch)?;
         let (data_ptr, _write_data) = data.device_ptr_mut(stream);
-        let workspace = workspace.map(|w| w.device_ptr_mut(stream));
-        let workspace_ptr = workspace.as_ref().map(|(ptr, _)| *ptr);
-        self.enqueue(
-            stream,
-            transform,
-            &grids,
-            [data_ptr, data_ptr],
-            workspace_ptr,
-            batch,
-        )
+        self.enqueue(stream, checked, [data_ptr, data_ptr], workspace, batch)
     }
 
-    /// [`run`](Self::run) with named element types.
-    fn run_values<I: Value, O: Value<Real = I::Real>>(
-        &self,
-        direction: Direction,
-        input: &[I],
-        output: &mut [O],
-        batch: usize,
-    ) -> Result<()> {
-        let transform =
-            check_host_call(&self.loaded.manifest, direction, input, Some(output), batch)?;
-        let given = [
-            Given::of::<I>("input", input.len()),
-            Given::of::<O>("output", output.len()),
-        ];
-        let workspace = needs_scratch(transform).then(|| self.scratch_growth(batch));
-        let needs = host_call_buffers(
-            std::mem::size_of_val(input),
-            Some(std::mem::size_of_val(output)),
-            workspace,
-        );
-        check_fits(self.memory()?, &needs)?;
-
-        let stream = self.device.stream();
-        let device_input = upload(stream, I::as_reals(input))?;
-        let side = self.loaded.manifest.output_side(direction);
-        let mut device_output = if output.len() != batch * side.shape.iter().product::<usize>() {
-            upload(stream, O::as_reals(output))?
-        } else {
-            alloc::<O::Real>(stream, O::as_reals(output).len())?
-        };
-        self.launch_out_of_place(
-            stream,
-            direction,
-            &device_input,
-            &mut device_output,
-            given,
-            None,
-            batch,
-        )?;
-        let result = download(stream, &device_output)?;
-        O::as_reals_mut(output).copy_from_slice(&result);
-        Ok(())
-    }
-
-    /// [`run_in_place`](Self::run_in_place) with named element types.
-    fn run_in_place_values<V: Value>(
-        &self,
-        direction: Direction,
-        data: &mut [V],
-        batch: usize,
-    ) -> Result<()> {
-        let transform =
-            check_host_call::<V, V>(&self.loaded.manifest, direction, data, None, batch)?;
-        let given = Given::of::<V>("data", data.len());
-        let workspace = needs_scratch(transform).then(|| self.scratch_growth(batch));
-        let needs = host_call_buffers(std::mem::size_of_val(data), None, workspace);
-        check_fits(self.memory()?, &needs)?;
-
-        let stream = self.device.stream();
-        let mut device_data = upload(stream, V::as_reals(data))?;
-        self.launch_in_place_on(stream, direction, &mut device_data, given, None, batch)?;
-        let result = download(stream, &device_data)?;
-        V::as_reals_mut(data).copy_from_slice(&result);
-        Ok(())
-    }
-
-    /// Bytes the plan's scratch buffer must grow by for `batch` (growing
-    /// frees the old buffer first).
-    fn scratch_growth(&self, batch: usize) -> usize {
-        let held = self
-            .scratch
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .as_ref()
-            .map_or(0, |s| s.len());
-        let bytes = scratch_bytes(&self.loaded.manifest, batch);
-        bytes.saturating_sub(held)
-    }
-
-    /// The device's free memory, as the driver reports it now.
-    fn memory(&self) -> Result<DeviceMemory> {
-        let (free, _total) = self
-            .device
-            .context()
-            .mem_get_info()
-            .map_err(|e| Error::cuda("cuMemGetInfo", e))?;
-        Ok(DeviceMemory {
-            available: free as u64,
-            source: "the device's free memory, cuMemGetInfo",
-            max_buffer: None,
-        })
-    }
-
-    /// Checks a caller's workspace: its context and its size.
-    fn check_workspace(&self, workspace: &CudaSlice<u8>, batch: usize) -> Result<()> {
-        let ours = self.device.context();
-        let theirs = workspace.context();
-        if !(Arc::ptr_eq(ours, theirs) || **ours == **theirs) {
-            return Err(Error::ForeignContext {
-                what: device_buffer_words("workspace"),
-            });
-        }
-        let needed = scratch_bytes(&self.loaded.manifest, batch);
-        if workspace.len() < needed {
-            return Err(Error::WorkspaceTooSmall {
-                batch,
-                needed,
-                got: workspace.len(),
-            });
-        }
-        Ok(())
-    }
-
-    /// Every check of a device launch, in the order a caller fixes them:
-    /// the method, the element type, the batch, the buffers (as `Given`:
-    /// input and output, or the data alone in place), the context.
-    fn check_launch(
-        &self,
-        stream: &CudaStream,
-        direction: Direction,
-        buffers: &[(Given, &Arc<CudaContext>)],
-        batch: usize,
-    ) -> Result<&TransformLaunch> {
-        let called = match buffers.len() {
-            1 => Placement::InPlace,
-            _ => Placement::OutOfPlace,
-        };
-        let given: Vec<Given> = buffers.iter().map(|&(g, _)| g).collect();
-        let transform = check_call(
-            &self.loaded.manifest,
-            direction,
-            called,
-            [
-                "launch(stream, direction, input, output, batch)",
-                "launch_in_place(stream, direction, data, batch)",
-            ],
-            Buffers::Device(&given),
-            batch,
-        )?;
-        let ours = self.device.context();
-        let same = |other: &Arc<CudaContext>| Arc::ptr_eq(ours, other) || **ours == **other;
-        if !same(stream.context()) {
-            return Err(Error::ForeignContext { what: "stream" });
-        }
-        for &(given, context) in buffers {
-            if !same(context) {
-                return Err(Error::ForeignContext {
-                    what: device_buffer_words(given.role),
-                });
-            }
-        }
-        Ok(transform)
-    }
-
-    /// The grid of every pass for `batch` transforms, as the driver takes it.
-    fn grids(&self, transform: &TransformLaunch, batch: usize) -> Result<Vec<(u32, u32, u32)>> {
-        let passes = &transform.passes;
-        grids_for(passes, batch, &self.loaded.target)?
-            .into_iter()
-            .zip(passes)
-            .map(|(grid, pass)| grid_dim(pass, grid))
-            .collect()
-    }
-
-    /// Enqueues the passes of `transform` on `stream`, each between the
-    /// buffers the manifest routes it through. `caller` holds the device
-    /// pointers of the caller's input and output (both the data buffer in
-    /// place), already ordered after their earlier uses, and `workspace` the
-    /// caller's workspace, if given (else the plan's own serves).
+    /// Enqueues a checked launch between the `caller`'s device pointers
+    /// (held by the caller until this returns) and the caller's `workspace`,
+    /// whose pointer is held here likewise.
     fn enqueue(
         &self,
         stream: &CudaStream,
-        transform: &TransformLaunch,
-        grids: &[(u32, u32, u32)],
+        checked: Checked<'_, (u32, u32, u32)>,
         caller: [sys::CUdeviceptr; 2],
-        workspace: Option<sys::CUdeviceptr>,
+        workspace: Option<&mut CudaSlice<u8>>,
         batch: usize,
     ) -> Result<()> {
-        let context = stream.context();
-        context
-            .bind_to_thread()
-            .map_err(|e| Error::cuda("cuCtxSetCurrent", e))?;
-        let own = workspace.is_none() && needs_scratch(transform);
-        let mut scratch = self.scratch.lock().unwrap_or_else(PoisonError::into_inner);
-        if own {
-            self.grow_scratch(&mut scratch, scratch_bytes(&self.loaded.manifest, batch))?;
-        }
-        let scratch_ptr = match scratch.as_mut() {
-            Some(buffer) if own => Some(buffer.device_ptr_mut(stream)),
-            _ => None,
-        };
-        let scratch_at = workspace
-            .or(scratch_ptr.as_ref().map(|(ptr, _)| *ptr))
-            .unwrap_or(0);
-        for (pass, &grid) in transform.passes.iter().zip(grids) {
-            let read = bind(pass.reads, caller, scratch_at);
-            let write = bind(pass.writes, caller, scratch_at);
-            self.launch_pass(stream, pass, read, write, grid, batch)?;
-        }
-        // Record the scratch buffer's use on the stream before the lock goes.
-        drop(scratch_ptr);
-        drop(scratch);
-        // Waits and event records inside cudarc report failures here.
-        context
-            .check_err()
-            .map_err(|e| Error::cuda("stream ordering (cuStreamWaitEvent, cuEventRecord)", e))
+        let workspace = workspace.map(|w| w.device_ptr_mut(stream));
+        let workspace_ptr = workspace.as_ref().map(|(ptr, _)| *ptr);
+        executor::enqueue(self, stream, checked, caller, workspace_ptr, batch)?;
+        Ok(())
     }
 
     /// Makes the scratch buffer hold at least `bytes` bytes.
@@ -669,15 +401,133 @@ impl CudaFft {
         *scratch = Some(buffer);
         Ok(())
     }
+}
 
-    /// Binds the arguments of one pass by role and launches it.
+/// What CUDA does its own way: streams and contexts, device pointers in
+/// cudarc's stream order, a scratch buffer the plan keeps and grows, and
+/// `cuLaunchKernel`.
+impl Backend for CudaFft {
+    type Queue = CudaStream;
+    type Ptr = sys::CUdeviceptr;
+    type Handle<'a> = &'a Arc<CudaContext>;
+    type Grid = (u32, u32, u32);
+    type Launched = ();
+
+    const LAUNCH_METHODS: [&'static str; 2] = [
+        "launch(stream, direction, input, output, batch)",
+        "launch_in_place(stream, direction, data, batch)",
+    ];
+
+    fn manifest(&self) -> &Manifest {
+        &self.loaded.manifest
+    }
+
+    fn target(&self) -> &Target {
+        &self.loaded.target
+    }
+
+    /// The device's free memory, as the driver reports it now.
+    fn memory(&self) -> Result<DeviceMemory> {
+        let (free, _total) = self
+            .device
+            .context()
+            .mem_get_info()
+            .map_err(|e| Error::cuda("cuMemGetInfo", e))?;
+        Ok(DeviceMemory {
+            available: free as u64,
+            source: "the device's free memory, cuMemGetInfo",
+            max_buffer: None,
+        })
+    }
+
+    /// The plan's scratch buffer, which a host call grows rather than
+    /// allocates anew (growing frees the old buffer first).
+    fn held_workspace(&self) -> usize {
+        self.scratch
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .map_or(0, |s| s.len())
+    }
+
+    fn check_context(
+        &self,
+        stream: &CudaStream,
+        buffers: &[(&'static str, &Arc<CudaContext>)],
+    ) -> Result<()> {
+        let ours = self.device.context();
+        let same = |other: &Arc<CudaContext>| Arc::ptr_eq(ours, other) || **ours == **other;
+        if !same(stream.context()) {
+            return Err(Error::ForeignContext { what: "stream" });
+        }
+        for &(role, context) in buffers {
+            if !same(context) {
+                return Err(Error::ForeignContext {
+                    what: device_buffer_words(role),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The grid as the driver takes it.
+    fn grid(&self, pass: &PassLaunch, grid: [usize; 3]) -> Result<(u32, u32, u32)> {
+        let dim = |value: usize, what| {
+            u32::try_from(value).map_err(|_| Error::LaunchLimit {
+                kernel: pass.kernel.clone(),
+                what,
+                value: value as u64,
+                max: u32::MAX.into(),
+                limits: "the CUDA driver API".to_string(),
+            })
+        };
+        Ok((
+            dim(grid[0], "grid.x")?,
+            dim(grid[1], "grid.y")?,
+            dim(grid[2], "grid.z")?,
+        ))
+    }
+
+    /// Binds the stream's context to the thread, grows the plan's scratch
+    /// buffer where `bytes` asks for it and holds it (locked, and its device
+    /// pointer ordered on `stream`) while the passes are enqueued; failures
+    /// of cudarc's stream ordering are reported after.
+    fn with_own_workspace<R>(
+        &self,
+        stream: &CudaStream,
+        bytes: Option<usize>,
+        passes: impl FnOnce(sys::CUdeviceptr) -> Result<R>,
+    ) -> Result<R> {
+        let context = stream.context();
+        context
+            .bind_to_thread()
+            .map_err(|e| Error::cuda("cuCtxSetCurrent", e))?;
+        let mut scratch = self.scratch.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(bytes) = bytes {
+            self.grow_scratch(&mut scratch, bytes)?;
+        }
+        let scratch_ptr = match scratch.as_mut() {
+            Some(buffer) if bytes.is_some() => Some(buffer.device_ptr_mut(stream)),
+            _ => None,
+        };
+        let launched = passes(scratch_ptr.as_ref().map_or(0, |(ptr, _)| *ptr))?;
+        // Record the scratch buffer's use on the stream before the lock goes.
+        drop(scratch_ptr);
+        drop(scratch);
+        // Waits and event records inside cudarc report failures here.
+        context
+            .check_err()
+            .map_err(|e| Error::cuda("stream ordering (cuStreamWaitEvent, cuEventRecord)", e))?;
+        Ok(launched)
+    }
+
     fn launch_pass(
         &self,
         stream: &CudaStream,
         pass: &PassLaunch,
         read: sys::CUdeviceptr,
         write: sys::CUdeviceptr,
-        grid: (u32, u32, u32),
+        grid: &(u32, u32, u32),
         batch: usize,
     ) -> Result<()> {
         let function =
@@ -701,7 +551,7 @@ impl CudaFft {
         }
         let [x, y, z] = pass.block;
         let config = LaunchConfig {
-            grid_dim: grid,
+            grid_dim: *grid,
             block_dim: (x, y, z),
             // Raised at load where above the default (opt_into_dynamic_shared).
             shared_mem_bytes: pass.dynamic_shared_bytes,
@@ -716,6 +566,36 @@ impl CudaFft {
         unsafe { builder.launch(config) }
             .map_err(|e| Error::cuda(format!("cuLaunchKernel({})", pass.kernel), e))?;
         Ok(())
+    }
+
+    /// Uploads and launches on the device's default stream; the device
+    /// pointers are held (ordered after the copies) until the passes are
+    /// enqueued.
+    fn round_trip<R: Real>(
+        &self,
+        input: &[R],
+        output: HostOutput<'_, R>,
+        enqueue: impl FnOnce(&CudaStream, [sys::CUdeviceptr; 2]) -> Result<()>,
+    ) -> Result<Vec<R>> {
+        let stream = self.device.stream();
+        let mut device_input = upload(stream, input)?;
+        let mut device_output = match output {
+            HostOutput::Filled(values) => Some(upload(stream, values)?),
+            HostOutput::Unset(len) => Some(alloc::<R>(stream, len)?),
+            HostOutput::InPlace => None,
+        };
+        match device_output.as_mut() {
+            Some(device_output) => {
+                let (input_ptr, _read_input) = device_input.device_ptr(stream);
+                let (output_ptr, _write_output) = device_output.device_ptr_mut(stream);
+                enqueue(stream, [input_ptr, output_ptr])?;
+            }
+            None => {
+                let (data_ptr, _write_data) = device_input.device_ptr_mut(stream);
+                enqueue(stream, [data_ptr, data_ptr])?;
+            }
+        }
+        download(stream, device_output.as_ref().unwrap_or(&device_input))
     }
 }
 
@@ -750,24 +630,6 @@ fn opt_into_dynamic_shared(manifest: &Manifest, name: &str, function: &CudaFunct
                 e,
             )
         })
-}
-
-/// A grid as the driver takes it.
-fn grid_dim(pass: &PassLaunch, grid: [usize; 3]) -> Result<(u32, u32, u32)> {
-    let dim = |value: usize, what| {
-        u32::try_from(value).map_err(|_| Error::LaunchLimit {
-            kernel: pass.kernel.clone(),
-            what,
-            value: value as u64,
-            max: u32::MAX.into(),
-            limits: "the CUDA driver API".to_string(),
-        })
-    };
-    Ok((
-        dim(grid[0], "grid.x")?,
-        dim(grid[1], "grid.y")?,
-        dim(grid[2], "grid.z")?,
-    ))
 }
 
 fn load_function(module: &Arc<CudaModule>, name: &str) -> Result<CudaFunction> {

@@ -2,26 +2,29 @@
 //! once, creates the kernels its manifest names, and runs a transform either
 //! on the caller's device buffers on the caller's queue ([`OpenClFft::launch`],
 //! asynchronous; with the caller's workspace or one the plan allocates) or on
-//! host slices (upload, every pass in order, download). Arguments are bound by
-//! role, each pass's buffers as the manifest routes them. Buffers hold their
+//! host slices (upload, every pass in order, download). Buffers hold their
 //! side's values (reals on the real side of `r2c`, complex values
-//! elsewhere: [`Value`]); everything that can
-//! be checked is checked before data moves (the device's memory before
-//! anything is allocated), and a host output is written only after the whole
-//! run succeeded.
+//! elsewhere: [`Value`]).
+//!
+//! Transforms run through the executor both backends share
+//! (`crate::executor`: the checks, every pass in order, its buffers as the
+//! manifest routes them, the host calls' sizing). This file holds what is
+//! OpenCL's own: queues and contexts asked of the driver, kernel arguments
+//! set under a lock, events, a workspace allocated per launch, and blocking
+//! copies. Everything that can be checked is checked before data moves (the
+//! device's memory before anything is allocated), and a host output is
+//! written only after the whole run succeeded.
 
 use super::device::OpenClDevice;
 use super::program::build_options;
-use crate::call::{check_call, check_host_call, device_buffer_words, Buffers, Given};
+use crate::call::{device_buffer_words, Given};
 use crate::error::{Error, Result};
-use crate::launch::{check_compiled, check_manifest, grids_for, CompiledKernel};
-use crate::memory::{check_fits, host_call_buffers, scratch_bytes, workspace_bytes, DeviceMemory};
+use crate::executor::{self, Backend, HostOutput};
+use crate::launch::{check_compiled, check_manifest, CompiledKernel};
+use crate::memory::{check_fits, workspace_bytes, DeviceMemory};
 use crate::real::Real;
-use crate::route::{bind, needs_scratch};
 use crate::value::Value;
-use fftgen_manifest::{
-    Direction, KernelArg, Manifest, PassLaunch, Placement, Precision, Target, TransformLaunch,
-};
+use fftgen_manifest::{Direction, KernelArg, Manifest, PassLaunch, Precision, Target};
 use opencl3::command_queue::CommandQueue;
 use opencl3::error_codes::ClError;
 use opencl3::event::Event;
@@ -150,7 +153,7 @@ impl OpenClFft {
         output: &mut [impl Value<Real = T>],
         batch: usize,
     ) -> Result<()> {
-        self.run_values(direction, input, output, batch)
+        executor::run(self, direction, input, output, batch)
     }
 
     /// Transforms `batch` signals in `data` in place (in-place kernels).
@@ -165,7 +168,7 @@ impl OpenClFft {
         data: &mut [impl Value<Real = T>],
         batch: usize,
     ) -> Result<()> {
-        self.run_in_place_values(direction, data, batch)
+        executor::run_in_place(self, direction, data, batch)
     }
 
     /// Enqueues `batch` transforms from `input` into `output` on `queue`
@@ -187,7 +190,9 @@ impl OpenClFft {
         output: &mut Buffer<impl Value<Real = T>>,
         batch: usize,
     ) -> Result<Vec<Event>> {
-        self.launch_values(queue, direction, input, output, batch)
+        let buffers = [given("input", input)?, given("output", output)?];
+        let caller = [input.get(), output.get()];
+        self.launch_on(queue, direction, &buffers, caller, None, batch)
     }
 
     /// Enqueues `batch` transforms in `data` in place on `queue` (in-place
@@ -200,7 +205,9 @@ impl OpenClFft {
         data: &mut Buffer<impl Value<Real = T>>,
         batch: usize,
     ) -> Result<Vec<Event>> {
-        self.launch_in_place_values(queue, direction, data, batch)
+        let buffers = [given("data", data)?];
+        let caller = [data.get(), data.get()];
+        self.launch_on(queue, direction, &buffers, caller, None, batch)
     }
 
     /// [`OpenClFft::launch`] with the caller's `workspace` (cufftSetWorkArea's
@@ -217,7 +224,10 @@ impl OpenClFft {
         workspace: &mut Buffer<u8>,
         batch: usize,
     ) -> Result<Vec<Event>> {
-        self.launch_with_workspace_values(queue, direction, input, output, workspace, batch)
+        let buffers = [given("input", input)?, given("output", output)?];
+        let caller = [input.get(), output.get()];
+        let workspace = Some(workspace.get());
+        self.launch_on(queue, direction, &buffers, caller, workspace, batch)
     }
 
     /// [`OpenClFft::launch_in_place`] with the caller's `workspace`, like
@@ -230,100 +240,15 @@ impl OpenClFft {
         workspace: &mut Buffer<u8>,
         batch: usize,
     ) -> Result<Vec<Event>> {
-        self.launch_in_place_with_workspace_values(queue, direction, data, workspace, batch)
-    }
-
-    /// [`run`](Self::run) with named element types.
-    fn run_values<I: Value, O: Value<Real = I::Real>>(
-        &self,
-        direction: Direction,
-        input: &[I],
-        output: &mut [O],
-        batch: usize,
-    ) -> Result<()> {
-        let transform = check_host_call(&self.manifest, direction, input, Some(output), batch)?;
-        self.execute(transform, input, output, batch)
-    }
-
-    /// [`run_in_place`](Self::run_in_place) with named element types.
-    fn run_in_place_values<V: Value>(
-        &self,
-        direction: Direction,
-        data: &mut [V],
-        batch: usize,
-    ) -> Result<()> {
-        let transform = check_host_call::<V, V>(&self.manifest, direction, data, None, batch)?;
-        self.execute_in_place(transform, data, batch)
-    }
-
-    /// [`launch`](Self::launch) with named element types.
-    fn launch_values<I: Value, O: Value<Real = I::Real>>(
-        &self,
-        queue: &CommandQueue,
-        direction: Direction,
-        input: &Buffer<I>,
-        output: &mut Buffer<O>,
-        batch: usize,
-    ) -> Result<Vec<Event>> {
-        let buffers = [
-            given::<I>("input", input.get())?,
-            given::<O>("output", output.get())?,
-        ];
-        let caller = [input.get(), output.get()];
-        self.launch_on(queue, direction, &buffers, caller, None, batch)
-    }
-
-    /// [`launch_in_place`](Self::launch_in_place) with named element types.
-    fn launch_in_place_values<V: Value>(
-        &self,
-        queue: &CommandQueue,
-        direction: Direction,
-        data: &mut Buffer<V>,
-        batch: usize,
-    ) -> Result<Vec<Event>> {
-        let buffers = [given::<V>("data", data.get())?];
-        let caller = [data.get(), data.get()];
-        self.launch_on(queue, direction, &buffers, caller, None, batch)
-    }
-
-    /// [`launch_with_workspace`](Self::launch_with_workspace) with named element types.
-    fn launch_with_workspace_values<I: Value, O: Value<Real = I::Real>>(
-        &self,
-        queue: &CommandQueue,
-        direction: Direction,
-        input: &Buffer<I>,
-        output: &mut Buffer<O>,
-        workspace: &mut Buffer<u8>,
-        batch: usize,
-    ) -> Result<Vec<Event>> {
-        let buffers = [
-            given::<I>("input", input.get())?,
-            given::<O>("output", output.get())?,
-        ];
-        let caller = [input.get(), output.get()];
-        let workspace = Some(workspace.get());
-        self.launch_on(queue, direction, &buffers, caller, workspace, batch)
-    }
-
-    /// [`launch_in_place_with_workspace`](Self::launch_in_place_with_workspace) with named element types.
-    fn launch_in_place_with_workspace_values<V: Value>(
-        &self,
-        queue: &CommandQueue,
-        direction: Direction,
-        data: &mut Buffer<V>,
-        workspace: &mut Buffer<u8>,
-        batch: usize,
-    ) -> Result<Vec<Event>> {
-        let buffers = [given::<V>("data", data.get())?];
+        let buffers = [given("data", data)?];
         let caller = [data.get(), data.get()];
         let workspace = Some(workspace.get());
         self.launch_on(queue, direction, &buffers, caller, workspace, batch)
     }
 
-    /// The launches' one path: checks the call (`buffers` are input and
-    /// output, or the data alone in place; `caller` their handles, the data
-    /// twice in place) and the caller's workspace, if any, then enqueues the
-    /// passes.
+    /// The launches' one path: `buffers` are input and output, or the data
+    /// alone in place, as the executor's checks take them; `caller` their
+    /// handles, the data twice in place.
     fn launch_on(
         &self,
         queue: &CommandQueue,
@@ -333,189 +258,77 @@ impl OpenClFft {
         workspace: Option<cl_mem>,
         batch: usize,
     ) -> Result<Vec<Event>> {
-        let transform = self.check_launch(queue, direction, buffers, batch)?;
-        let workspace = match workspace {
-            Some(workspace) => Some(self.check_workspace(workspace, batch)?),
+        let caller_workspace = match workspace {
+            Some(workspace) => Some((workspace, mem_size(workspace)?)),
             None => None,
         };
-        self.enqueue(queue, transform, caller, workspace, batch)
+        let checked =
+            executor::check_launch(self, queue, direction, buffers, caller_workspace, batch)?;
+        executor::enqueue(self, queue, checked, caller, workspace, batch)
+    }
+}
+
+/// What OpenCL does its own way: command queues and buffers whose context is
+/// asked of the driver, kernel arguments set under a lock, a workspace
+/// allocated per launch (OpenCL keeps it until the commands that use it
+/// finish), events, and blocking copies on the device's queue.
+impl Backend for OpenClFft {
+    type Queue = CommandQueue;
+    type Ptr = cl_mem;
+    type Handle<'a> = cl_mem;
+    /// The global work size.
+    type Grid = [usize; 3];
+    type Launched = Event;
+
+    const LAUNCH_METHODS: [&'static str; 2] = [
+        "launch(queue, direction, input, output, batch)",
+        "launch_in_place(queue, direction, data, batch)",
+    ];
+
+    fn manifest(&self) -> &Manifest {
+        &self.manifest
     }
 
-    /// Checks a device-buffer call: placement, precision, batch, each
-    /// buffer's size, and that the queue and buffers share the plan's context.
-    fn check_launch(
-        &self,
-        queue: &CommandQueue,
-        direction: Direction,
-        buffers: &[(Given, cl_mem)],
-        batch: usize,
-    ) -> Result<&TransformLaunch> {
-        let called = match buffers.len() {
-            1 => Placement::InPlace,
-            _ => Placement::OutOfPlace,
-        };
-        let given: Vec<Given> = buffers.iter().map(|&(g, _)| g).collect();
-        let transform = check_call(
-            &self.manifest,
-            direction,
-            called,
-            [
-                "launch(queue, direction, input, output, batch)",
-                "launch_in_place(queue, direction, data, batch)",
-            ],
-            Buffers::Device(&given),
-            batch,
-        )?;
-        let queue_context = queue
-            .context()
-            .map_err(|e| Error::opencl("clGetCommandQueueInfo(CL_QUEUE_CONTEXT)", e))?;
-        if queue_context != self.device.context().get() {
-            return Err(Error::ForeignOpenClContext { what: "queue" });
-        }
-        for &(given, mem) in buffers {
-            self.check_context(given.role, mem)?;
-        }
-        Ok(transform)
-    }
-
-    /// Checks that `mem` belongs to the plan's context.
-    fn check_context(&self, buffer: &str, mem: cl_mem) -> Result<()> {
-        let context = get_mem_object_info(mem, CL_MEM_CONTEXT)
-            .map_err(|e| Error::opencl("clGetMemObjectInfo(CL_MEM_CONTEXT)", ClError(e)))?
-            .to_ptr() as cl_context;
-        if context != self.device.context().get() {
-            return Err(Error::ForeignOpenClContext {
-                what: device_buffer_words(buffer),
-            });
-        }
-        Ok(())
-    }
-
-    /// Checks a caller's workspace (its context and size) after the call's
-    /// other checks, and returns it.
-    fn check_workspace(&self, workspace: cl_mem, batch: usize) -> Result<cl_mem> {
-        self.check_context("workspace", workspace)?;
-        let needed = scratch_bytes(&self.manifest, batch);
-        let got = mem_size(workspace)?;
-        if got < needed {
-            return Err(Error::WorkspaceTooSmall { batch, needed, got });
-        }
-        Ok(workspace)
+    fn target(&self) -> &Target {
+        &self.target
     }
 
     /// What the device's memory holds, as OpenCL reports it (in all, not free).
-    fn memory(&self) -> DeviceMemory {
-        DeviceMemory {
+    fn memory(&self) -> Result<DeviceMemory> {
+        Ok(DeviceMemory {
             available: self.device.info().global_mem_bytes,
             source: "the device's CL_DEVICE_GLOBAL_MEM_SIZE",
             max_buffer: Some(self.device.info().max_mem_alloc_bytes),
-        }
+        })
     }
 
-    /// Enqueues every pass of `transform` on `queue`, each between the
-    /// buffers the manifest routes it through: the caller's (`[input,
-    /// output]`; both the data buffer in place) and the `workspace`, which is
-    /// allocated here when the caller gave none and a pass needs one.
-    fn enqueue(
+    fn check_context(
         &self,
         queue: &CommandQueue,
-        transform: &TransformLaunch,
-        caller: [cl_mem; 2],
-        workspace: Option<cl_mem>,
-        batch: usize,
-    ) -> Result<Vec<Event>> {
-        let grids = grids_for(&transform.passes, batch, &self.target)?;
-        let own = match workspace {
-            None if needs_scratch(transform) => {
-                let bytes = scratch_bytes(&self.manifest, batch);
-                check_fits(self.memory(), &[("workspace", bytes)])?;
-                Some(create_buffer::<u8>(&self.device, bytes)?)
+        buffers: &[(&'static str, cl_mem)],
+    ) -> Result<()> {
+        let ours = self.device.context().get();
+        let queue_context = queue
+            .context()
+            .map_err(|e| Error::opencl("clGetCommandQueueInfo(CL_QUEUE_CONTEXT)", e))?;
+        if queue_context != ours {
+            return Err(Error::ForeignOpenClContext { what: "queue" });
+        }
+        for &(role, mem) in buffers {
+            let context = get_mem_object_info(mem, CL_MEM_CONTEXT)
+                .map_err(|e| Error::opencl("clGetMemObjectInfo(CL_MEM_CONTEXT)", ClError(e)))?
+                .to_ptr() as cl_context;
+            if context != ours {
+                return Err(Error::ForeignOpenClContext {
+                    what: device_buffer_words(role),
+                });
             }
-            _ => None,
-        };
-        let scratch = own
-            .as_ref()
-            .map(|b| b.get())
-            .or(workspace)
-            .unwrap_or(ptr::null_mut());
-        let mut events = Vec::with_capacity(transform.passes.len());
-        for (pass, grid) in transform.passes.iter().zip(&grids) {
-            let read = bind(pass.reads, caller, scratch);
-            let write = bind(pass.writes, caller, scratch);
-            events.push(self.launch_pass(queue, pass, read, write, *grid, batch)?);
         }
-        // A workspace made here is released now; OpenCL keeps the memory
-        // until the commands that use it have finished.
-        Ok(events)
-    }
-
-    /// Uploads `input` and, where the output's layout leaves gaps, what
-    /// `output` holds (so that the gaps keep it), runs `transform` and
-    /// downloads the result into `output` once everything succeeded.
-    fn execute<I: Value, O: Value>(
-        &self,
-        transform: &TransformLaunch,
-        input: &[I],
-        output: &mut [O],
-        batch: usize,
-    ) -> Result<()> {
-        let workspace = needs_scratch(transform).then(|| scratch_bytes(&self.manifest, batch));
-        let needs = host_call_buffers(
-            std::mem::size_of_val(input),
-            Some(std::mem::size_of_val(output)),
-            workspace,
-        );
-        check_fits(self.memory(), &needs)?;
-
-        let queue = self.device.queue();
-        let mut device_input = create_buffer::<I>(&self.device, input.len())?;
-        write(queue, &mut device_input, input)?;
-        let mut device_output = create_buffer::<O>(&self.device, output.len())?;
-        let side = self.manifest.output_side(transform.direction);
-        if output.len() != batch * side.shape.iter().product::<usize>() {
-            write(queue, &mut device_output, output)?;
-        }
-        let caller = [device_input.get(), device_output.get()];
-        self.enqueue(queue, transform, caller, None, batch)?;
-        let mut result = vec![O::default(); output.len()];
-        read(queue, &device_output, &mut result)?;
-        output.copy_from_slice(&result);
         Ok(())
     }
 
-    /// Uploads `data`, runs `transform` in place and downloads the result
-    /// into `data` once everything succeeded.
-    fn execute_in_place<V: Value>(
-        &self,
-        transform: &TransformLaunch,
-        data: &mut [V],
-        batch: usize,
-    ) -> Result<()> {
-        let workspace = needs_scratch(transform).then(|| scratch_bytes(&self.manifest, batch));
-        let needs = host_call_buffers(std::mem::size_of_val(data), None, workspace);
-        check_fits(self.memory(), &needs)?;
-
-        let queue = self.device.queue();
-        let mut device_data = create_buffer::<V>(&self.device, data.len())?;
-        write(queue, &mut device_data, data)?;
-        let caller = [device_data.get(), device_data.get()];
-        self.enqueue(queue, transform, caller, None, batch)?;
-        let mut result = vec![V::default(); data.len()];
-        read(queue, &device_data, &mut result)?;
-        data.copy_from_slice(&result);
-        Ok(())
-    }
-
-    /// Binds the arguments of one pass by role and enqueues it on `queue`.
-    fn launch_pass(
-        &self,
-        queue: &CommandQueue,
-        pass: &PassLaunch,
-        read: cl_mem,
-        write: cl_mem,
-        grid: [usize; 3],
-        batch: usize,
-    ) -> Result<Event> {
+    /// The global work size: `grid` work-groups of the pass's block.
+    fn grid(&self, pass: &PassLaunch, grid: [usize; 3]) -> Result<[usize; 3]> {
         let mut global = [0usize; 3];
         for d in 0..3 {
             let block = pass.block[d] as usize;
@@ -529,6 +342,37 @@ impl OpenClFft {
                     limits: "the host's address width".to_string(),
                 })?;
         }
+        Ok(global)
+    }
+
+    /// Allocates a workspace of `bytes` for this launch alone; it is
+    /// released when the passes are enqueued, and OpenCL keeps the memory
+    /// until the commands that use it have finished.
+    fn with_own_workspace<R>(
+        &self,
+        _queue: &CommandQueue,
+        bytes: Option<usize>,
+        passes: impl FnOnce(cl_mem) -> Result<R>,
+    ) -> Result<R> {
+        let own = match bytes {
+            Some(bytes) => {
+                check_fits(self.memory()?, &[("workspace", bytes)])?;
+                Some(create_buffer::<u8>(&self.device, bytes)?)
+            }
+            None => None,
+        };
+        passes(own.as_ref().map_or(ptr::null_mut(), |b| b.get()))
+    }
+
+    fn launch_pass(
+        &self,
+        queue: &CommandQueue,
+        pass: &PassLaunch,
+        read: cl_mem,
+        write: cl_mem,
+        global: &[usize; 3],
+        batch: usize,
+    ) -> Result<Event> {
         let local = pass.block.map(|b| b as usize);
         // check_call bounded the batch by u32::MAX, so this does not truncate.
         let batch_arg = batch as cl_uint;
@@ -568,6 +412,28 @@ impl OpenClFft {
         }
         .map_err(|e| Error::opencl(format!("clEnqueueNDRangeKernel({})", pass.kernel), e))
     }
+
+    /// Blocking copies on the device's queue, which is in order: the read
+    /// starts after the passes.
+    fn round_trip<R: Real>(
+        &self,
+        input: &[R],
+        output: HostOutput<'_, R>,
+        enqueue: impl FnOnce(&CommandQueue, [cl_mem; 2]) -> Result<()>,
+    ) -> Result<Vec<R>> {
+        let queue = self.device.queue();
+        let device_input = upload(&self.device, input)?;
+        let (device_output, len) = match output {
+            HostOutput::Filled(values) => (Some(upload(&self.device, values)?), values.len()),
+            HostOutput::Unset(len) => (Some(create_buffer::<R>(&self.device, len)?), len),
+            HostOutput::InPlace => (None, input.len()),
+        };
+        let result_buffer = device_output.as_ref().unwrap_or(&device_input);
+        enqueue(queue, [device_input.get(), result_buffer.get()])?;
+        let mut result = vec![R::default(); len];
+        read(queue, result_buffer, &mut result)?;
+        Ok(result)
+    }
 }
 
 /// OpenCL has no dynamic local memory at launch for these kernels: a pass
@@ -604,7 +470,8 @@ fn create_buffer<T>(device: &OpenClDevice, len: usize) -> Result<Buffer<T>> {
 }
 
 /// A device buffer given as values of `V`, for the checks of a launch.
-fn given<V: Value>(role: &'static str, mem: cl_mem) -> Result<(Given, cl_mem)> {
+fn given<V: Value>(role: &'static str, buffer: &Buffer<V>) -> Result<(Given, cl_mem)> {
+    let mem = buffer.get();
     Ok((Given::bytes_of::<V>(role, mem_size(mem)?), mem))
 }
 
@@ -618,13 +485,16 @@ fn read<T>(queue: &CommandQueue, buffer: &Buffer<T>, values: &mut [T]) -> Result
     Ok(())
 }
 
-/// Writes `values` to the start of `buffer`, waiting until it is done.
-fn write<T>(queue: &CommandQueue, buffer: &mut Buffer<T>, values: &[T]) -> Result<()> {
+/// A device buffer holding `values`, written on the device's queue before
+/// this returns.
+fn upload<T>(device: &OpenClDevice, values: &[T]) -> Result<Buffer<T>> {
+    let queue = device.queue();
+    let mut buffer = create_buffer::<T>(device, values.len())?;
     // SAFETY: the write is blocking, so `values` outlives it; the buffer
-    // holds at least values.len() elements (made with that length).
-    unsafe { queue.enqueue_write_buffer(buffer, CL_BLOCKING, 0, values, &[]) }
+    // holds values.len() elements.
+    unsafe { queue.enqueue_write_buffer(&mut buffer, CL_BLOCKING, 0, values, &[]) }
         .map_err(|e| Error::opencl("clEnqueueWriteBuffer", e))?;
-    Ok(())
+    Ok(buffer)
 }
 
 fn create_kernel(program: &Program, name: &str) -> Result<Kernel> {
