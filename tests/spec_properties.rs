@@ -11,7 +11,10 @@
 //! against the f64 reference, planned for PoCL's target (the option
 //! combinations that gave wrong answers were all of this kind). A fixed
 //! seed and count keep CI repeatable (FFTGEN_PROPERTY_CASES raises the
-//! count).
+//! count). For complex plans small enough, every address each pass reads and
+//! writes is walked as its kernels compute it: inside what the manifest
+//! sizes each buffer to, no element touched twice by one pass, and every
+//! output element written by the last.
 
 use fftgen::plan::{
     ColumnIo, ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch,
@@ -278,4 +281,93 @@ fn random_specs_plan_or_are_refused_and_never_panic() {
         planned > cases() / 5 && refused > cases() / 10,
         "{planned} planned, {refused} refused"
     );
+}
+
+/// Every address pass `pass` of `plan` touches on `side` (reads or writes)
+/// for `batch` transforms, walked point by point as its kernels compute them
+/// (transform, column coordinates fastest first, point), not from the
+/// planner's own bound.
+fn walk(pass: &fftgen::plan::Pass, batch: usize, writes: bool) -> Vec<usize> {
+    let access = &pass.access;
+    let (offset, stride, distance) = match writes {
+        false => (
+            access.input_offset,
+            access.input_stride,
+            access.input_distance,
+        ),
+        true => (
+            access.output_offset,
+            access.output_stride,
+            access.output_distance,
+        ),
+    };
+    let per_transform = access.ffts_per_transform();
+    let mut addresses = Vec::with_capacity(batch * per_transform * pass.n);
+    for fft in 0..batch * per_transform {
+        let (transform, mut rest) = (fft / per_transform, fft % per_transform);
+        let mut start = offset + transform * distance;
+        for column in &access.columns {
+            let column_stride = match writes {
+                false => column.input_stride,
+                true => column.output_stride,
+            };
+            start += (rest % column.count) * column_stride;
+            rest /= column.count;
+        }
+        addresses.extend((0..pass.n).map(|point| start + point * stride));
+    }
+    addresses
+}
+
+#[test]
+fn passes_touch_only_what_their_buffers_hold_and_write_each_element_once() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2026_11_26);
+    let batch = 3;
+    let mut walked = 0;
+    for case in 0..cases() {
+        let spec = spec(&mut rng);
+        let Ok(plan) = fftgen::plan::plan(&spec) else {
+            continue;
+        };
+        // Complex plans whose addresses are few enough to walk; a real
+        // plan's passes count reals and half spectra in their own units.
+        if plan.kind != TransformKind::C2c || plan.n > 1 << 15 {
+            continue;
+        }
+        walked += 1;
+        let label = format!("case {case}: {}", spec.emit_command());
+        // What the manifest sizes each buffer to for `batch` transforms.
+        let held = |buffer: fftgen::Buffer| match buffer {
+            fftgen::Buffer::Input => plan.input_layout.elements(&plan.shape, batch),
+            fftgen::Buffer::Output => plan.output_layout.elements(&plan.shape, batch),
+            fftgen::Buffer::Scratch => batch * plan.scratch_elements,
+        };
+        for (i, pass) in plan.passes.iter().enumerate() {
+            for writes in [false, true] {
+                let buffer = match writes {
+                    false => pass.access.reads,
+                    true => pass.access.writes,
+                };
+                let addresses = walk(pass, batch, writes);
+                let limit = held(buffer);
+                if let Some(&beyond) = addresses.iter().find(|&&a| a >= limit) {
+                    panic!("{label}: pass {i} touches {buffer:?}[{beyond}] of {limit}");
+                }
+                let distinct: HashSet<usize> = addresses.iter().copied().collect();
+                assert_eq!(
+                    distinct.len(),
+                    addresses.len(),
+                    "{label}: pass {i} touches an element of {buffer:?} twice"
+                );
+            }
+        }
+        // The last pass writes every element of the output's layout.
+        let last = plan.passes.last().expect("a plan has passes");
+        let written: HashSet<usize> = walk(last, batch, true).into_iter().collect();
+        let layout = &plan.output_layout;
+        let expected = batch * plan.n;
+        assert_eq!(written.len(), expected, "{label}: {layout:?}");
+    }
+    eprintln!("{walked} plans walked");
+    assert!(walked > cases() / 20, "{walked} plans walked");
 }
