@@ -10,7 +10,8 @@
 //! names, every kernel in the manifest; a few small ones run on PoCL
 //! against the f64 reference, planned for PoCL's target (the option
 //! combinations that gave wrong answers were all of this kind). A fixed
-//! seed and count keep CI repeatable (FFTGEN_PROPERTY_CASES raises the
+//! seed and count keep CI repeatable; every accepted plan goes through JSON
+//! and back unchanged (FFTGEN_PROPERTY_CASES raises the
 //! count). For complex plans small enough, every address each pass reads and
 //! writes is walked as its kernels compute it: inside what the manifest
 //! sizes each buffer to, no element touched twice by one pass, and every
@@ -223,6 +224,10 @@ fn random_specs_plan_or_are_refused_and_never_panic() {
         match result {
             Ok(plan) => {
                 planned += 1;
+                // plan -> JSON -> plan gives the same plan.
+                let json = serde_json::to_string(&plan).expect("a plan serialises");
+                let again = fftgen::Plan::from_json(&json, spec.planned_target());
+                assert_eq!(again.as_ref(), Ok(&plan), "{label}: the JSON round trip");
                 for pass in plan.passes.iter().chain(&plan.inverse_passes) {
                     if pass.real.map(|r| r.end) != Some(fftgen::plan::RealEnd::Apart) {
                         assert_eq!(pass.radices().iter().product::<usize>(), pass.n, "{label}");

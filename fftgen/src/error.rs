@@ -177,6 +177,12 @@ pub enum Error {
         reason: String,
     },
 
+    #[error(
+        "the plan read from JSON cannot be used: {reason}; write plans with `fftgen plan --json` \
+         (or serialise a Plan) and read them for the target they were planned for"
+    )]
+    BadPlanJson { reason: String },
+
     #[error("internal template error (a bug in fftgen, please report it): {0}")]
     Template(String),
 }

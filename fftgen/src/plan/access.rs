@@ -7,11 +7,11 @@
 //! pass applies to its outputs.
 
 use crate::Buffer;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A coordinate that tells a pass's FFTs apart, with how far apart its
 /// neighbours are in the buffer read and the buffer written (elements).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Column {
     pub count: usize,
     pub input_stride: usize,
@@ -19,7 +19,7 @@ pub struct Column {
 }
 
 /// The global-memory side of one pass.
-#[derive(Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Access {
     pub reads: Buffer,
     pub writes: Buffer,
@@ -127,7 +127,7 @@ impl Access {
 /// `span`, so no reduction is needed; the root comes from two tables of
 /// f64-computed values rounded once (`w_span^(m % split)` and
 /// `w_span^(split (m / split))`), whose product is within an ulp or two.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct StepTwiddle {
     /// Which of the pass's columns holds `c`.
     pub column: usize,

@@ -323,6 +323,21 @@ mod tests {
         (crate::plan::plan(&spec).unwrap(), target)
     }
 
+    #[test]
+    fn a_plan_read_from_json_keeps_the_invariants() {
+        let (plan, target) = planned(FftSpec::new(4096));
+        let json = serde_json::to_string(&plan).unwrap();
+        assert_eq!(Plan::from_json(&json, &target), Ok(plan.clone()));
+        // A radix edited by hand: the radices no longer multiply to 4096.
+        let mut edited: serde_json::Value = serde_json::from_str(&json).unwrap();
+        edited["passes"][0]["stages"][0]["radix"] = 8.into();
+        let err = Plan::from_json(&edited.to_string(), &target).unwrap_err();
+        assert!(matches!(err, Error::BadPlanJson { .. }), "{err}");
+        assert!(err.to_string().contains("pass 0 (4096 points)"), "{err}");
+        let err = Plan::from_json("{\"n\": 4096}", &target).unwrap_err();
+        assert!(err.to_string().contains("missing field"), "{err}");
+    }
+
     fn split(n: usize, split: &[usize]) -> FftSpec {
         FftSpec::new(n).choices(ShapeChoices {
             split: Some(split.to_vec()),

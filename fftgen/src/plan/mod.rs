@@ -32,10 +32,10 @@ pub use access::{Access, Column, StepTwiddle};
 pub use real_step::{AxisIndex, RealEnd, RealRoute, RealStep};
 
 use crate::{Direction, Layout, Normalization, Placement, Precision, TransformKind};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A complete plan: what to compute and the passes that compute it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
     /// Points of one transform: the product of `shape`.
     pub n: usize,
@@ -75,6 +75,22 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The plan `json` holds (as `fftgen plan --json` writes it, or this
+    /// type serialises), if it keeps every invariant of
+    /// [`invariants::check`] on `target`: a plan edited by hand into one
+    /// whose kernels would compute a wrong answer is refused.
+    pub fn from_json(json: &str, target: &crate::Target) -> Result<Plan, crate::Error> {
+        let bad = |reason: String| crate::Error::BadPlanJson { reason };
+        let plan: Plan = serde_json::from_str(json).map_err(|e| bad(e.to_string()))?;
+        invariants::check(&plan, target).map_err(|e| match e {
+            crate::Error::BrokenPlan { pass, n, reason } => {
+                bad(format!("pass {pass} ({n} points): {reason}"))
+            }
+            other => other,
+        })?;
+        Ok(plan)
+    }
+
     /// The passes `direction` runs, in order.
     pub fn passes_of(&self, direction: Direction) -> &[Pass] {
         match (self.kind, direction) {
@@ -118,7 +134,7 @@ impl Plan {
 }
 
 /// One kernel: the shared-memory Stockham FFT of seed 000, Fig. 4.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pass {
     /// Length of the FFTs this kernel computes.
     pub n: usize,
@@ -176,7 +192,7 @@ pub struct Pass {
 }
 
 /// One radix-R step of the Stockham algorithm.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Stage {
     pub radix: usize,
     /// Product of the radices of the earlier stages (Ns in seed 000).
@@ -266,7 +282,7 @@ fftgen_manifest::text_enum!(FirstWrite as "a first-write choice" {
 });
 
 /// Which threads of a block work on which FFT.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LaneLayout {
     /// Thread `tid` works on FFT `tid / T` as its thread `tid % T`: for T of a
     /// warp or more, so a warp's accesses stay within one FFT.
@@ -278,7 +294,7 @@ pub enum LaneLayout {
 }
 
 /// How the kernel moves data between global and shared memory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum GlobalIo {
     /// The first stage reads and the last stage writes global memory directly;
     /// both access consecutive addresses across consecutive threads (the
@@ -346,7 +362,7 @@ fftgen_manifest::text_enum!(InputCaching as "an input caching" {
 /// better than on-the-fly `sincos` (one to two ulps, and slow when accurate)
 /// and far better than recurrences. The table is at most N - R0 values and
 /// stays in L1/L2. Constants inside a butterfly are inlined exactly.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Twiddles {
     /// A table of `len` roots of unity in the kernel source.
     RoundedF64Table { len: usize },

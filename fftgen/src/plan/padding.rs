@@ -34,10 +34,10 @@
 //! of 2187, 2197 and 3125 entirely and a quarter of 2401's
 //! ([`PaddingSearch::AllRadices`]); it is a plan choice until measured.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// `index + (index / period) * gap`; the identity when `gap` is zero.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Padding {
     pub period: usize,
     pub gap: usize,

@@ -5,10 +5,10 @@
 //! seeds 000 and 001 on real data (docs/design/real_transforms.md);
 //! [`super::real`] plans these passes and the kernels fuse them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How a real axis is computed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RealRoute {
     /// A complex FFT of N / 2 over the reals read in pairs, split (R2C) or
     /// merged (C2R) with the twiddles `w_N^k` at the ends of the pass.
@@ -19,7 +19,7 @@ pub enum RealRoute {
 }
 
 /// Which ends of a pass meet the real side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RealEnd {
     /// A pass that computes the whole axis: both ends, staged through
     /// shared memory.
@@ -41,7 +41,7 @@ pub enum RealEnd {
 
 /// Where point `p` of a pass's FFT lies on the real axis: the coordinate
 /// of column `column` plus `points * p`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct AxisIndex {
     pub column: usize,
     pub points: usize,
@@ -50,7 +50,7 @@ pub struct AxisIndex {
 /// The fusion of a pass along the real axis: how its loads and stores meet
 /// the reals and the half spectrum. Forward kernels of the pass are R2C,
 /// inverse kernels C2R.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct RealStep {
     pub route: RealRoute,
     /// Which ends of the pass the step is fused into.
