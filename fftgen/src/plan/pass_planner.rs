@@ -867,18 +867,17 @@ impl<'a> Request<'a> {
                 }
             }
             // An f32 tile of columns in opt-in memory: two blocks per SM
-            // where shared memory and threads hold them, whatever registers
-            // that leaves. On the H100 (docs/bench/h100_column_tiles.log):
-            // 1000x1000 1.89 -> 1.70 ms, 10^6 2.31 -> 2.02 ms, their R2C 10%
-            // and 7% faster, the C2R of 1000x1000 7% slower; in f64 (twice
-            // the registers per value) 10^6's R2C ran 47% slower.
+            // where shared memory, threads and the one-kernel sizes' register
+            // model (values' words + 20) hold them. On the H100
+            // (docs/bench/h100_column_tiles.log): 1000x1000 1.89 -> 1.70 ms,
+            // 10^6 2.31 -> 2.02 ms, 1000x1000's R2C 11% faster and its C2R
+            // 7% slower; in f64 10^6's R2C ran 47% slower. 6^8's columns of
+            // 18 values would spill in two blocks: one.
             (None, LaneLayout::FftMajor)
                 if precision == Precision::F32 && self.opt_in_tile(shared_bytes) =>
             {
-                let fit = target.shared_bytes_per_sm
-                    / (shared_bytes + target.reserved_shared_bytes_per_block);
-                let threads_fit = target.max_threads_per_sm / threads_per_block;
-                2.min(fit).min(threads_fit).max(1)
+                opt_in_resident(threads_per_block, shared_bytes, values, precision, target)
+                    .clamp(1, 2)
             }
             (None, LaneLayout::FftMajor) => {
                 min_blocks_per_sm(threads_per_block, shared_bytes, values, precision, target)
