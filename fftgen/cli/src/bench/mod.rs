@@ -26,6 +26,7 @@ pub mod opencl;
 pub mod real;
 pub mod report;
 pub mod runner;
+pub mod stage_graph;
 pub mod svg;
 pub mod timing;
 pub mod tune;

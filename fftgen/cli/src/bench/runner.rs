@@ -20,7 +20,8 @@ use super::opencl::OpenClBench;
 use super::report::{utc_timestamp, BenchReport, BenchRow, PlanCreation};
 use super::timing::{time_interleaved, EventClock, Schedule, Timing};
 use super::tune::{
-    bench_args, candidates, split_candidates, Dimension, TuneConfig, TuneReport, TuneRow, Variant,
+    bench_args, candidates, split_candidates, Dimension, StageGraphPick, TuneConfig, TuneReport,
+    TuneRow, Variant,
 };
 use super::{
     batch_for, buffer_complex, buffer_reals, larger_than_batch, BenchConfig, BenchError, Sample,
@@ -589,6 +590,7 @@ impl<T: Sample> Session<T> {
             cufft: None,
             copy: None,
             notes: Vec::new(),
+            stage_graph: None,
         };
         let spec = FftSpec::new(n).precision(T::PRECISION);
         let spec = for_target(&spec, self.device.target());
@@ -695,9 +697,56 @@ impl<T: Sample> Session<T> {
             }
             Err(e) => row.notes.push(format!("timing: {e}")),
         }
+        let one_kernel = planned.passes.len() == 1;
+        if one_kernel && dimensions.contains(&Dimension::StageGraph) {
+            let planned_fft = ffts.iter().find(|(v, _)| *v == 0).map(|(_, fft)| fft);
+            row.stage_graph = self.stage_graph_pick(&row, &spec, &references, planned_fft);
+        }
         drop((ffts, cufft));
         self.restore_input(&mut row.notes);
         row
+    }
+
+    /// The stage graph's cheapest schedule over the costs fitted to the
+    /// timed variants of `row`; where no variant ran it, its kernel (the
+    /// planner's threads and bound for those radices) is checked and timed
+    /// whole against the plan's, `planned`, in a round of their own.
+    fn stage_graph_pick(
+        &mut self,
+        row: &TuneRow,
+        spec: &FftSpec,
+        references: &References,
+        planned: Option<&CudaFft>,
+    ) -> Option<StageGraphPick> {
+        let mut pick = StageGraphPick::of(row.n, &row.variants)?;
+        let timed = row
+            .variants
+            .iter()
+            .any(|v| v.timing.is_some() && v.choices.radices.as_ref() == Some(&pick.radices));
+        let planned = planned?;
+        if timed {
+            return Some(pick);
+        }
+        let choices = ShapeChoices {
+            radices: Some(pick.radices.clone()),
+            ..ShapeChoices::default()
+        };
+        let spec = spec.clone().choices(choices);
+        let generated = fftgen::generate(&spec, &spec.emit_command()).ok()?;
+        let mut check = BenchRow::new(row.n, row.batch, T::PRECISION);
+        let fft = self.ours_checked(&mut check, &generated, references).ok()?;
+        if !check.ours_accurate() {
+            return Some(pick);
+        }
+        let contenders = [
+            Contender::Ours(&fft, Direction::Forward),
+            Contender::Ours(planned, Direction::Forward),
+        ];
+        let timings = self.time_all(row.n, row.batch, &contenders).ok()?;
+        if let [Ok(ours), Ok(plan)] = timings.as_slice() {
+            pick.confirmed = Some((ours.median_ms, plan.median_ms));
+        }
+        Some(pick)
     }
 
     /// Whether the device input still equals what was uploaded.

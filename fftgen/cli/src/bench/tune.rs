@@ -44,6 +44,11 @@ pub enum Dimension {
     /// Half, the same and twice the planned threads per transform, where a
     /// stage has that many butterflies and a block that many threads.
     Threads,
+    /// Seed 004's stage graph ([`super::stage_graph`]): the schedules of
+    /// `factorization`, timed whole, give each (position, radix) stage its
+    /// cost in place by least squares; the cheapest path over those costs
+    /// is then timed against the plan.
+    StageGraph,
 }
 
 impl Dimension {
@@ -57,7 +62,7 @@ impl Dimension {
         Dimension::InputCaching,
     ];
 
-    pub const ALL: [Dimension; 8] = [
+    pub const ALL: [Dimension; 9] = [
         Dimension::Bound,
         Dimension::FirstWrite,
         Dimension::ExchangeWidth,
@@ -66,6 +71,7 @@ impl Dimension {
         Dimension::RadixOrder,
         Dimension::Threads,
         Dimension::Factorization,
+        Dimension::StageGraph,
     ];
 }
 
@@ -80,6 +86,7 @@ impl fmt::Display for Dimension {
             Dimension::RadixOrder => "radix-order",
             Dimension::Threads => "threads",
             Dimension::Factorization => "factorization",
+            Dimension::StageGraph => "stage-graph",
         })
     }
 }
@@ -109,7 +116,15 @@ pub fn candidates(pass: &Pass, dimensions: &[Dimension], target: &Target) -> Vec
     let mut shapes = vec![base.clone()];
     // A new schedule leaves threads and bound to the planner, so it goes
     // first and the other dimensions vary what it planned.
-    let mut dimensions = dimensions.to_vec();
+    let mut dimensions: Vec<Dimension> = dimensions
+        .iter()
+        .map(|&d| match d {
+            // The stage graph is fitted to the factorization's timings.
+            Dimension::StageGraph => Dimension::Factorization,
+            d => d,
+        })
+        .collect();
+    dimensions.dedup();
     dimensions.sort_by_key(|&d| d != Dimension::Factorization);
     for dimension in dimensions {
         let mut grown = Vec::new();
@@ -167,7 +182,7 @@ fn values(dimension: Dimension, pass: &Pass, target: &Target) -> Vec<Setter> {
             .into_iter()
             .map(|r| Box::new(move |s: &mut ShapeChoices| s.radices = Some(r.clone())) as Setter)
             .collect(),
-        Dimension::Factorization => {
+        Dimension::Factorization | Dimension::StageGraph => {
             let planned = pass.radices();
             let stages = planned.len();
             let mut schedules = schedules(pass.n, stages.saturating_sub(1).max(1), stages + 1);
@@ -343,6 +358,45 @@ pub struct TuneRow {
     pub cufft: Option<Timing>,
     pub copy: Option<Timing>,
     pub notes: Vec<String>,
+    /// The stage graph's pick, where `stage-graph` was asked for.
+    pub stage_graph: Option<StageGraphPick>,
+}
+
+/// The cheapest schedule over the stage costs fitted to the timed variants.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StageGraphPick {
+    pub radices: Vec<usize>,
+    /// The fitted model's time for it, ms.
+    pub predicted_ms: f64,
+    /// Stages (position, radix) in the graph, and timed schedules fitted.
+    pub edges: usize,
+    pub schedules: usize,
+    /// Its whole kernel against the plan's, timed in a round of their own
+    /// where it was not among the variants (ms, ms).
+    pub confirmed: Option<(f64, f64)>,
+}
+
+impl StageGraphPick {
+    /// The cheapest path over the costs fitted to the timed schedules of
+    /// `variants` (None where fewer than two were timed or none reaches N).
+    pub fn of(n: usize, variants: &[Variant]) -> Option<StageGraphPick> {
+        let timed: Vec<(Vec<usize>, f64)> = variants
+            .iter()
+            .filter_map(|v| Some((v.choices.radices.clone()?, v.timing.as_ref()?.median_ms)))
+            .collect();
+        if timed.len() < 2 {
+            return None;
+        }
+        let costs = super::stage_graph::StageCosts::fit(n, &timed);
+        let (radices, predicted_ms) = costs.cheapest()?;
+        Some(StageGraphPick {
+            radices,
+            predicted_ms,
+            edges: costs.edges.len(),
+            schedules: timed.len(),
+            confirmed: None,
+        })
+    }
 }
 
 impl TuneRow {
@@ -409,6 +463,22 @@ impl TuneRow {
                 "  not timed: {}: {}",
                 variant.shape,
                 variant.note.as_deref().unwrap_or_default()
+            );
+        }
+        if let Some(pick) = &self.stage_graph {
+            let _ = writeln!(
+                out,
+                "  stage graph (seed 004; {} stages fitted to {} schedules): {:?}, predicted {:.4} ms{}",
+                pick.edges,
+                pick.schedules,
+                pick.radices,
+                pick.predicted_ms,
+                match pick.confirmed {
+                    Some((ours, planned)) => format!(
+                        "; timed whole against the plan: {ours:.4} ms against {planned:.4} ms"
+                    ),
+                    None => "; among the variants above".into(),
+                }
             );
         }
         for note in &self.notes {
@@ -655,6 +725,7 @@ mod tests {
             cufft: Some(Timing::constant(0.585)),
             copy: Some(Timing::constant(0.503)),
             notes: vec![],
+            stage_graph: None,
         };
         let ranked: Vec<&str> = row.ranked().iter().map(|v| v.shape.as_str()).collect();
         assert_eq!(ranked, vec!["faster", "planned"]);

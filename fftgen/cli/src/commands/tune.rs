@@ -33,7 +33,9 @@ pub struct TuneArgs {
     /// Choices to vary around each planned one-kernel shape: bound, first-write,
     /// exchange-width, padding-search, input-caching (the default: all five),
     /// radix-order, threads, factorization (other radix schedules, planned
-    /// as the planner would). Every combination is timed.
+    /// as the planner would), stage-graph (seed 004: the factorization's
+    /// schedules give each stage its cost in place, and the cheapest path
+    /// over them is timed against the plan). Every combination is timed.
     #[arg(long, value_delimiter = ',')]
     vary: Option<Vec<Dimension>>,
     #[command(flatten)]
