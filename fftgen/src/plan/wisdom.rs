@@ -128,7 +128,7 @@ impl WisdomFile {
     }
 
     /// Whether `target`'s model is this file's GPU.
-    fn measured_on(&self, target: &Target) -> bool {
+    pub fn measured_on(&self, target: &Target) -> bool {
         !self.gpu.is_empty()
             && target
                 .model
@@ -187,14 +187,26 @@ impl Wisdom {
         precision: Precision,
         target: &'a Target,
     ) -> impl Iterator<Item = &'a WisdomEntry> {
+        self.candidates_with_files(shape, precision, target)
+            .map(|(_, entry)| entry)
+    }
+
+    /// [`Wisdom::candidates`], each with the file it comes from (what
+    /// `fftgen plan` names as a shape's origin).
+    pub fn candidates_with_files<'a>(
+        &'a self,
+        shape: &'a [usize],
+        precision: Precision,
+        target: &'a Target,
+    ) -> impl Iterator<Item = (&'a WisdomFile, &'a WisdomEntry)> {
         let own = self.files.iter().filter(|f| f.measured_on(target));
         let fallback = self
             .files
             .iter()
             .filter(|f| f.fallback && !f.measured_on(target));
         own.chain(fallback)
-            .flat_map(|f| &f.entries)
-            .filter(move |e| e.precision == precision && e.shape() == shape)
+            .flat_map(|f| f.entries.iter().map(move |e| (f, e)))
+            .filter(move |(_, e)| e.precision == precision && e.shape() == shape)
     }
 
     /// The transform shapes and precisions that files measured on

@@ -7,8 +7,8 @@ use super::args::TransformArgs;
 use crate::Failure;
 use clap::Args;
 use fftgen::emit::pass_ops;
-use fftgen::plan::{Pass, Plan, RealEnd, RealRoute, RealStep, Twiddles};
-use fftgen::{Buffer, Direction, Placement, TransformKind};
+use fftgen::plan::{Pass, Plan, RealEnd, RealRoute, RealStep, Twiddles, Wisdom};
+use fftgen::{Buffer, Direction, FftSpec, Placement, TransformKind};
 
 #[derive(Args)]
 pub struct PlanArgs {
@@ -17,6 +17,45 @@ pub struct PlanArgs {
     /// Print the plan as JSON instead of a table.
     #[arg(long)]
     json: bool,
+}
+
+/// Where the plan's shape came from: the user's choices, the first wisdom
+/// entry that plans it (the planner takes the first measured shape that
+/// plans on the target), or the planner's model.
+fn shape_origin(spec: &FftSpec, plan: &Plan) -> String {
+    if !spec.choices.is_empty() {
+        return "the choices given (the planner's for the rest)".into();
+    }
+    let Ok(wisdom) = Wisdom::for_spec(spec.wisdom.as_deref()) else {
+        return "the planner's model".into();
+    };
+    let target = spec.planned_target();
+    let measured = wisdom
+        .candidates_with_files(&spec.shape, spec.precision, target)
+        .find(|(_, entry)| {
+            let again = spec.clone().choices(entry.choices.clone());
+            fftgen::plan::plan(&again).as_ref() == Ok(plan)
+        });
+    match measured {
+        Some((file, entry)) => format!(
+            "measured on the {} ({}{}): {}",
+            file.gpu,
+            entry.choices,
+            match entry.evidence.as_slice() {
+                [] => String::new(),
+                [log] => format!("; timings in {log}"),
+                [first, rest @ ..] => format!("; timings in {first} and {} more", rest.len()),
+            },
+            match file.measured_on(target) {
+                true => "this GPU's wisdom",
+                false => "wisdom of another GPU, for GPUs without their own",
+            }
+        ),
+        None => format!(
+            "the planner's model (no measured shape of this size plans for target `{}`)",
+            target.name
+        ),
+    }
 }
 
 pub fn run(args: PlanArgs) -> Result<(), Failure> {
@@ -39,6 +78,7 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
         spec.planned_target().name
     );
     println!("kind: {}", kind_line(&plan));
+    println!("shape from: {}", shape_origin(&spec, &plan));
     if plan.scratch_elements > 0 {
         println!(
             "workspace: {} bytes per transform of the batch",
