@@ -8,6 +8,8 @@
 `--peers FILE` adds VkFFT's % of the copy from a peers table (FILE's section
 for the report's GPU model, e.g. "# Peers measured on the H200 (date)", rows
 `| c2c | f32 | (batch, N) | ... |`), where it has the size; "-" elsewhere.
+`--vkfft FILE` takes it from the JSON that scripts/device/vkfft.sh writes
+(VkFFT timed on the same shapes and GPU), before the peers table.
 `--plan-columns` adds the batch after N and plan creation (cold, disk and
 memory cache, ms) at the end. `--compact` prints the columns docs/perf.md
 shows: N, passes, radices (one-kernel plans), ours and cuFFT ms, cuFFT/ours,
@@ -147,6 +149,24 @@ def vkfft_pct_copy(peers_path, device, precision):
     return table
 
 
+def vkfft_from_json(path):
+    """VkFFT's % of the copy by shape label, from scripts/device/vkfft.sh."""
+    rows = json.load(open(path))["rows"]
+    return {
+        "x".join(str(a) for a in r["shape"]): f"{r['vkfft_pct_copy']:.1f}"
+        for r in rows
+        if "vkfft_pct_copy" in r
+    }
+
+
+def vk_cell(row, vkfft):
+    """The VkFFT column of `row`: by shape label (vkfft JSON), else by N for
+    1D lengths (the peers table), else "-"."""
+    if label(row) in vkfft:
+        return vkfft[label(row)]
+    return vkfft.get(row["n"], "-") if "x" not in label(row) else "-"
+
+
 def compact(report, vkfft):
     vk_head, vk_align = (" VkFFT % copy |", "---:|") if vkfft is not None else ("", "")
     print("| N | passes | radices | ours ms | cuFFT ms | cuFFT/ours | ours % copy | cuFFT % copy |"
@@ -155,8 +175,7 @@ def compact(report, vkfft):
     for row in report["rows"]:
         ratio = row["cufft_over_ours"]
         ratio_text = "-" if ratio is None else (f"{ratio:.2f}" if ratio >= 1 else f"**{ratio:.2f}**")
-        vk_value = vkfft.get(row["n"], "-") if vkfft is not None and "x" not in label(row) else "-"
-        vk = f" {vk_value} |" if vkfft is not None else ""
+        vk = f" {vk_cell(row, vkfft)} |" if vkfft is not None else ""
         one_kernel = row.get("passes", 1) == 1
         print(
             f"| {label(row)} | {row.get('passes', 1)} | {radices(row) if one_kernel else '-'} "
@@ -166,15 +185,16 @@ def compact(report, vkfft):
         )
 
 
-def main(path, plan_columns, peers, compact_table=False):
+def main(path, plan_columns, peers, compact_table=False, vkfft_json=None):
     report = json.load(open(path))
-    if compact_table:
-        vkfft = vkfft_pct_copy(peers, report["device"], report["precision"]) if peers else None
-        return compact(report, vkfft)
     vkfft = vkfft_pct_copy(peers, report["device"], report["precision"]) if peers else None
+    if vkfft_json:
+        vkfft = {**(vkfft or {}), **vkfft_from_json(vkfft_json)}
+    if compact_table:
+        return compact(report, vkfft)
     batch_head, batch_align = ("| batch ", "---:|") if plan_columns else ("", "")
     plan_head, plan_align = (" plan ms cold/disk/mem |", "---:|") if plan_columns else ("", "")
-    vk_head, vk_align = (" VkFFT % copy (peers) |", "---:|") if vkfft is not None else ("", "")
+    vk_head, vk_align = (" VkFFT % copy |", "---:|") if vkfft is not None else ("", "")
     print(f"| N {batch_head}| radices | threads/FFT, per block, bound, input, exchange | ours ms "
           "| ours inv ms | cuFFT ms | copy ms | cuFFT/ours | ours % copy | cuFFT % copy |"
           f"{vk_head} ours err | cuFFT err | OpenCL ms |{plan_head}")
@@ -188,9 +208,7 @@ def main(path, plan_columns, peers, compact_table=False):
             ratio_text = f"{ratio:.4f}" if ratio >= 1 else f"**{ratio:.4f}**"
         batch = f" {row['batch']} |" if plan_columns else ""
         plan = f" {plan_ms(row)} |" if plan_columns else ""
-        # The peers table has 1D lengths.
-        vk_value = vkfft.get(row["n"], "-") if vkfft is not None and "x" not in label(row) else "-"
-        vk = f" {vk_value} |" if vkfft is not None else ""
+        vk = f" {vk_cell(row, vkfft)} |" if vkfft is not None else ""
         print(
             f"| {label(row)} |{batch} {radices(row)} | {shape(row)} "
             f"| {ms(row['ours'])} | {ms(row['ours_inverse'])} | {ms(row['cufft'])} | {ms(row['copy'])} "
@@ -212,6 +230,13 @@ if __name__ == "__main__":
             sys.exit("usage: perf_table.py [--plan-columns] [--peers PEERS.md] BENCH.json")
         peers = args[at + 1]
         del args[at:at + 2]
+    vkfft_json = None
+    if "--vkfft" in args:
+        at = args.index("--vkfft")
+        if at + 1 >= len(args):
+            sys.exit("usage: perf_table.py [--plan-columns] [--vkfft VKFFT.json] BENCH.json")
+        vkfft_json = args[at + 1]
+        del args[at:at + 2]
     if len(args) != 1:
-        sys.exit("usage: perf_table.py [--plan-columns] [--peers PEERS.md] BENCH.json")
-    main(args[0], plan_columns, peers, compact_table)
+        sys.exit("usage: perf_table.py [--plan-columns] [--peers PEERS.md] [--vkfft VKFFT.json] BENCH.json")
+    main(args[0], plan_columns, peers, compact_table, vkfft_json)

@@ -11,7 +11,7 @@ use crate::Failure;
 use clap::{Args, FromArgMatches};
 use fftgen::{Precision, ShapeChoices, TransformKind};
 use fftgen_cli::bench::{self, BenchConfig, BenchRow, Outputs, Schedule};
-use fftgen_cli::shape::Shape;
+use fftgen_cli::shape::{shape_text, Shape};
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -52,6 +52,11 @@ pub struct BenchArgs {
     /// Also write the table as Markdown here (for docs/perf.md).
     #[arg(long)]
     markdown: Option<PathBuf>,
+    /// Print the shapes this command would time, joined by commas (the form
+    /// --sizes takes: what scripts/device/vkfft.sh times VkFFT on), and
+    /// exit without a GPU.
+    #[arg(long)]
+    print_sizes: bool,
 }
 
 pub fn run(args: BenchArgs) -> Result<(), Failure> {
@@ -69,6 +74,11 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     }
     if let Some(sizes) = args.sizes {
         config.sizes = sizes;
+    }
+    if args.print_sizes {
+        let shapes: Vec<String> = config.sizes.iter().map(|s| shape_text(&s.0)).collect();
+        println!("{}", shapes.join(","));
+        return Ok(());
     }
     config.schedule = args.run.schedule(Schedule::default().groups)?;
     config.device = args.run.device;
