@@ -86,6 +86,7 @@ def main():
     parser.add_argument("--precision", default="f32", choices=["f32", "f64"])
     parser.add_argument("--json", required=True)
     args = parser.parse_args()
+    device = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
     rows = []
     for text in args.sizes.split(","):
         try:
@@ -97,9 +98,9 @@ def main():
             print(f"{text}: VkFFT failed: {e}", file=sys.stderr, flush=True)
             rows.append({"shape": list(parse_shape(text)), "precision": args.precision, "error": str(e)})
         cp.get_default_memory_pool().free_all_blocks()
-    device = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
-    with open(args.json, "w") as out:
-        json.dump({"device": device, "rows": rows}, out, indent=1)
+        # Written after every shape, so a run cut short keeps what it timed.
+        with open(args.json, "w") as out:
+            json.dump({"device": device, "rows": rows}, out, indent=1)
 
 
 if __name__ == "__main__":
