@@ -218,25 +218,28 @@ def main(path, plan_columns, peers, compact_table=False, vkfft_json=None):
         )
 
 
+USAGE = "usage: perf_table.py [--compact] [--plan-columns] [--peers PEERS.md] [--vkfft VKFFT.json] BENCH.json"
+
+
+def take_value(args, flag):
+    """The value after `flag` in `args` (both removed), or None without it."""
+    if flag not in args:
+        return None
+    at = args.index(flag)
+    if at + 1 >= len(args):
+        sys.exit(USAGE)
+    value = args[at + 1]
+    del args[at:at + 2]
+    return value
+
+
 if __name__ == "__main__":
     args = sys.argv[1:]
     plan_columns = "--plan-columns" in args
     compact_table = "--compact" in args
     args = [a for a in args if a not in ("--plan-columns", "--compact")]
-    peers = None
-    if "--peers" in args:
-        at = args.index("--peers")
-        if at + 1 >= len(args):
-            sys.exit("usage: perf_table.py [--plan-columns] [--peers PEERS.md] BENCH.json")
-        peers = args[at + 1]
-        del args[at:at + 2]
-    vkfft_json = None
-    if "--vkfft" in args:
-        at = args.index("--vkfft")
-        if at + 1 >= len(args):
-            sys.exit("usage: perf_table.py [--plan-columns] [--vkfft VKFFT.json] BENCH.json")
-        vkfft_json = args[at + 1]
-        del args[at:at + 2]
+    peers = take_value(args, "--peers")
+    vkfft_json = take_value(args, "--vkfft")
     if len(args) != 1:
-        sys.exit("usage: perf_table.py [--plan-columns] [--peers PEERS.md] [--vkfft VKFFT.json] BENCH.json")
+        sys.exit(USAGE)
     main(args[0], plan_columns, peers, compact_table, vkfft_json)
