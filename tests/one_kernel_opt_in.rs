@@ -6,15 +6,19 @@
 //! The plan-level check covers every size from 4097 to 24576 on the H200,
 //! and the portable target; a fixed sample covering every radix compiles
 //! through NVRTC for sm_90 (ptxas checks the opt-in shared memory and the
-//! registers), and the sizes a static 48 KiB block holds run on PoCL. The
-//! full sweep on the GPU is scripts/device/opt_in_sweep.sh.
+//! registers), and the sizes a static 48 KiB block holds run on PoCL, as do
+//! every other size of the sample planned for the H200's opt-in memory
+//! through a client of the manifest alone (the runtime refuses those on
+//! OpenCL, as a GPU would). The full sweep on the GPU is
+//! scripts/device/opt_in_sweep.sh.
 
 mod common;
 
+use common::manifest_client;
 use common::*;
 use fftgen::plan::factor::supported_sizes;
 use fftgen::plan::pass_planner::max_size;
-use fftgen::{Error, FftSpec, Precision, ShapeChoices, Target};
+use fftgen::{Direction, Error, FftSpec, Precision, ShapeChoices, Target};
 
 /// The largest size the sweep plans: VkFFT's and cuFFTDx's one-kernel
 /// sizes on Hopper in f32 end about here.
@@ -158,6 +162,77 @@ fn static_one_kernel_sizes_past_4096_on_pocl() {
         assert_eq!(plan.passes.len(), 1, "{n}");
         check_spec_on_pocl(&spec, 3, "tests/one_kernel_opt_in.rs");
     }
+}
+
+/// Kernels planned for the H200's opt-in shared memory, run on PoCL through
+/// a client of the manifest alone (the runtime refuses them on every OpenCL
+/// device, PoCL included: no GPU's OpenCL grants opt-in shared memory):
+/// every radix of the sample, both precisions, both directions, against the
+/// f64 reference.
+#[test]
+fn opt_in_sample_on_pocl_through_the_manifest() {
+    let Some(device) = pocl() else { return };
+    let batch = 2;
+    let mut opt_in = 0;
+    for (n, precision) in sample().into_iter().step_by(2) {
+        let spec = FftSpec::new(n).precision(precision).target(Target::H200);
+        let generated = fftgen::generate(&spec, "tests/one_kernel_opt_in.rs").unwrap();
+        // (14157 in f32 still takes two passes: see TWO_PASS_SIZES.)
+        let [pass] = generated.manifest.transforms[0].passes.as_slice() else {
+            continue;
+        };
+        // The runtime's clamp: PoCL must not pass what a GPU rejects.
+        let refused = fftgen_runtime::opencl::OpenClFft::new(
+            device,
+            &generated.opencl_source,
+            &generated.manifest,
+        );
+        if pass.dynamic_shared_bytes > 0 {
+            assert!(
+                refused.is_err(),
+                "{n} {precision}: the runtime ran an opt-in kernel"
+            );
+            opt_in += 1;
+        }
+        let input = random_input(n * batch, n as u64);
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let want = reference(&input, n, direction);
+            let error = match precision {
+                Precision::F32 => {
+                    let narrow: Vec<_> = input
+                        .iter()
+                        .map(|c| num_complex::Complex::new(c.re as f32, c.im as f32))
+                        .collect();
+                    let got = manifest_client::run_one_pass(
+                        device,
+                        &generated.opencl_source,
+                        &generated.manifest,
+                        direction,
+                        &narrow,
+                        batch,
+                    );
+                    relative_l2(&widen(&got), &want)
+                }
+                Precision::F64 => {
+                    let got = manifest_client::run_one_pass(
+                        device,
+                        &generated.opencl_source,
+                        &generated.manifest,
+                        direction,
+                        &input,
+                        batch,
+                    );
+                    relative_l2(&got, &want)
+                }
+            };
+            let limit = tolerance(n, precision);
+            assert!(
+                error <= limit,
+                "{n} {precision} {direction}: error {error} over {limit}"
+            );
+        }
+    }
+    assert!(opt_in >= 8, "{opt_in} opt-in kernels run");
 }
 
 /// The sample through NVRTC for sm_90: ptxas accepts the opt-in shared

@@ -3,6 +3,8 @@
 //! access to the OpenCL (PoCL) device and NVRTC that fail loudly in CI.
 #![allow(dead_code)]
 
+pub mod manifest_client;
+
 use fftgen::Direction;
 use fftgen_runtime::opencl::OpenClDevice;
 use num_complex::Complex;
