@@ -318,4 +318,18 @@ mod tests {
         let err = check_manifest(&unpadded, &Target::PORTABLE).unwrap_err();
         assert!(err.to_string().contains("must overlay"), "{err}");
     }
+
+    /// A manifest whose layout reaches past what a buffer can address (written
+    /// by hand or by another tool: fftgen's planner refuses such layouts) is
+    /// refused when the kernels are loaded, before any buffer check could
+    /// wrap around: a huge stride, or a distance past the first transform.
+    #[test]
+    fn layouts_whose_reach_overflows_are_refused() {
+        for (strides, distance) in [(vec![usize::MAX, 1], 8), (vec![6, 1], usize::MAX)] {
+            let mut manifest = r2c(&[4, 6], Placement::OutOfPlace);
+            manifest.input = Layout { strides, distance };
+            let err = check_manifest(&manifest, &Target::PORTABLE).unwrap_err();
+            assert!(err.to_string().contains("reach"), "{err}");
+        }
+    }
 }
