@@ -41,6 +41,7 @@ pub mod opencl;
 #[cfg(feature = "planner")]
 pub mod planner;
 mod real;
+mod recent;
 mod route;
 mod value;
 

@@ -10,11 +10,11 @@
 
 use crate::cuda::{CubinCache, CudaDevice, CudaFft};
 use crate::opencl::{OpenClDevice, OpenClFft};
+use crate::recent::Recent;
 use crate::Target;
 pub use fftgen::FftSpec;
 use fftgen::Generated;
-use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, OnceLock};
 
 /// Why a plan could not be made: the spec could not be generated, or the
 /// runtime could not compile or load the kernels.
@@ -75,9 +75,17 @@ fn spec_key(spec: &FftSpec) -> String {
 /// Kernels generated before in this process, by spec: a repeated plan skips
 /// the planner's search and the source's generation. At most
 /// [`GeneratedCache::CAPACITY`] specs; past it the oldest goes.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct GeneratedCache {
-    entries: Mutex<(HashMap<String, Arc<Generated>>, VecDeque<String>)>,
+    generated: Recent<String, Arc<Generated>>,
+}
+
+impl Default for GeneratedCache {
+    fn default() -> Self {
+        GeneratedCache {
+            generated: Recent::new(Self::CAPACITY),
+        }
+    }
 }
 
 impl GeneratedCache {
@@ -93,32 +101,18 @@ impl GeneratedCache {
     /// The kernels of `spec`, generated now or before.
     pub fn get_or_generate(&self, spec: &FftSpec) -> Result<Arc<Generated>, PlanError> {
         let key = spec_key(spec);
-        let lock = || self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(generated) = lock().0.get(&key) {
-            return Ok(Arc::clone(generated));
+        if let Some(generated) = self.generated.get(&key) {
+            return Ok(generated);
         }
         // Generated outside the lock: other specs plan in parallel meanwhile.
         let generated = Arc::new(fftgen::generate(spec, &spec.emit_command())?);
-        let mut entries = lock();
-        let (map, order) = &mut *entries;
-        if map.insert(key.clone(), Arc::clone(&generated)).is_none() {
-            order.push_back(key);
-        }
-        while order.len() > Self::CAPACITY {
-            if let Some(oldest) = order.pop_front() {
-                map.remove(&oldest);
-            }
-        }
+        self.generated.insert(key, Arc::clone(&generated));
         Ok(generated)
     }
 
     /// Specs held.
     pub fn len(&self) -> usize {
-        self.entries
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .0
-            .len()
+        self.generated.len()
     }
 
     /// Whether no spec is held.

@@ -13,8 +13,8 @@
 
 use super::fft::LoadedKernels;
 use super::CudaDevice;
-use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, PoisonError};
+use crate::recent::Recent;
+use std::sync::Arc;
 
 /// What identifies a plan: the context its kernels are loaded into and the
 /// caller's key of what was planned (the spec, with everything that decides
@@ -38,16 +38,16 @@ impl PlanKey {
 }
 
 /// Loaded kernels by context and spec, at most [`PlanCache::CAPACITY`].
-#[derive(Default)]
 pub struct PlanCache {
-    entries: Mutex<Entries>,
+    loaded: Recent<PlanKey, Arc<LoadedKernels>>,
 }
 
-#[derive(Default)]
-struct Entries {
-    loaded: HashMap<PlanKey, Arc<LoadedKernels>>,
-    // Insertion order, oldest first: the entry dropped when full.
-    order: VecDeque<PlanKey>,
+impl Default for PlanCache {
+    fn default() -> Self {
+        PlanCache {
+            loaded: Recent::new(Self::CAPACITY),
+        }
+    }
 }
 
 impl std::fmt::Debug for PlanCache {
@@ -66,32 +66,18 @@ impl PlanCache {
     /// a plan loaded them before.
     #[cfg_attr(not(feature = "planner"), allow(dead_code))]
     pub(crate) fn get(&self, device: &CudaDevice, spec: &str) -> Option<Arc<LoadedKernels>> {
-        let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        entries.loaded.get(&PlanKey::new(device, spec)).cloned()
+        self.loaded.get(&PlanKey::new(device, spec))
     }
 
     /// Keeps `loaded` as the kernels of `spec` on `device`'s context.
     #[cfg_attr(not(feature = "planner"), allow(dead_code))]
     pub(crate) fn insert(&self, device: &CudaDevice, spec: &str, loaded: Arc<LoadedKernels>) {
-        let key = PlanKey::new(device, spec);
-        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        if entries.loaded.insert(key.clone(), loaded).is_none() {
-            entries.order.push_back(key);
-        }
-        while entries.order.len() > Self::CAPACITY {
-            if let Some(oldest) = entries.order.pop_front() {
-                entries.loaded.remove(&oldest);
-            }
-        }
+        self.loaded.insert(PlanKey::new(device, spec), loaded);
     }
 
     /// Plans held.
     pub fn len(&self) -> usize {
-        self.entries
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .loaded
-            .len()
+        self.loaded.len()
     }
 
     /// Whether no plan is held.
@@ -101,8 +87,6 @@ impl PlanCache {
 
     /// Drops every plan held (plans in use keep their kernels).
     pub fn clear(&self) {
-        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        entries.loaded.clear();
-        entries.order.clear();
+        self.loaded.clear();
     }
 }
