@@ -719,16 +719,32 @@ impl<T: Sample> Session<T> {
         planned: Option<&CudaFft>,
     ) -> Option<StageGraphPick> {
         let mut pick = StageGraphPick::of(row.n, &row.variants)?;
-        let timed = row
+        pick.among_variants = row
             .variants
             .iter()
             .any(|v| v.timing.is_some() && v.choices.radices.as_ref() == Some(&pick.radices));
-        let planned = planned?;
-        if timed {
-            return Some(pick);
+        if !pick.among_variants {
+            pick.confirmed = planned.and_then(|planned| {
+                self.time_against_plan(row, spec, references, planned, &pick.radices)
+            });
         }
+        Some(pick)
+    }
+
+    /// The kernel of `radices` (the planner's threads and bound for them),
+    /// checked against the reference, and its forward time against
+    /// `planned`'s in a round of their own (ms, ms); None where it does not
+    /// plan, load, check or time.
+    fn time_against_plan(
+        &mut self,
+        row: &TuneRow,
+        spec: &FftSpec,
+        references: &References,
+        planned: &CudaFft,
+        radices: &[usize],
+    ) -> Option<(f64, f64)> {
         let choices = ShapeChoices {
-            radices: Some(pick.radices.clone()),
+            radices: Some(radices.to_vec()),
             ..ShapeChoices::default()
         };
         let spec = spec.clone().choices(choices);
@@ -736,17 +752,20 @@ impl<T: Sample> Session<T> {
         let mut check = BenchRow::new(row.n, row.batch, T::PRECISION);
         let fft = self.ours_checked(&mut check, &generated, references).ok()?;
         if !check.ours_accurate() {
-            return Some(pick);
+            return None;
         }
         let contenders = [
             Contender::Ours(&fft, Direction::Forward),
             Contender::Ours(planned, Direction::Forward),
         ];
-        let timings = self.time_all(row.n, row.batch, &contenders).ok()?;
-        if let [Ok(ours), Ok(plan)] = timings.as_slice() {
-            pick.confirmed = Some((ours.median_ms, plan.median_ms));
+        match self
+            .time_all(row.n, row.batch, &contenders)
+            .ok()?
+            .as_slice()
+        {
+            [Ok(ours), Ok(plan)] => Some((ours.median_ms, plan.median_ms)),
+            _ => None,
         }
-        Some(pick)
     }
 
     /// Whether the device input still equals what was uploaded.

@@ -371,6 +371,8 @@ pub struct StageGraphPick {
     /// Stages (position, radix) in the graph, and timed schedules fitted.
     pub edges: usize,
     pub schedules: usize,
+    /// Whether a timed variant ran this schedule.
+    pub among_variants: bool,
     /// Its whole kernel against the plan's, timed in a round of their own
     /// where it was not among the variants (ms, ms).
     pub confirmed: Option<(f64, f64)>,
@@ -394,6 +396,7 @@ impl StageGraphPick {
             predicted_ms,
             edges: costs.edges.len(),
             schedules: timed.len(),
+            among_variants: false,
             confirmed: None,
         })
     }
@@ -473,11 +476,12 @@ impl TuneRow {
                 pick.schedules,
                 pick.radices,
                 pick.predicted_ms,
-                match pick.confirmed {
-                    Some((ours, planned)) => format!(
+                match (pick.among_variants, pick.confirmed) {
+                    (true, _) => "; among the variants above".into(),
+                    (false, Some((ours, planned))) => format!(
                         "; timed whole against the plan: {ours:.4} ms against {planned:.4} ms"
                     ),
-                    None => "; among the variants above".into(),
+                    (false, None) => "; not confirmed (its kernel did not plan or check)".into(),
                 }
             );
         }
@@ -735,5 +739,39 @@ mod tests {
         assert!(text.contains("planned   <- planned"));
         assert!(text.contains("91.5"));
         assert!(text.contains("not timed: broken: inaccurate"));
+    }
+
+    #[test]
+    fn the_stage_graph_is_fitted_to_the_timed_schedules() {
+        // 64 points as [8, 8] and [4, 4, 4] and [4, 16] and [16, 4]: each
+        // stage costs 0.1 ms but radix 16 at position 4, which costs 0.5;
+        // a broken variant is left out.
+        let variant = |radices: &[usize], ms: Option<f64>| Variant {
+            shape: format!("{radices:?}"),
+            choices: ShapeChoices {
+                radices: Some(radices.to_vec()),
+                ..ShapeChoices::default()
+            },
+            error: Some(1e-7),
+            inverse_error: Some(1e-7),
+            passed: ms.is_some(),
+            timing: ms.map(Timing::constant),
+            note: None,
+        };
+        let variants = vec![
+            variant(&[8, 8], Some(1.2)),
+            variant(&[4, 4, 4], Some(1.3)),
+            variant(&[16, 4], Some(1.2)),
+            variant(&[4, 16], Some(1.6)),
+            variant(&[2, 32], None),
+        ];
+        let pick = StageGraphPick::of(64, &variants).unwrap();
+        assert_eq!(pick.schedules, 4);
+        assert!(
+            pick.radices.len() == 2 && pick.radices != vec![4, 16],
+            "{pick:?}"
+        );
+        assert!((pick.predicted_ms - 1.2).abs() < 1e-6, "{pick:?}");
+        assert!(StageGraphPick::of(64, &variants[..1]).is_none());
     }
 }
