@@ -11,7 +11,7 @@ use common::{compile_for_sm_90, nvrtc, sampled};
 use fftgen::plan::factor::supported_sizes;
 use fftgen::plan::pass_planner::max_size;
 use fftgen::plan::Wisdom;
-use fftgen::plan::{ExchangeBuffers, ExchangeWidth, PaddingSearch};
+use fftgen::plan::{ExchangeBuffers, ExchangeWidth, PaddingSearch, TwiddleTables};
 use fftgen::{FftSpec, Normalization, Placement, Precision, ShapeChoices, Target, TransformKind};
 
 fn compile(spec: &FftSpec) {
@@ -169,6 +169,21 @@ fn variants_and_explicit_radices() {
             &FftSpec::new(n)
                 .choices(ShapeChoices {
                     exchange_width: Some(ExchangeWidth::OnePartAtATime),
+                    ..ShapeChoices::default()
+                })
+                .target(Target::H200),
+        );
+    }
+    for (n, precision) in [
+        (24576, Precision::F32),
+        (12000, Precision::F32),
+        (4096, Precision::F64),
+    ] {
+        compile(
+            &FftSpec::new(n)
+                .precision(precision)
+                .choices(ShapeChoices {
+                    twiddle_tables: Some(TwiddleTables::SplitLarge),
                     ..ShapeChoices::default()
                 })
                 .target(Target::H200),

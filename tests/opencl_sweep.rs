@@ -11,7 +11,7 @@ use common::*;
 use fftgen::plan::factor::supported_sizes;
 use fftgen::plan::pass_planner::max_size;
 use fftgen::plan::Wisdom;
-use fftgen::plan::{ExchangeBuffers, ExchangeWidth, PaddingSearch};
+use fftgen::plan::{ExchangeBuffers, ExchangeWidth, PaddingSearch, TwiddleTables};
 use fftgen::{Direction, FftSpec, Normalization, Placement, Precision, ShapeChoices};
 use fftgen_runtime::opencl::OpenClFft;
 use num_complex::Complex;
@@ -143,6 +143,30 @@ fn one_part_exchange_by_choice() {
             .normalization(Normalization::Unitary),
         3,
     );
+}
+
+/// Twiddles read as fine x coarse (the large stages' tables of two short
+/// tables) give the same results: power-of-two and mixed spans, odd radices,
+/// guarded stages, the inverse, in place, f64.
+#[test]
+fn fine_coarse_twiddles_by_choice() {
+    let split = |n: usize| {
+        FftSpec::new(n).choices(ShapeChoices {
+            twiddle_tables: Some(TwiddleTables::SplitLarge),
+            ..ShapeChoices::default()
+        })
+    };
+    for n in [2187, 3125, 4000, 4096] {
+        check_spec(&split(n), 3);
+    }
+    check_spec(
+        &split(4000)
+            .placement(Placement::InPlace)
+            .normalization(Normalization::Inverse),
+        3,
+    );
+    check_spec(&split(4096).precision(Precision::F64), 3);
+    check_spec(&split(3125).precision(Precision::F64), 3);
 }
 
 /// Whole complex values through one shared array give the same results:

@@ -19,6 +19,7 @@
 
 use fftgen::plan::{
     ColumnIo, ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch,
+    TwiddleTables,
 };
 use fftgen::{
     Direction, Error, FftSpec, Layout, Normalization, Placement, Precision, ShapeChoices, Target,
@@ -139,6 +140,7 @@ fn choices(rng: &mut ChaCha8Rng, n: usize) -> ShapeChoices {
             0.1,
             &[PaddingSearch::EvenRadices, PaddingSearch::AllRadices],
         ),
+        twiddle_tables: maybe_one(rng, 0.1, TwiddleTables::ALL),
         split: maybe(rng, 0.2, |r| split(r, n)),
         column_io: maybe_one(rng, 0.1, &[ColumnIo::Tile, ColumnIo::Global]),
     }

@@ -11,7 +11,7 @@ use crate::kernel::complex_ops::cmul;
 use crate::kernel::real_split::{is_apart, lower_real_split};
 use crate::kernel::stockham::{has_twiddles, lower_stockham, pad_helper, twiddle_table, TWIDDLES};
 use crate::kernel::{dialect, KernelKey};
-use crate::plan::{plan, Pass, Plan, Twiddles};
+use crate::plan::{plan, Pass, Plan, StageTwiddles, Twiddles};
 use crate::{Backend, Direction, Error, FftSpec, Placement, Precision, TransformKind, VERSION};
 use fftgen_manifest::{GridRule, KernelArg, Manifest, PassLaunch, TransformLaunch};
 use serde::Serialize;
@@ -95,15 +95,17 @@ pub fn pass_ops(pass: &Pass, direction: Direction) -> OpCount {
         .map(|stage| {
             let butterflies = (pass.n / stage.radix) as u64;
             let butterfly = Codelet::generate(stage.radix, direction).ops * butterflies;
-            let twiddles = if stage.twiddle_offset.is_some() {
-                OpCount {
-                    adds: 0,
-                    muls: 2,
-                    fmas: 2,
-                } * (butterflies * (stage.radix as u64 - 1))
-            } else {
-                OpCount::default()
+            // A fine x coarse twiddle costs one more complex product.
+            let products = match (stage.twiddle_offset, stage.twiddle_form) {
+                (None, _) => 0,
+                (Some(_), StageTwiddles::Direct) => 1,
+                (Some(_), StageTwiddles::FineCoarse { .. }) => 2,
             };
+            let twiddles = OpCount {
+                adds: 0,
+                muls: 2,
+                fmas: 2,
+            } * (products * butterflies * (stage.radix as u64 - 1));
             butterfly + twiddles
         })
         .fold(OpCount::default(), |a, b| a + b)

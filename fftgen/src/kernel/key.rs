@@ -5,6 +5,7 @@
 
 use crate::plan::{
     ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch, Pass, Plan,
+    TwiddleTables,
 };
 use crate::{Direction, Normalization, Placement, Precision};
 use std::fmt;
@@ -29,6 +30,7 @@ pub struct KernelKey {
     pub exchange_width: ExchangeWidth,
     pub first_write: FirstWrite,
     pub padding_search: PaddingSearch,
+    pub twiddle_tables: TwiddleTables,
     pub precision: Precision,
     pub direction: Direction,
     pub placement: Placement,
@@ -59,13 +61,14 @@ macro_rules! token {
 }
 
 /// The optional tokens, in the order they appear in a name.
-const TOKENS: [Token; 6] = [
+const TOKENS: [Token; 7] = [
     token!("l2", input_caching, InputCaching::L2Only),
     token!("x2", exchange_buffers, ExchangeBuffers::Alternating),
     token!("w1", exchange_width, ExchangeWidth::OnePartAtATime),
     token!("wi", exchange_width, ExchangeWidth::Interleaved),
     token!("fi", first_write, FirstWrite::Immediate),
     token!("pa", padding_search, PaddingSearch::AllRadices),
+    token!("ts", twiddle_tables, TwiddleTables::SplitLarge),
 ];
 
 impl KernelKey {
@@ -110,6 +113,7 @@ impl KernelKey {
             exchange_width: pass.exchange_width,
             first_write: pass.first_write,
             padding_search: pass.padding_search,
+            twiddle_tables: pass.twiddle_tables,
             precision: plan.precision,
             direction,
             placement: match plan.writes_in_place(pass) {
@@ -209,6 +213,7 @@ impl FromStr for KernelKey {
             exchange_width: ExchangeWidth::BothParts,
             first_write: FirstWrite::AfterBarrier,
             padding_search: PaddingSearch::EvenRadices,
+            twiddle_tables: TwiddleTables::Direct,
             precision: precision.parse()?,
             direction: match direction {
                 "fwd" => Direction::Forward,
@@ -257,6 +262,7 @@ mod tests {
             exchange_width: ExchangeWidth::BothParts,
             first_write: FirstWrite::AfterBarrier,
             padding_search: PaddingSearch::EvenRadices,
+            twiddle_tables: TwiddleTables::Direct,
             precision: Precision::F32,
             direction: Direction::Inverse,
             placement: Placement::InPlace,
@@ -285,12 +291,13 @@ mod tests {
             exchange_width: ExchangeWidth::Interleaved,
             first_write: FirstWrite::Immediate,
             padding_search: PaddingSearch::AllRadices,
+            twiddle_tables: TwiddleTables::SplitLarge,
             ..key()
         };
         let name = every_token.to_string();
         assert_eq!(
             name,
-            "fftgen_c2c_n2401_r7x7x7x7_t343_m1_b5_l2_x2_wi_fi_pa_f32_inv_ip_normunitary"
+            "fftgen_c2c_n2401_r7x7x7x7_t343_m1_b5_l2_x2_wi_fi_pa_ts_f32_inv_ip_normunitary"
         );
         assert_eq!(name.parse::<KernelKey>(), Ok(every_token));
 

@@ -21,7 +21,7 @@ use super::real_split::{merge, split};
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{
     Access, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout,
-    Padding, Pass, Plan, RealEnd, RealRoute, RealStep, Stage,
+    Padding, Pass, Plan, RealEnd, RealRoute, RealStep, Stage, StageTwiddles,
 };
 use crate::{Direction, Placement};
 
@@ -62,10 +62,24 @@ struct Buffers {
 pub fn twiddle_table(pass: &Pass) -> Vec<(f64, f64)> {
     let mut table = Vec::new();
     for stage in pass.stages.iter().filter(|s| s.twiddle_offset.is_some()) {
-        let span = (stage.stride * stage.radix) as i64;
-        for r in 1..stage.radix {
-            for p in 0..stage.stride {
-                table.push(root_of_unity_f64((p * r) as i64, span, -1));
+        let span = stage.stride * stage.radix;
+        match stage.twiddle_form {
+            StageTwiddles::Direct => {
+                for r in 1..stage.radix {
+                    for p in 0..stage.stride {
+                        table.push(root_of_unity_f64((p * r) as i64, span as i64, -1));
+                    }
+                }
+            }
+            // w_span^m for m below the fine length, then w_span^(m fine).
+            StageTwiddles::FineCoarse { fine_bits } => {
+                let fine = 1usize << fine_bits;
+                for m in 0..fine {
+                    table.push(root_of_unity_f64(m as i64, span as i64, -1));
+                }
+                for m in 0..span.div_ceil(fine) {
+                    table.push(root_of_unity_f64((m * fine) as i64, span as i64, -1));
+                }
             }
         }
     }
@@ -637,6 +651,28 @@ impl Lowering<'_> {
         })
     }
 
+    /// The forward twiddle `w_span^(p r)` of `stage`, whose part of the
+    /// table starts at `offset`: one entry, or the product of a fine and a
+    /// coarse entry (p r < span, so the coarse index stays in its table).
+    fn stage_twiddle(&self, stage: &Stage, offset: usize, p: Expr, r: usize) -> Expr {
+        match stage.twiddle_form {
+            StageTwiddles::Direct => var(TWIDDLES).at(uint(offset + (r - 1) * stage.stride).add(p)),
+            StageTwiddles::FineCoarse { fine_bits } => {
+                let fine_len = 1usize << fine_bits;
+                let exponent = match r {
+                    1 => p,
+                    _ => p.mul(uint(r)),
+                };
+                // Unsigned remainder and quotient by a power of two: a mask
+                // and a shift in both compilers.
+                let fine = var(TWIDDLES).at(uint(offset).add(exponent.clone().rem(uint(fine_len))));
+                let coarse =
+                    var(TWIDDLES).at(uint(offset + fine_len).add(exponent.div(uint(fine_len))));
+                Expr::call(cmul_name(false, self.plan.precision), vec![fine, coarse])
+            }
+        }
+    }
+
     /// `value`, output `point` of FFT `fft`, times its four-step twiddle
     /// `w_span^(c point)` (conjugated for the inverse), if the pass has one.
     fn step_twiddled(&self, value: Expr, fft: &str, point: Expr) -> Expr {
@@ -1173,8 +1209,7 @@ impl Lowering<'_> {
                     j.clone().rem(uint(stride)),
                 ));
                 for r in 1..radix {
-                    let entry = uint(offset + (r - 1) * stride).add(var(format!("p{b}")));
-                    let w = var(TWIDDLES).at(entry);
+                    let w = self.stage_twiddle(stage, offset, var(format!("p{b}")), r);
                     work.push(assign(
                         v.clone().at(uint(r)),
                         Expr::call(&cmul, vec![v.clone().at(uint(r)), w]),
@@ -1383,8 +1418,57 @@ fn guarded(cond: Option<Expr>, body: Vec<Stmt>) -> Vec<Stmt> {
 
 #[cfg(test)]
 mod tests {
-    use crate::plan::{ExchangeBuffers, ExchangeWidth, FirstWrite, ShapeChoices};
-    use crate::{Direction, FftSpec, Precision};
+    use crate::expr::constant::root_of_unity_f64;
+    use crate::plan::{
+        ExchangeBuffers, ExchangeWidth, FirstWrite, ShapeChoices, StageTwiddles, TwiddleTables,
+    };
+    use crate::{Direction, FftSpec, Precision, Target};
+
+    /// Each large stage's fine and coarse entries multiply to every twiddle
+    /// `w_span^(p r)` it reads, and the table holds exactly the entries the
+    /// stages' offsets and lengths say.
+    #[test]
+    fn fine_times_coarse_gives_every_stage_twiddle() {
+        for (n, precision) in [
+            (24576, Precision::F32),
+            (12000, Precision::F32),
+            (6561, Precision::F64),
+        ] {
+            let spec = FftSpec::new(n)
+                .precision(precision)
+                .target(Target::H200)
+                .choices(ShapeChoices {
+                    twiddle_tables: Some(TwiddleTables::SplitLarge),
+                    ..ShapeChoices::default()
+                });
+            let plan = crate::plan::plan(&spec).unwrap();
+            let pass = &plan.passes[0];
+            let table = super::twiddle_table(pass);
+            let mut split = 0;
+            for stage in &pass.stages {
+                let (Some(offset), StageTwiddles::FineCoarse { fine_bits }) =
+                    (stage.twiddle_offset, stage.twiddle_form)
+                else {
+                    continue;
+                };
+                split += 1;
+                let fine = 1usize << fine_bits;
+                let span = stage.radix * stage.stride;
+                for e in (0..span).step_by(7).chain([span - 1]) {
+                    let (a, b) = (table[offset + e % fine], table[offset + fine + e / fine]);
+                    let product = (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0);
+                    let want = root_of_unity_f64(e as i64, span as i64, -1);
+                    let error = (product.0 - want.0).hypot(product.1 - want.1);
+                    assert!(error < 1e-14, "n = {n}, span {span}, e = {e}: {error}");
+                }
+            }
+            assert!(split > 0, "n = {n}: no stage split");
+            let last = pass.stages.last().unwrap();
+            let end =
+                last.twiddle_offset.unwrap() + last.twiddle_form.table_len(last.radix, last.stride);
+            assert_eq!(table.len(), end, "n = {n}");
+        }
+    }
 
     /// Barriers in the forward CUDA kernel of `spec`.
     fn barriers(spec: FftSpec) -> usize {

@@ -9,6 +9,7 @@
 
 use super::{
     ColumnIo, ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch, Pass, Plan,
+    TwiddleTables,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -67,6 +68,12 @@ pub struct ShapeChoices {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "clap", arg(long))]
     pub padding_search: Option<PaddingSearch>,
+    /// How stages read their twiddles: direct (one table entry each) or
+    /// split-large (stages whose table slice would pass 16 KiB read the
+    /// product of two tables of about sqrt(span) entries, which stay in L1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub twiddle_tables: Option<TwiddleTables>,
     /// Plans of several passes: the lengths of the passes an axis is split
     /// into, first pass first (e.g. 16,16,4096 for 2^20: the four-step FFT
     /// over three passes); the axis is the one whose length is their
@@ -96,6 +103,7 @@ impl ShapeChoices {
             exchange_width: Some(pass.exchange_width),
             first_write: Some(pass.first_write),
             padding_search: Some(pass.padding_search),
+            twiddle_tables: Some(pass.twiddle_tables),
             split: None,
             column_io: None,
         }

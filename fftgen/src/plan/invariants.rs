@@ -9,7 +9,9 @@
 //! what turns a combination of options it did not foresee into an error
 //! instead of a wrong answer or an access past a buffer.
 
-use super::{ExchangeBuffers, ExchangeWidth, Pass, Plan, RealEnd, RealRoute, Twiddles};
+use super::{
+    ExchangeBuffers, ExchangeWidth, Pass, Plan, RealEnd, RealRoute, StageTwiddles, Twiddles,
+};
 use crate::codelet::is_supported_radix;
 use crate::{Buffer, Error, Precision, Target, TransformKind};
 
@@ -33,7 +35,7 @@ pub fn check(plan: &Plan, target: &Target) -> Result<(), Error> {
             check_threads(pass, target).map_err(fail)?;
             continue;
         }
-        check_stages(pass).map_err(fail)?;
+        check_stages(pass, plan.precision).map_err(fail)?;
         check_launch(pass, plan.precision, target).map_err(fail)?;
         check_real_step(pass).map_err(fail)?;
         if plan.kind == TransformKind::C2c {
@@ -61,8 +63,9 @@ fn broken(pass: usize, n: usize, reason: String) -> Error {
     Error::BrokenPlan { pass, n, reason }
 }
 
-/// The stages compute a DFT of the pass's length with its threads.
-fn check_stages(pass: &Pass) -> Result<(), String> {
+/// The stages compute a DFT of the pass's length with its threads, and
+/// read their twiddles as the pass's choice says.
+fn check_stages(pass: &Pass, precision: Precision) -> Result<(), String> {
     let n = pass.n;
     let radices = pass.radices();
     if n < 2 || pass.stages.is_empty() {
@@ -93,7 +96,17 @@ fn check_stages(pass: &Pass) -> Result<(), String> {
             && stage.guarded == (butterflies % threads != 0)
             && stage.exchange.is_none() == last
             && stage.twiddle_offset.is_some() == (stride > 1)
-            && stage.twiddle_offset.is_none_or(|offset| offset == twiddles);
+            && stage.twiddle_offset.is_none_or(|offset| offset == twiddles)
+            && stage.twiddle_form
+                == match stride > 1 {
+                    true => StageTwiddles::for_stage(
+                        pass.twiddle_tables,
+                        stage.radix,
+                        stride,
+                        precision.complex_bytes(),
+                    ),
+                    false => StageTwiddles::Direct,
+                };
         if !consistent {
             return Err(format!(
                 "stage {s} (radix {}) does not follow from the stages before it and {threads} threads",
@@ -101,7 +114,7 @@ fn check_stages(pass: &Pass) -> Result<(), String> {
             ));
         }
         if stride > 1 {
-            twiddles += stride * (stage.radix - 1);
+            twiddles += stage.twiddle_form.table_len(stage.radix, stride);
         }
         values = values.max(stage.butterflies_per_thread * stage.radix);
         stride *= stage.radix;

@@ -184,6 +184,10 @@ pub struct Pass {
     /// Which exchanges had their padding searched (the paddings themselves
     /// are in the stages).
     pub padding_search: PaddingSearch,
+    /// Which stages read their twiddles as a product of two short tables
+    /// (each stage's form is in the stage).
+    #[serde(default)]
+    pub twiddle_tables: TwiddleTables,
     /// Static shared memory of the kernel: `ffts_per_block * fft_stride`
     /// values per array, in two arrays (real and imaginary) or one, once or
     /// twice ([`ExchangeBuffers`]).
@@ -205,6 +209,9 @@ pub struct Stage {
     /// Where this stage's twiddles start in the table; `None` when all are 1
     /// (the first stage).
     pub twiddle_offset: Option<usize>,
+    /// How the stage reads its twiddles from its part of the table.
+    #[serde(default)]
+    pub twiddle_form: StageTwiddles,
     /// How this stage's outputs are laid out in shared memory for the next
     /// stage; `None` for the last stage, which writes global memory.
     pub exchange: Option<Padding>,
@@ -279,6 +286,79 @@ pub enum FirstWrite {
 fftgen_manifest::text_enum!(FirstWrite as "a first-write choice" {
     AfterBarrier => "after-barrier",
     Immediate => "immediate",
+});
+
+/// How one stage reads its twiddles `w_span^(p r)` (span = stride * radix,
+/// p < stride, 1 <= r < radix) from its part of the pass's table.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum StageTwiddles {
+    /// One entry per twiddle, `(radix - 1) * stride` in all: one load each.
+    #[default]
+    Direct,
+    /// `w^e = fine[e mod 2^fine_bits] * coarse[e >> fine_bits]` (the four-step
+    /// twiddle's scheme): `2^fine_bits + ceil(span / 2^fine_bits)` entries,
+    /// few enough to stay in L1 beside a large shared-memory exchange, for
+    /// one more complex product per twiddle and about one more rounding.
+    FineCoarse { fine_bits: u32 },
+}
+
+impl StageTwiddles {
+    /// The form of a stage of `radix` at `stride` under `tables`, for
+    /// complex values of `complex_bytes`: fine x coarse where the direct
+    /// slice would pass [`TwiddleTables::LARGE_SLICE_BYTES`].
+    pub fn for_stage(
+        tables: TwiddleTables,
+        radix: usize,
+        stride: usize,
+        complex_bytes: usize,
+    ) -> StageTwiddles {
+        let direct_bytes = (radix - 1) * stride * complex_bytes;
+        match tables {
+            TwiddleTables::SplitLarge if direct_bytes > TwiddleTables::LARGE_SLICE_BYTES => {
+                // The fine table: the power of two nearest sqrt(span) from
+                // above, so both tables are about sqrt(span) entries.
+                let span = radix * stride;
+                let fine_bits = span.isqrt().next_power_of_two().trailing_zeros();
+                StageTwiddles::FineCoarse { fine_bits }
+            }
+            _ => StageTwiddles::Direct,
+        }
+    }
+
+    /// Entries of the stage's part of the table.
+    pub fn table_len(self, radix: usize, stride: usize) -> usize {
+        match self {
+            StageTwiddles::Direct => (radix - 1) * stride,
+            StageTwiddles::FineCoarse { fine_bits } => {
+                let fine = 1usize << fine_bits;
+                fine + (radix * stride).div_ceil(fine)
+            }
+        }
+    }
+}
+
+/// Which stages of a pass read their twiddles as fine x coarse
+/// ([`StageTwiddles::FineCoarse`]). A large one-kernel pass fills most of an
+/// SM's unified L1 and shared memory with its exchange, so a direct table
+/// of about N entries streams from L2 at every stage.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum TwiddleTables {
+    /// Every stage reads one entry per twiddle.
+    #[default]
+    Direct,
+    /// Stages whose direct slice passes [`TwiddleTables::LARGE_SLICE_BYTES`]
+    /// read fine x coarse.
+    SplitLarge,
+}
+
+impl TwiddleTables {
+    /// A stage's direct slice past this many bytes is split.
+    pub const LARGE_SLICE_BYTES: usize = 16 * 1024;
+}
+
+fftgen_manifest::text_enum!(TwiddleTables as "a twiddle-table choice" {
+    Direct => "direct",
+    SplitLarge => "split-large",
 });
 
 /// Which threads of a block work on which FFT.

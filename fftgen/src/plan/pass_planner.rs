@@ -13,7 +13,7 @@ use super::padding::{bank_words, Exchange, Padding, PaddingSearch};
 use super::radix::{choose, thread_shape, values_per_thread};
 use super::{
     Access, Column, ColumnIo, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching,
-    LaneLayout, Pass, Stage, Twiddles,
+    LaneLayout, Pass, Stage, StageTwiddles, TwiddleTables, Twiddles,
 };
 use crate::codelet::is_supported_radix;
 use crate::{Buffer, Error, Precision, Target};
@@ -287,6 +287,7 @@ pub(super) fn plan_pass(
         exchange_buffers: exchange.buffers,
         first_write: choices.first_write.unwrap_or(FirstWrite::AfterBarrier),
         padding_search: stages.padding_search,
+        twiddle_tables: request.twiddle_tables(),
         shared_bytes: block.shared_bytes,
         twiddles: Twiddles::RoundedF64Table {
             len: stages.twiddle_len,
@@ -545,8 +546,17 @@ impl<'a> Request<'a> {
                 LaneLayout::FftMinor => Padding::NONE,
             });
             let twiddle_offset = (stride > 1).then_some(twiddle_len);
+            let twiddle_form = match stride > 1 {
+                true => StageTwiddles::for_stage(
+                    self.twiddle_tables(),
+                    radix,
+                    stride,
+                    self.precision.complex_bytes(),
+                ),
+                false => StageTwiddles::Direct,
+            };
             if stride > 1 {
-                twiddle_len += stride * (radix - 1);
+                twiddle_len += twiddle_form.table_len(radix, stride);
             }
             stages.push(Stage {
                 radix,
@@ -554,6 +564,7 @@ impl<'a> Request<'a> {
                 butterflies_per_thread: (n / radix).div_ceil(threads_per_fft),
                 guarded: (n / radix) % threads_per_fft != 0,
                 twiddle_offset,
+                twiddle_form,
                 exchange,
             });
             stride *= radix;
@@ -565,6 +576,14 @@ impl<'a> Request<'a> {
             banks,
             padding_search,
         }
+    }
+
+    /// How stages read their twiddles: as chosen, else direct. Fine x
+    /// coarse was slower on the H100 for every one-kernel size but 12000 and
+    /// 24576, whose exchanges leave L1 the least room, and for every column
+    /// pass (docs/bench/h100_twiddle_tables.log); the wisdom picks it there.
+    fn twiddle_tables(&self) -> TwiddleTables {
+        self.choices.twiddle_tables.unwrap_or(TwiddleTables::Direct)
     }
 
     /// Shared memory a block may declare: past the static limit only in

@@ -764,6 +764,7 @@ fn apart_pass(
         exchange_buffers: ExchangeBuffers::Reused,
         first_write: super::FirstWrite::AfterBarrier,
         padding_search: super::PaddingSearch::EvenRadices,
+        twiddle_tables: super::TwiddleTables::Direct,
         shared_bytes: 0,
         twiddles: Twiddles::RoundedF64Table { len: 0 },
     }

@@ -17,7 +17,7 @@ use super::timing::Timing;
 use fftgen::plan::radix::schedules;
 use fftgen::plan::{
     ColumnIo, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch, Pass, Plan, ShapeChoices,
-    WisdomEntry, WisdomFile,
+    TwiddleTables, WisdomEntry, WisdomFile,
 };
 use fftgen::{Precision, Target};
 use serde::Serialize;
@@ -33,6 +33,8 @@ pub enum Dimension {
     ExchangeWidth,
     PaddingSearch,
     InputCaching,
+    /// Direct twiddle tables, or fine x coarse for the large stages.
+    TwiddleTables,
     /// Every distinct order of the planned radices.
     RadixOrder,
     /// Every other radix schedule of the size with one stage fewer to one
@@ -62,12 +64,13 @@ impl Dimension {
         Dimension::InputCaching,
     ];
 
-    pub const ALL: [Dimension; 9] = [
+    pub const ALL: [Dimension; 10] = [
         Dimension::Bound,
         Dimension::FirstWrite,
         Dimension::ExchangeWidth,
         Dimension::PaddingSearch,
         Dimension::InputCaching,
+        Dimension::TwiddleTables,
         Dimension::RadixOrder,
         Dimension::Threads,
         Dimension::Factorization,
@@ -83,6 +86,7 @@ impl fmt::Display for Dimension {
             Dimension::ExchangeWidth => "exchange-width",
             Dimension::PaddingSearch => "padding-search",
             Dimension::InputCaching => "input-caching",
+            Dimension::TwiddleTables => "twiddle-tables",
             Dimension::RadixOrder => "radix-order",
             Dimension::Threads => "threads",
             Dimension::Factorization => "factorization",
@@ -158,6 +162,10 @@ fn values(dimension: Dimension, pass: &Pass, target: &Target) -> Vec<Setter> {
                 })
                 .collect()
         }
+        Dimension::TwiddleTables => TwiddleTables::ALL
+            .iter()
+            .map(|&v| Box::new(move |s: &mut ShapeChoices| s.twiddle_tables = Some(v)) as Setter)
+            .collect(),
         Dimension::FirstWrite => [FirstWrite::AfterBarrier, FirstWrite::Immediate]
             .into_iter()
             .map(|v| Box::new(move |s: &mut ShapeChoices| s.first_write = Some(v)) as Setter)
@@ -695,7 +703,7 @@ mod tests {
             "--sizes 1331 --shape '1331 --radix 11,11,11 --threads-per-fft 121 \
              --min-blocks-per-sm 8 --ffts-per-block 1 --input-caching l1-and-l2 \
              --exchange-buffers reused --exchange-width one-part-at-a-time \
-             --first-write after-barrier --padding-search all-radices'"
+             --first-write after-barrier --padding-search all-radices --twiddle-tables direct'"
         );
         assert!("bound".parse::<Dimension>().is_ok());
         assert!("radix"

@@ -7,7 +7,7 @@ use super::args::TransformArgs;
 use crate::Failure;
 use clap::Args;
 use fftgen::emit::pass_ops;
-use fftgen::plan::{Pass, Plan, RealEnd, RealRoute, RealStep, Twiddles, Wisdom};
+use fftgen::plan::{Pass, Plan, RealEnd, RealRoute, RealStep, StageTwiddles, Twiddles, Wisdom};
 use fftgen::{Buffer, Direction, FftSpec, Placement, TransformKind};
 
 #[derive(Args)]
@@ -317,10 +317,10 @@ fn print_stages(pass: &Pass) {
                 stage.butterflies_per_thread,
                 if stage.guarded { "*" } else { "" }
             ),
-            if stage.twiddle_offset.is_some() {
-                "table"
-            } else {
-                "none"
+            match (stage.twiddle_offset, stage.twiddle_form) {
+                (None, _) => "none",
+                (Some(_), StageTwiddles::Direct) => "table",
+                (Some(_), StageTwiddles::FineCoarse { .. }) => "fine x coarse",
             },
             padding
         );
