@@ -265,6 +265,7 @@ pub(super) fn plan_pass(
     let block = request.block(&io, &stages, &exchange, threads.per_fft)?;
     let min_blocks_per_sm =
         request.launch_bound(stages.lanes, &threads, &block, planned_opt_in.as_ref())?;
+    let lone_block = request.lone_opt_in_block(planned_opt_in.as_ref());
     Ok(Pass {
         n,
         stages: stages.stages,
@@ -281,11 +282,17 @@ pub(super) fn plan_pass(
         real: None,
         normalizes: true,
         dynamic_shared: block.shared_bytes > target.plannable_shared_bytes(),
-        input_caching: choices.input_caching.unwrap_or(InputCaching::L1AndL2),
+        input_caching: choices.input_caching.unwrap_or(match lone_block {
+            true => InputCaching::L2Only,
+            false => InputCaching::L1AndL2,
+        }),
         fft_stride: io.fft_stride,
         exchange_width: exchange.width,
         exchange_buffers: exchange.buffers,
-        first_write: choices.first_write.unwrap_or(FirstWrite::AfterBarrier),
+        first_write: choices.first_write.unwrap_or(match lone_block {
+            true => FirstWrite::Immediate,
+            false => FirstWrite::AfterBarrier,
+        }),
         padding_search: stages.padding_search,
         twiddle_tables: request.twiddle_tables(),
         shared_bytes: block.shared_bytes,
@@ -576,6 +583,26 @@ impl<'a> Request<'a> {
             banks,
             padding_search,
         }
+    }
+
+    /// Whether the pass is a planned one-kernel shape past [`max_size`] that
+    /// holds an SM alone (one block per SM). Such a block loads, computes
+    /// and stores in turn with nothing to overlap its phases, so each warp
+    /// stores its first exchange without waiting for the block
+    /// ([`FirstWrite::Immediate`]) and the input skips L1, which the
+    /// twiddles keep ([`InputCaching::L2Only`]). On the H100, every such
+    /// size tuned was faster so (docs/bench/h100_tune_lone_blocks.log):
+    /// 15625 0.878 -> 0.816 ms, 20000 0.918 -> 0.855, 24576 1.021 -> 0.949,
+    /// f64 6561 0.922 -> 0.823; sizes of two or three blocks per SM gained
+    /// 0-1% and keep the defaults.
+    fn lone_opt_in_block(&self, planned: Option<&OptInShape>) -> bool {
+        self.opt_in
+            && self.choices.threads_per_fft.is_none()
+            && self
+                .choices
+                .min_blocks_per_sm
+                .is_none_or(|blocks| blocks == 1)
+            && matches!(planned, Some((_, _, 1)))
     }
 
     /// How stages read their twiddles: as chosen, else direct. Fine x
@@ -1349,5 +1376,36 @@ mod tests {
         // The rows (dense) keep the model's bound; the tiled columns take two.
         assert_eq!(bounds(Precision::F32)[1], 2);
         assert_eq!(bounds(Precision::F64)[1], 1);
+    }
+
+    #[test]
+    fn one_kernel_shapes_alone_on_an_sm_store_at_once_and_load_past_l1() {
+        let pass = |n: usize, precision: Precision, choices: ShapeChoices| -> Pass {
+            let spec = FftSpec::new(n)
+                .precision(precision)
+                .target(Target::H200)
+                .choices(choices);
+            crate::plan::plan(&spec).unwrap().passes.remove(0)
+        };
+        for (n, precision) in [(20000, Precision::F32), (6561, Precision::F64)] {
+            let lone = pass(n, precision, ShapeChoices::default());
+            assert_eq!(lone.min_blocks_per_sm, 1, "{n}");
+            assert_eq!(lone.first_write, FirstWrite::Immediate, "{n}");
+            assert_eq!(lone.input_caching, InputCaching::L2Only, "{n}");
+        }
+        // Shapes that share an SM, and shapes given by hand, keep the defaults.
+        let shared = pass(6561, Precision::F32, ShapeChoices::default());
+        assert!(shared.min_blocks_per_sm > 1);
+        assert_eq!(shared.first_write, FirstWrite::AfterBarrier);
+        let given = pass(
+            20000,
+            Precision::F32,
+            ShapeChoices {
+                threads_per_fft: Some(1000),
+                ..ShapeChoices::default()
+            },
+        );
+        assert_eq!(given.first_write, FirstWrite::AfterBarrier);
+        assert_eq!(given.input_caching, InputCaching::L1AndL2);
     }
 }

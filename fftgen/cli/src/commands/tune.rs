@@ -32,6 +32,7 @@ pub struct TuneArgs {
     kind: TransformKind,
     /// Choices to vary around each planned one-kernel shape: bound, first-write,
     /// exchange-width, padding-search, input-caching (the default: all five),
+    /// twiddle-tables (direct, or fine x coarse for the large stages),
     /// radix-order, threads, factorization (other radix schedules, planned
     /// as the planner would), stage-graph (seed 004: the factorization's
     /// schedules give each stage its cost in place, and the cheapest path
