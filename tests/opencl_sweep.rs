@@ -130,6 +130,9 @@ fn one_part_exchange_by_choice() {
     for n in [512, 1000, 2187, 2401, 3125, 4000] {
         check_spec(&one_part(n), 3);
     }
+    // Past the planner's one-kernel sizes, radices given by hand that fit
+    // static shared memory one part at a time.
+    check_spec(&FftSpec::new(8192).radices(&[8, 8, 8, 16]), 2);
     check_spec(
         &one_part(1000).choices(ShapeChoices {
             threads_per_fft: Some(40),

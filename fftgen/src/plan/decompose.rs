@@ -102,7 +102,15 @@ fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
             &dense(n),
         )
     });
-    let one_kernel = single && opt_in_pass.as_ref().is_none_or(|pass| pass.is_ok());
+    // Where the planner's own shape does not fit one kernel, shape choices
+    // given by the user (or measured in the wisdom) may still: 32768 f32
+    // in 1024 threads with the exchange one part at a time.
+    let chosen_pass = match &opt_in_pass {
+        Some(Err(_)) if single => chosen_one_kernel_pass(spec, target, wisdom),
+        _ => None,
+    };
+    let one_kernel =
+        single && (chosen_pass.is_some() || opt_in_pass.as_ref().is_none_or(|pass| pass.is_ok()));
     if !one_kernel {
         return super::multipass::plan(spec, target, wisdom);
     }
@@ -112,8 +120,26 @@ fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
             n: spec.n(),
         });
     }
-    let pass = one_kernel_pass(spec, target, wisdom, opt_in_pass)?;
+    let pass = match chosen_pass {
+        Some(pass) => pass,
+        None => one_kernel_pass(spec, target, wisdom, opt_in_pass)?,
+    };
     Ok(one_kernel_plan(spec, pass))
+}
+
+/// The one-kernel pass of a size past [`max_size`] whose planned shape does
+/// not fit, from the user's shape choices where they fit, else from the
+/// first measured shape the target launches; `None` where neither does (a
+/// user's choices are then refused as needing one kernel).
+fn chosen_one_kernel_pass(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Option<Pass> {
+    let n = spec.n();
+    let user = spec.choices.one_kernel_only();
+    if !user.is_empty() {
+        return plan_pass(n, spec.precision, &user, target, &dense(n)).ok();
+    }
+    wisdom
+        .candidates(&spec.shape, spec.precision, target)
+        .find_map(|entry| launchable(spec, &entry.choices, target))
 }
 
 /// The pass of a one-kernel `spec`: a user's radices as given; otherwise
@@ -428,9 +454,42 @@ mod tests {
             plan(&FftSpec::with_shape(&[64, 34])),
             Err(Error::UnsupportedPrime { prime: 17, .. })
         ));
-        // Shape choices are for single kernels.
+        // Shape choices that fit one kernel where the planner's shape does
+        // not are planned as one (32768 f32 in 1024 threads, one part at a
+        // time); others are refused as needing one kernel.
+        let one_part = crate::ShapeChoices {
+            radices: Some(vec![32, 32, 32]),
+            threads_per_fft: Some(1024),
+            exchange_width: Some(crate::plan::ExchangeWidth::OnePartAtATime),
+            ..crate::ShapeChoices::default()
+        };
+        let h100 = FftSpec::new(32768).target(crate::Target::H100);
+        assert_eq!(plan(&h100).unwrap().passes.len(), 2);
+        assert_eq!(
+            plan(&h100.clone().choices(one_part)).unwrap().passes.len(),
+            1
+        );
+        let unfit = crate::ShapeChoices {
+            threads_per_fft: Some(100_000),
+            ..crate::ShapeChoices::default()
+        };
+        assert!(plan(&h100.choices(unfit)).is_err());
+        // Shape choices are for single kernels: 8192 in f32 fits the
+        // portable target's static shared memory one part at a time; in
+        // f64 it does not.
+        assert_eq!(
+            plan(&FftSpec::new(8192).radices(&[8, 8, 8, 16]))
+                .unwrap()
+                .passes
+                .len(),
+            1
+        );
         assert!(matches!(
-            plan(&FftSpec::new(8192).radices(&[8, 8, 8, 16])),
+            plan(
+                &FftSpec::new(8192)
+                    .precision(Precision::F64)
+                    .radices(&[8, 8, 8, 16])
+            ),
             Err(Error::ChoiceNeedsOneKernel { passes: 2, .. })
         ));
         let padded = crate::Layout::embedded(&[8, 8], &[8, 9], 1, 72).unwrap();
