@@ -114,6 +114,37 @@ fn real_multi_pass_and_multi_dimensional_plans() {
     }
 }
 
+/// Real transforms whose FFT of N / 2 is one kernel in the H100's opt-in
+/// shared memory (the split and merge fused into it, the half spectrum
+/// staged beside the exchange), in and out of place: ptxas accepts their
+/// shared memory and their registers hold.
+#[test]
+fn real_one_kernel_sizes_in_opt_in_shared_memory() {
+    if !nvrtc() {
+        return;
+    }
+    let sizes = [
+        (12288, Precision::F32),
+        (16384, Precision::F32),
+        (20000, Precision::F32),
+        (1 << 15, Precision::F32),
+        (12288, Precision::F64),
+        (16384, Precision::F64),
+    ];
+    for (n, precision) in sizes {
+        for placement in [Placement::OutOfPlace, Placement::InPlace] {
+            let spec = FftSpec::new(n)
+                .kind(TransformKind::R2c)
+                .precision(precision)
+                .placement(placement)
+                .target(Target::H100);
+            let plan = fftgen::plan::plan(&spec).unwrap();
+            assert_eq!(plan.passes.len(), 1, "{n} {precision}");
+            compile(&spec);
+        }
+    }
+}
+
 /// The shapes measured for particular GPU models (launch bounds above the
 /// register model's among them) compile without spilling too.
 #[test]

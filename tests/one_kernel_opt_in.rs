@@ -247,3 +247,165 @@ fn sample_compiles_for_sm_90_without_spills() {
         compile_for_sm_90(&spec, "tests/one_kernel_opt_in.rs");
     }
 }
+
+/// A real scalar of either precision, as the manifest client moves it.
+trait Scalar: Copy + Default + Into<f64> {
+    fn from_f64(x: f64) -> Self;
+}
+
+impl Scalar for f32 {
+    fn from_f64(x: f64) -> Self {
+        x as f32
+    }
+}
+
+impl Scalar for f64 {
+    fn from_f64(x: f64) -> Self {
+        x
+    }
+}
+
+/// Where element `i` of transform `b` of a 1D side laid out as `layout`
+/// is, in elements.
+fn at(layout: &fftgen::Layout, b: usize, i: usize) -> usize {
+    b * layout.distance + i * layout.strides[0]
+}
+
+/// The R2C and the C2R of the one-kernel real plan `generated` (1D, `n`
+/// reals) through the manifest client, `batch` transforms: the R2C of
+/// random reals against the f64 reference spectrum, and the C2R of that
+/// spectrum against `n` times the reals. Returns both relative L2 errors.
+fn real_errors<T: Scalar>(
+    device: &fftgen_runtime::OpenClDevice,
+    generated: &fftgen::Generated,
+    n: usize,
+    batch: usize,
+) -> (f64, f64) {
+    let manifest = &generated.manifest;
+    let (real, half) = (&manifest.input, &manifest.output);
+    let kept = n / 2 + 1;
+    let reals = fftgen_cli::accuracy::random_reals(n * batch, n as u64 + 7);
+    let spectrum =
+        fftgen_cli::accuracy::real_forward_reference(&[n], &reals, fftgen::Normalization::None);
+    let run = |direction, input: &[T]| {
+        manifest_client::run_one_pass_scalars(
+            device,
+            &generated.opencl_source,
+            manifest,
+            direction,
+            input,
+            batch,
+        )
+    };
+    // R2C: the reals in, the half spectrum out.
+    let mut input = vec![T::default(); manifest.input_elements(Direction::Forward, batch)];
+    for b in 0..batch {
+        for i in 0..n {
+            input[at(real, b, i)] = T::from_f64(reals[b * n + i]);
+        }
+    }
+    let output = run(Direction::Forward, &input);
+    let got: Vec<num_complex::Complex<f64>> = (0..batch)
+        .flat_map(|b| (0..kept).map(move |k| (b, k)))
+        .map(|(b, k)| {
+            let e = 2 * at(half, b, k);
+            num_complex::Complex::new(output[e].into(), output[e + 1].into())
+        })
+        .collect();
+    let forward = relative_l2(&got, &spectrum);
+    // C2R: the reference spectrum in, n times the reals out.
+    let mut input = vec![T::default(); 2 * manifest.input_elements(Direction::Inverse, batch)];
+    for b in 0..batch {
+        for k in 0..kept {
+            let value = spectrum[b * kept + k];
+            let e = 2 * at(half, b, k);
+            input[e] = T::from_f64(value.re);
+            input[e + 1] = T::from_f64(value.im);
+        }
+    }
+    let output = run(Direction::Inverse, &input);
+    let as_complex = |x: f64| num_complex::Complex::new(x, 0.0);
+    let got: Vec<_> = (0..batch)
+        .flat_map(|b| (0..n).map(move |i| (b, i)))
+        .map(|(b, i)| as_complex(output[at(real, b, i)].into()))
+        .collect();
+    let want: Vec<_> = reals.iter().map(|&x| as_complex(n as f64 * x)).collect();
+    (forward, relative_l2(&got, &want))
+}
+
+/// Real sizes whose FFT of N / 2 is one kernel in the H100's opt-in shared
+/// memory, with the staged half spectrum beside it: 12288 (6144 = 24 x
+/// 8 x 8 x 4) and 20000 (10000 = 20 x 20 x 5 x 5) in f32, 12288 in f64.
+fn real_opt_in_sample() -> [(usize, Precision); 3] {
+    [
+        (12288, Precision::F32),
+        (20000, Precision::F32),
+        (12288, Precision::F64),
+    ]
+}
+
+/// The spec of a real transform of `n` points planned for the H100.
+fn real_on_h100(n: usize, precision: Precision, placement: fftgen::Placement) -> FftSpec {
+    FftSpec::new(n)
+        .kind(fftgen::TransformKind::R2c)
+        .precision(precision)
+        .placement(placement)
+        .target(Target::H100)
+}
+
+/// R2C and C2R past 4096 points as one kernel per direction on the H100,
+/// the split fused into the R2C's stores and the merge into the C2R's
+/// loads, run on PoCL through the manifest client (the runtime refuses
+/// their opt-in shared memory on OpenCL): in and out of place, a batch of
+/// 3, against the f64 reference. On the portable target they stay in
+/// several passes, as before.
+#[test]
+fn real_opt_in_kernels_on_pocl_through_the_manifest() {
+    let Some(device) = pocl() else { return };
+    let batch = 3;
+    for (n, precision) in real_opt_in_sample() {
+        let portable = FftSpec::new(n)
+            .kind(fftgen::TransformKind::R2c)
+            .precision(precision);
+        assert!(fftgen::plan::plan(&portable).unwrap().passes.len() > 1);
+        for placement in [fftgen::Placement::OutOfPlace, fftgen::Placement::InPlace] {
+            let spec = real_on_h100(n, precision, placement);
+            let generated = fftgen::generate(&spec, "tests/one_kernel_opt_in.rs").unwrap();
+            let label = format!("{n} {precision} {placement:?}");
+            for transform in &generated.manifest.transforms {
+                let [pass] = transform.passes.as_slice() else {
+                    panic!("{label}: one pass per direction");
+                };
+                assert!(pass.dynamic_shared_bytes > 48 * 1024, "{label}: opt-in");
+            }
+            let step = generated.plan.passes[0].real.unwrap();
+            assert_eq!(step.end, fftgen::plan::RealEnd::Both, "{label}");
+            // The runtime's clamp: PoCL must not pass what a GPU rejects.
+            let refused = fftgen_runtime::opencl::OpenClFft::new(
+                device,
+                &generated.opencl_source,
+                &generated.manifest,
+            );
+            assert!(
+                refused.is_err(),
+                "{label}: the runtime ran an opt-in kernel"
+            );
+            let (forward, inverse) = match precision {
+                Precision::F32 => real_errors::<f32>(device, &generated, n, batch),
+                Precision::F64 => real_errors::<f64>(device, &generated, n, batch),
+            };
+            let limit = tolerance(n, precision);
+            eprintln!(
+                "{label}: R2C error {forward:.3e}, C2R error {inverse:.3e} (tolerance {limit:.3e})"
+            );
+            assert!(
+                forward <= limit,
+                "{label} R2C: error {forward} over {limit}"
+            );
+            assert!(
+                inverse <= limit,
+                "{label} C2R: error {inverse} over {limit}"
+            );
+        }
+    }
+}

@@ -1,6 +1,6 @@
 //! A client of the manifest alone, as a program in another language would
 //! write one: it builds the generated OpenCL source and launches a
-//! one-pass, out-of-place complex plan exactly as the manifest says (block,
+//! one-pass plan (complex or real, in or out of place) exactly as the manifest says (block,
 //! grid rule, arguments by role, twiddle tables), without the runtime's
 //! checks. The tests use it to run, on PoCL, kernels planned for a GPU's
 //! opt-in shared memory, which the runtime rightly refuses on any OpenCL
@@ -13,12 +13,13 @@ use fftgen_runtime::opencl3::kernel::{ExecuteKernel, Kernel};
 use fftgen_runtime::opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
 use fftgen_runtime::opencl3::program::Program;
 use fftgen_runtime::opencl3::types::{cl_uint, CL_BLOCKING};
-use fftgen_runtime::{Direction, KernelArg, Manifest, TransformKind};
+use fftgen_runtime::{Direction, Element, KernelArg, Manifest, Placement, TransformKind};
 use num_complex::Complex;
 use std::ptr;
 
 /// `batch` transforms of `input` (interleaved reals of the manifest's
-/// precision, `T`) in `direction`, through the one pass of `manifest`.
+/// precision, `T`) in `direction`, through the one pass of an out-of-place
+/// complex `manifest`.
 pub fn run_one_pass<T: Copy + Default>(
     device: &OpenClDevice,
     source: &str,
@@ -28,6 +29,38 @@ pub fn run_one_pass<T: Copy + Default>(
     batch: usize,
 ) -> Vec<Complex<T>> {
     assert_eq!(manifest.kind, TransformKind::C2c, "a complex plan");
+    assert_eq!(manifest.placement, Placement::OutOfPlace, "out of place");
+    let scalars: Vec<T> = input.iter().flat_map(|c| [c.re, c.im]).collect();
+    let output = run_one_pass_scalars(device, source, manifest, direction, &scalars, batch);
+    output
+        .chunks(2)
+        .map(|pair| Complex::new(pair[0], pair[1]))
+        .collect()
+}
+
+/// Scalars (of the precision `T`) of a buffer of `elements` elements of
+/// type `element`.
+fn scalars(element: Element, elements: usize) -> usize {
+    match element {
+        Element::Real => elements,
+        Element::Complex => 2 * elements,
+    }
+}
+
+/// `batch` transforms in `direction` through the one pass of `manifest`, of
+/// either kind and placement: `input` is the input buffer as scalars of the
+/// manifest's precision `T` (a complex element two of them), laid out as
+/// the manifest's input side says, at least as long as that side needs.
+/// Returns the output buffer (in place: the one buffer, as long as the
+/// longer side needs; out of place it starts zeroed).
+pub fn run_one_pass_scalars<T: Copy + Default>(
+    device: &OpenClDevice,
+    source: &str,
+    manifest: &Manifest,
+    direction: Direction,
+    input: &[T],
+    batch: usize,
+) -> Vec<T> {
     assert_eq!(manifest.scratch_elements, 0, "a plan without a workspace");
     let transform = manifest
         .transforms
@@ -37,27 +70,44 @@ pub fn run_one_pass<T: Copy + Default>(
     let [pass] = transform.passes.as_slice() else {
         panic!("a plan of one pass");
     };
+    let input_side = manifest.input_side(direction);
+    let output_side = manifest.output_side(direction);
+    let input_len = scalars(input_side.element, input_side.elements(batch));
+    let output_len = scalars(output_side.element, output_side.elements(batch));
+    assert!(input.len() >= input_len, "the input buffer is too short");
+    let in_place = manifest.placement == Placement::InPlace;
+    let (input_len, output_len) = match in_place {
+        true => (input_len.max(output_len), input_len.max(output_len)),
+        false => (input_len, output_len),
+    };
+    let mut host_input = input[..input_len.min(input.len())].to_vec();
+    host_input.resize(input_len, T::default());
     let context = device.context();
     let queue = device.queue();
     let program = Program::create_and_build_from_source(context, source, "-cl-std=CL1.2")
         .unwrap_or_else(|log| panic!("PoCL did not build the source: {log}"));
     let kernel = Kernel::create(&program, &pass.kernel).expect("the manifest's kernel");
 
-    let len = input.len();
     let buffer = |len: usize| {
-        // SAFETY: a new buffer of `len` elements, no host pointer.
+        // SAFETY: a new buffer of `len` scalars, no host pointer.
         unsafe {
-            Buffer::<Complex<T>>::create(context, CL_MEM_READ_WRITE, len, ptr::null_mut())
+            Buffer::<T>::create(context, CL_MEM_READ_WRITE, len.max(1), ptr::null_mut())
                 .expect("a device buffer")
         }
     };
-    let mut device_input = buffer(len);
-    let device_output = buffer(len);
-    // SAFETY: blocking writes and reads of host slices of the buffers' lengths.
+    let mut device_input = buffer(input_len);
+    let mut device_output = buffer(output_len);
+    // SAFETY: blocking writes of host slices of the buffers' lengths.
     unsafe {
         queue
-            .enqueue_write_buffer(&mut device_input, CL_BLOCKING, 0, input, &[])
+            .enqueue_write_buffer(&mut device_input, CL_BLOCKING, 0, &host_input, &[])
             .expect("the input written");
+        if !in_place {
+            let zeros = vec![T::default(); output_len];
+            queue
+                .enqueue_write_buffer(&mut device_output, CL_BLOCKING, 0, &zeros, &[])
+                .expect("the output zeroed");
+        }
     }
     let tables: Vec<Buffer<u8>> = manifest
         .twiddle_bytes()
@@ -104,11 +154,15 @@ pub fn run_one_pass<T: Copy + Default>(
             .enqueue_nd_range(queue)
             .expect("the pass enqueued");
     }
-    let mut output = vec![Complex::<T>::default(); len];
+    let written = match in_place {
+        true => &device_input,
+        false => &device_output,
+    };
+    let mut output = vec![T::default(); output_len];
     // SAFETY: a blocking read into a slice of the buffer's length.
     unsafe {
         queue
-            .enqueue_read_buffer(&device_output, CL_BLOCKING, 0, &mut output, &[])
+            .enqueue_read_buffer(written, CL_BLOCKING, 0, &mut output, &[])
             .expect("the output read");
     }
     output

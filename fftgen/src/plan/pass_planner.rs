@@ -75,7 +75,7 @@ const OPT_IN_MAX_BLOCKS_PER_SM: usize = 3;
 /// once: by shared memory, threads, and registers at the values' words
 /// plus [`REGISTERS_BESIDE_VALUES`]; 0 where not even one block's
 /// registers hold them.
-fn opt_in_resident(
+pub(super) fn opt_in_resident(
     threads: usize,
     shared: usize,
     values: usize,

@@ -19,7 +19,9 @@
 
 use super::access::{Access, Column};
 use super::choices::ShapeChoices;
-use super::pass_planner::{fits_one_kernel, max_size, min_blocks_per_sm, plan_pass};
+use super::pass_planner::{
+    fits_one_kernel, max_size, min_blocks_per_sm, opt_in_resident, plan_pass,
+};
 use super::real_step::{AxisIndex, RealEnd, RealRoute, RealStep};
 use super::wisdom::Wisdom;
 use super::{ExchangeBuffers, ExchangeWidth, GlobalIo, Pass, Plan, Twiddles};
@@ -29,6 +31,19 @@ use crate::{
 
 /// Complex values of registers a real step needs beyond its FFT's.
 const REAL_STEP_VALUES: usize = 4;
+
+/// [`REAL_STEP_VALUES`] past max_size, where ptxas schedules the split's
+/// walk over the staged row (and the merge's loads) with more in flight.
+/// In f32 with room for 4 values, R2C 16000 (20 values over 400 threads)
+/// spilled 44 bytes at two blocks' 72 registers, 18000 (30 over 300) 68
+/// bytes at 96, C2R 18432 (24 over 384) 44 bytes at 80; in f64 4 hold
+/// (12288: 12 values over 768 threads at 80; ptxas for sm_90).
+fn opt_in_real_step_values(precision: Precision) -> usize {
+    match precision {
+        Precision::F32 => 10,
+        Precision::F64 => REAL_STEP_VALUES,
+    }
+}
 
 /// Why the reals of `layout` cannot be read as complex pairs, if they cannot:
 /// neighbours along the real axis must be adjacent, and every other stride
@@ -58,7 +73,12 @@ fn paired(layout: &Layout) -> Layout {
 /// says, if one kernel computes it.
 pub fn route(n: usize, spec: &FftSpec, layout: &Layout) -> Option<RealRoute> {
     let target = spec.planned_target();
-    if n % 2 == 0 && n >= 4 && n / 2 <= max_size(spec.precision) && !unpaired(layout) {
+    // Past max_size the FFT of N / 2 is one kernel where the target's
+    // opt-in shared memory holds it; [`fused_pass`] then checks that the
+    // staged half spectrum fits as well.
+    let half_fits =
+        |m: usize| m <= max_size(spec.precision) || fits_one_kernel(m, spec.precision, target);
+    if n % 2 == 0 && n >= 4 && !unpaired(layout) && half_fits(n / 2) {
         return Some(RealRoute::HalfLength);
     }
     (n <= max_size(spec.precision) && fits_one_kernel(n, spec.precision, target))
@@ -823,15 +843,34 @@ fn fused_pass(
     // The split or merge holds a pair of values, their twiddle and the
     // parts of the result on top of the FFT's registers: the launch bound
     // leaves room for four more complex values, so nothing spills.
-    if user.min_blocks_per_sm.is_none() && pass.lanes == super::LaneLayout::FftMajor {
-        let roomy = min_blocks_per_sm(
+    // Past max_size the bound follows the opt-in kernels' register model,
+    // at the block's shared memory with the staged row; where not even one
+    // block's registers hold the real step too, the axis takes passes
+    // (R2C 49152: 24 values over 1024 threads spilled 36 bytes at 64
+    // registers; 40768 and 43904: 28 over 784, 68 and 36 bytes at 80).
+    let opt_in = fft_n > max_size(precision);
+    let model = match opt_in {
+        true => opt_in_resident,
+        false => min_blocks_per_sm,
+    };
+    let resident = |extra: usize| {
+        model(
             pass.threads_per_block,
             pass.shared_bytes,
-            pass.values_per_thread + REAL_STEP_VALUES,
+            pass.values_per_thread + extra,
             precision,
             target,
-        );
-        pass.min_blocks_per_sm = pass.min_blocks_per_sm.min(roomy);
+        )
+    };
+    let extra = match opt_in {
+        true => opt_in_real_step_values(precision),
+        false => REAL_STEP_VALUES,
+    };
+    if opt_in && resident(extra) == 0 {
+        return Ok(None);
+    }
+    if user.min_blocks_per_sm.is_none() && pass.lanes == super::LaneLayout::FftMajor {
+        pass.min_blocks_per_sm = pass.min_blocks_per_sm.min(resident(extra)).max(1);
     }
     let Twiddles::RoundedF64Table { len } = pass.twiddles;
     let twiddle_offset = match route {
@@ -974,6 +1013,27 @@ mod tests {
         assert_eq!(long.passes[2].real.unwrap().end, RealEnd::Apart);
         assert_eq!(long.inverse_passes[0].real.unwrap().end, RealEnd::Apart);
         assert_eq!(long.scratch_elements, 1 << 15);
+        // Where the target's opt-in shared memory holds the FFT of N / 2
+        // and the staged half spectrum, that is one kernel per direction
+        // (12288: 6144 in 54 KiB, 2^15: 16384 in 132 KiB on the H100).
+        for n in [12288, 1 << 15] {
+            let opt_in = crate::plan::plan(&r2c(&[n]).target(Target::H100)).unwrap();
+            let [forward] = opt_in.passes.as_slice() else {
+                panic!("{n}: one pass")
+            };
+            assert_eq!(forward.real.unwrap().end, RealEnd::Both);
+            assert!(forward.dynamic_shared && forward.shared_bytes > n / 2 * 8);
+            assert_eq!(opt_in.inverse_passes.len(), 1);
+            let portable = crate::plan::plan(&r2c(&[n])).unwrap();
+            assert_eq!(portable.passes.len(), 3);
+        }
+        // Where one block's registers would not hold the real step on top
+        // of the FFT's values, the split runs apart.
+        let spilling = crate::plan::plan(&r2c(&[49152]).target(Target::H100)).unwrap();
+        assert_eq!(
+            spilling.passes.last().unwrap().real.unwrap().end,
+            RealEnd::Apart
+        );
         // An odd one takes the full length over two passes, the reals at
         // the first's loads and the half spectrum at the last's stores.
         let odd = crate::plan::plan(&r2c(&[15625])).unwrap();
