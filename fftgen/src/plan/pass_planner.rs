@@ -206,6 +206,10 @@ fn gcd(a: usize, b: usize) -> usize {
     }
 }
 
+/// Threads of a block from which a tile of columns reads its input past L1
+/// ([`Request::input_caching`]).
+const WIDE_TILE_THREADS: usize = 768;
+
 /// Shared memory a block may request past the static limit on `target`.
 fn opt_in_limit(target: &Target) -> usize {
     target
@@ -266,6 +270,7 @@ pub(super) fn plan_pass(
     let min_blocks_per_sm =
         request.launch_bound(stages.lanes, &threads, &block, planned_opt_in.as_ref())?;
     let lone_block = request.lone_opt_in_block(planned_opt_in.as_ref());
+    let input_caching = request.input_caching(lone_block, &io, &block);
     Ok(Pass {
         n,
         stages: stages.stages,
@@ -282,10 +287,7 @@ pub(super) fn plan_pass(
         real: None,
         normalizes: true,
         dynamic_shared: block.shared_bytes > target.plannable_shared_bytes(),
-        input_caching: choices.input_caching.unwrap_or(match lone_block {
-            true => InputCaching::L2Only,
-            false => InputCaching::L1AndL2,
-        }),
+        input_caching,
         fft_stride: io.fft_stride,
         exchange_width: exchange.width,
         exchange_buffers: exchange.buffers,
@@ -603,6 +605,24 @@ impl<'a> Request<'a> {
                 .min_blocks_per_sm
                 .is_none_or(|blocks| blocks == 1)
             && matches!(planned, Some((_, _, 1)))
+    }
+
+    /// Which caches the input loads go through: as chosen; past L1 for a
+    /// one-kernel shape alone on its SM ([`Request::lone_opt_in_block`]) and
+    /// for an f32 tile of columns read by a block of [`WIDE_TILE_THREADS`]
+    /// or more, whose shared memory leaves L1 little room beside the twiddles.
+    /// On the H100 (docs/bench/h100_columns_l2.log) that took 1000x1000 from
+    /// 1.691 to 1.619 ms, 2^23 2.140 -> 2.085, 2^24 2.375 -> 2.317; the
+    /// 512-thread column passes of 2^20 were 3% slower so, and keep L1.
+    fn input_caching(&self, lone_block: bool, io: &Io, block: &Block) -> InputCaching {
+        let wide_tile =
+            self.precision == Precision::F32 && io.tiled_in && block.threads >= WIDE_TILE_THREADS;
+        self.choices
+            .input_caching
+            .unwrap_or(match lone_block || wide_tile {
+                true => InputCaching::L2Only,
+                false => InputCaching::L1AndL2,
+            })
     }
 
     /// How stages read their twiddles: as chosen, else direct. Fine x
@@ -1407,5 +1427,23 @@ mod tests {
         );
         assert_eq!(given.first_write, FirstWrite::AfterBarrier);
         assert_eq!(given.input_caching, InputCaching::L1AndL2);
+    }
+
+    #[test]
+    fn wide_f32_column_tiles_read_past_l1() {
+        let caching = |shape: &[usize], precision: Precision| -> Vec<InputCaching> {
+            let spec = FftSpec::with_shape(shape)
+                .precision(precision)
+                .target(Target::H100);
+            let plan = crate::plan::plan(&spec).unwrap();
+            plan.passes.iter().map(|p| p.input_caching).collect()
+        };
+        use InputCaching::{L1AndL2, L2Only};
+        // 1000x1000: dense rows keep L1, the 800-thread column tile skips it.
+        assert_eq!(caching(&[1000, 1000], Precision::F32), [L1AndL2, L2Only]);
+        assert_eq!(caching(&[1 << 24], Precision::F32), [L2Only, L2Only]);
+        // 512-thread tiles (2^20) and f64 keep L1.
+        assert_eq!(caching(&[1 << 20], Precision::F32), [L1AndL2, L1AndL2]);
+        assert_eq!(caching(&[1000, 1000], Precision::F64), [L1AndL2, L1AndL2]);
     }
 }
