@@ -158,6 +158,11 @@ impl Wisdom {
         })
     }
 
+    /// No files: what the planner's model plans alone.
+    pub fn none() -> Wisdom {
+        Wisdom { files: Vec::new() }
+    }
+
     /// The wisdom a spec plans with: the file it names, else the one
     /// [`WISDOM_ENV`] names, before the built-in files; the built-in files
     /// alone, borrowed, when neither names one.

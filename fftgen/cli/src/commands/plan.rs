@@ -30,11 +30,15 @@ fn shape_origin(spec: &FftSpec, plan: &Plan) -> String {
         return "the planner's model".into();
     };
     let target = spec.planned_target();
+    // A plan the model gives alone owes nothing to the wisdom, even where
+    // an entry's choices (a complex size's split, for a real axis) change
+    // nothing.
+    let model = fftgen::plan::plan_with_wisdom(spec, &Wisdom::none());
     let measured = wisdom
         .candidates_with_files(&spec.shape, spec.precision, target)
         .find(|(_, entry)| {
             let again = spec.clone().choices(entry.choices.clone());
-            fftgen::plan::plan(&again).as_ref() == Ok(plan)
+            model.as_ref() != Ok(plan) && fftgen::plan::plan(&again).as_ref() == Ok(plan)
         });
     match measured {
         Some((file, entry)) => format!(
@@ -52,7 +56,7 @@ fn shape_origin(spec: &FftSpec, plan: &Plan) -> String {
             }
         ),
         None => format!(
-            "the planner's model (no measured shape of this size plans for target `{}`)",
+            "the planner's model (no measured shape of this size plans for target `{}`, or changes its plan)",
             target.name
         ),
     }
