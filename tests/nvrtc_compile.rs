@@ -114,6 +114,43 @@ fn real_multi_pass_and_multi_dimensional_plans() {
     }
 }
 
+/// Real transforms whose FFT of N / 2 takes C2C passes, the split on the
+/// last one's tile of mirrored columns and the merge on the first one's
+/// loads (2^16, 2^20, and 31250 with an odd column count), in and out of
+/// place, f32 and f64, on the portable target and the H100.
+#[test]
+fn real_split_and_merge_on_mirrored_column_tiles() {
+    if !nvrtc() {
+        return;
+    }
+    for n in [1 << 16, 1 << 20, 31250] {
+        for precision in [Precision::F32, Precision::F64] {
+            for placement in [Placement::OutOfPlace, Placement::InPlace] {
+                for target in [Target::PORTABLE, Target::H100] {
+                    let spec = FftSpec::new(n)
+                        .kind(TransformKind::R2c)
+                        .precision(precision)
+                        .placement(placement)
+                        .target(target);
+                    let plan = fftgen::plan::plan(&spec).unwrap();
+                    if plan.passes.len() == 1 {
+                        continue;
+                    }
+                    let mirrored = |pass: &fftgen::plan::Pass| {
+                        matches!(
+                            pass.real.map(|r| r.end),
+                            Some(fftgen::plan::RealEnd::Mirrored(_))
+                        )
+                    };
+                    assert!(mirrored(plan.passes.last().unwrap()), "{n} {precision}");
+                    assert!(mirrored(&plan.inverse_passes[0]), "{n} {precision}");
+                    compile(&spec);
+                }
+            }
+        }
+    }
+}
+
 /// Real transforms whose FFT of N / 2 is one kernel in the H100's opt-in
 /// shared memory (the split and merge fused into it, the half spectrum
 /// staged beside the exchange), in and out of place: ptxas accepts their

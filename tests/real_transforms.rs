@@ -132,6 +132,33 @@ fn length_65536() {
     }
 }
 
+/// A 1D real axis past one kernel whose FFT of N / 2 runs in C2C passes
+/// keeps the split on the last pass's stores (a tile of mirrored columns
+/// u and C - u) and the merge on the first pass's loads: 2^16 (256
+/// columns, 128 on the C2R's first pass) and 31250 (125 columns: odd, so
+/// each row's tile has an idle slot), f32 and f64, in place and out of
+/// place, batch 3.
+#[test]
+fn split_and_merge_fused_into_the_passes_of_long_axes() {
+    for n in [1 << 16, 31250] {
+        for precision in [Precision::F32, Precision::F64] {
+            for placement in [Placement::OutOfPlace, Placement::InPlace] {
+                let spec = real_spec(&[n], precision).placement(placement);
+                let plan = fftgen::plan::plan(&spec).unwrap();
+                for passes in [&plan.passes, &plan.inverse_passes] {
+                    let ends: Vec<_> = passes.iter().filter_map(|p| p.real).collect();
+                    assert!(
+                        matches!(ends[..], [step] if matches!(step.end, fftgen::plan::RealEnd::Mirrored(_))),
+                        "{n} {precision} {placement}: {ends:?}"
+                    );
+                }
+                assert_eq!(plan.passes.len(), 2, "{n}: two passes, none apart");
+                check_spec_on_pocl(&spec, 3, ORIGIN);
+            }
+        }
+    }
+}
+
 /// Real axes past one kernel in 2D and 3D, past two passes in 1D (the
 /// portable target's short columns make that happen at a few million
 /// points), and complex axes past one pass: the half-length FFT's C2C
@@ -259,6 +286,9 @@ fn c2r_of_r2c_is_n_times_the_input() {
     for (shape, placement) in [
         (vec![12, 20], Placement::OutOfPlace),
         (vec![45], Placement::InPlace),
+        // The split and the merge fused into the passes of the FFT of N / 2.
+        (vec![1 << 16], Placement::InPlace),
+        (vec![31250], Placement::OutOfPlace),
     ] {
         let spec = real_spec(&shape, Precision::F32).placement(placement);
         let generated = fftgen::generate(&spec, ORIGIN).unwrap();

@@ -145,3 +145,23 @@ fn real_transforms_even_and_odd_both_dialects() {
     pin("r2c_cuda_f32_n375_full_length", &odd, Backend::Cuda);
     pin("r2c_opencl_f32_n375_full_length", &odd, Backend::OpenCl);
 }
+
+/// An R2C past one kernel (12288 on the portable target: the FFT of 6144
+/// in two C2C passes): the split on the stores of the last pass's tile of
+/// mirrored columns, the merge on the loads of the C2R's first pass.
+#[test]
+fn real_transform_split_on_mirrored_columns_both_dialects() {
+    let spec = FftSpec::new(12288)
+        .kind(fftgen::TransformKind::R2c)
+        .target(Target::PORTABLE);
+    pin(
+        "r2c_cuda_f32_n12288_two_pass_mirrored_split",
+        &spec,
+        Backend::Cuda,
+    );
+    pin(
+        "r2c_opencl_f32_n12288_two_pass_mirrored_split",
+        &spec,
+        Backend::OpenCl,
+    );
+}

@@ -232,23 +232,39 @@ pub(super) fn split(a: Expr, b: Expr, w: Expr) -> Vec<Stmt> {
 /// (0 for X[0] and X[M]), all declared before:
 /// (X[k] + conj X[M-k]) + i conj(w) (X[k] - conj X[M-k]).
 pub(super) fn merge(target: Expr) -> Vec<Stmt> {
+    let mut out = merge_parts();
+    out.push(assign(target, merged()));
+    out
+}
+
+/// The differences the merge needs (`dr`, `di`), from `a`, `b`, `ai` and
+/// `bi` declared before.
+fn merge_parts() -> Vec<Stmt> {
     vec![
         let_const(Type::Real, "dr", var("a").re().sub(var("b").re())),
         let_const(Type::Real, "di", var("ai").add(var("bi"))),
-        // i conj(w) d = (wi dr - wr di, wr dr + wi di).
-        assign(
-            target,
-            Expr::complex(
-                var("a")
-                    .re()
-                    .add(var("b").re())
-                    .add(var("w").im().mul(var("dr")))
-                    .sub(var("w").re().mul(var("di"))),
-                var("ai")
-                    .sub(var("bi"))
-                    .add(var("w").re().mul(var("dr")))
-                    .add(var("w").im().mul(var("di"))),
-            ),
-        ),
     ]
+}
+
+/// The merge of [`merge`] as a value: the statements that declare its
+/// differences, and the merged value that uses them.
+pub(super) fn merged_with_parts() -> (Vec<Stmt>, Expr) {
+    (merge_parts(), merged())
+}
+
+/// The merged value (X[k] + conj X[M-k]) + i conj(w) (X[k] - conj X[M-k])
+/// from `a`, `b`, `w`, `ai`, `bi`, `dr` and `di` declared before.
+fn merged() -> Expr {
+    // i conj(w) d = (wi dr - wr di, wr dr + wi di).
+    Expr::complex(
+        var("a")
+            .re()
+            .add(var("b").re())
+            .add(var("w").im().mul(var("dr")))
+            .sub(var("w").re().mul(var("di"))),
+        var("ai")
+            .sub(var("bi"))
+            .add(var("w").re().mul(var("dr")))
+            .add(var("w").im().mul(var("di"))),
+    )
 }

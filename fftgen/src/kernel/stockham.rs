@@ -17,11 +17,12 @@ use super::ast::{
 use super::butterfly::butterfly_name;
 use super::complex_ops::cmul_name;
 use super::key::KernelKey;
-use super::real_split::{merge, split};
+use super::real_split::{merge, merged_with_parts, split};
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{
     Access, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout,
-    Padding, Pass, Plan, RealEnd, RealRoute, RealStep, Stage, StageTwiddles,
+    MirroredColumns, Padding, Pass, Plan, RealEnd, RealRoute, RealStep, Stage, StageTwiddles,
+    StepTwiddle,
 };
 use crate::{Direction, Placement};
 
@@ -93,6 +94,16 @@ pub fn twiddle_table(pass: &Pass) -> Vec<(f64, f64)> {
             table.push(root_of_unity_f64((m * step.split) as i64, span, -1));
         }
     }
+    // The fine and coarse tables of w_N^k of a mirrored pass's real step.
+    if let Some(RealEnd::Mirrored(mirrored)) = pass.real.map(|r| r.end) {
+        let (span, split) = (mirrored.twiddle.span as i64, mirrored.twiddle.split);
+        for m in 0..split {
+            table.push(root_of_unity_f64(m as i64, span, -1));
+        }
+        for m in 0..mirrored.twiddle.coarse_len() {
+            table.push(root_of_unity_f64((m * split) as i64, span, -1));
+        }
+    }
     // The split's and merge's w_N^k of a half-length real step.
     if let Some(real) = pass.real.filter(|r| r.twiddle_offset.is_some()) {
         for k in 0..real.half_len() {
@@ -109,6 +120,9 @@ pub const TWIDDLES: &str = "twiddles";
 pub fn has_twiddles(pass: &Pass) -> bool {
     pass.stages.iter().any(|s| s.twiddle_offset.is_some())
         || pass.step_twiddle.is_some()
+        || pass
+            .real
+            .is_some_and(|r| matches!(r.end, RealEnd::Mirrored(_)))
         || pass.real.is_some_and(|r| r.twiddle_offset.is_some())
 }
 
@@ -375,16 +389,21 @@ impl Lowering<'_> {
                     "tile_region",
                     var("tile_f").mul(uint(pass.fft_stride)),
                 ));
-                body.push(let_const(
-                    Type::Index,
-                    "tile_fft",
-                    block_fft().add(var("tile_f")),
-                ));
-                body.push(let_const(
-                    Type::Bool,
-                    "tile_active",
-                    var("tile_fft").lt(total.clone()),
-                ));
+                match self.split_on_stores() {
+                    Some(mirrored) => body.extend(mirrored_tile(mirrored, block_fft())),
+                    None => {
+                        body.push(let_const(
+                            Type::Index,
+                            "tile_fft",
+                            block_fft().add(var("tile_f")),
+                        ));
+                        body.push(let_const(
+                            Type::Bool,
+                            "tile_active",
+                            var("tile_fft").lt(total.clone()),
+                        ));
+                    }
+                }
                 body.extend(self.locate("tile_fft", "tile_in_base", "tile_out_base"));
             }
             if pass.io == GlobalIo::ColumnTile {
@@ -629,21 +648,165 @@ impl Lowering<'_> {
             .collect()
     }
 
-    /// Copies the tile's input into shared memory.
+    /// Copies the tile's input into shared memory (merged from the half
+    /// spectrum for a C2R's [`RealEnd::Mirrored`] pass).
     fn tile_load(&self) -> Vec<Stmt> {
         self.tile_copy(|k, slot| {
-            let source = self.load_point("tile_in_base", "tile_fft", k);
-            vec![
-                let_const(Type::Complex, "x", source),
+            let mut out = match self.merge_on_loads() {
+                Some(mirrored) => self.merged_load(mirrored, k),
+                None => vec![let_const(
+                    Type::Complex,
+                    "x",
+                    self.load_point("tile_in_base", "tile_fft", k),
+                )],
+            };
+            out.extend([
                 assign(var("shared_re").at(slot.clone()), var("x").re()),
                 assign(var("shared_im").at(slot), var("x").im()),
-            ]
+            ]);
+            out
         })
+    }
+
+    /// `x` = Z'[i] (twice Z[i]) merged from X[i] and X[M - i] of the half
+    /// spectrum, i = c + C `point` (the same math as the merge apart).
+    fn merged_load(&self, mirrored: MirroredColumns, point: Expr) -> Vec<Stmt> {
+        let access = &self.pass.access;
+        let m = mirrored.columns * self.pass.n;
+        let c = var("tile_fft_c0");
+        let i = c
+            .clone()
+            .add(point.clone().cast(Type::Index).mul(uint(mirrored.columns)));
+        let at = var("tile_in_base").add(strided(point, access.input_stride));
+        // X[M - i] lies M - i - c values from this column's start (unit
+        // column stride): at (base + M - i) - c, which never wraps.
+        let mirror = var("tile_in_base").add(uint(m)).sub(var("i")).sub(c);
+        let first = var("i").lt(uint(1));
+        let mut out = vec![
+            let_const(Type::Index, "i", i),
+            let_const(Type::Complex, "a", self.input_load(at)),
+            let_const(Type::Complex, "b", self.input_load(mirror)),
+            let_const(
+                Type::Complex,
+                "w",
+                self.real_twiddle(mirrored.twiddle, var("i")),
+            ),
+            // X[0] and X[M] are real in a Hermitian spectrum.
+            let_const(
+                Type::Real,
+                "ai",
+                Expr::select(first.clone(), Expr::Real(0.0), var("a").im()),
+            ),
+            let_const(
+                Type::Real,
+                "bi",
+                Expr::select(first, Expr::Real(0.0), var("b").im()),
+            ),
+        ];
+        let (parts, value) = merged_with_parts();
+        out.extend(parts);
+        out.push(let_const(Type::Complex, "x", value));
+        out
+    }
+
+    /// `w_N^k` of a mirrored pass's real step from its fine and coarse
+    /// tables.
+    fn real_twiddle(&self, table: StepTwiddle, k: Expr) -> Expr {
+        Expr::call(
+            cmul_name(false, self.plan.precision),
+            vec![
+                var(TWIDDLES).at(uint(table.offset).add(k.clone().rem(uint(table.split)))),
+                var(TWIDDLES).at(uint(table.offset + table.split).add(k.div(uint(table.split)))),
+            ],
+        )
+    }
+
+    /// The tile's half spectrum of an R2C's [`RealEnd::Mirrored`] pass from
+    /// shared memory: slot `tile_f` (column c) writes X[c + C k] for its
+    /// points k, split from Z[c + C k] and Z[M - c - C k], which its
+    /// partner slot holds (itself for columns 0 and C / 2); column 0 also
+    /// X[M] = Re Z[0] - Im Z[0].
+    fn mirrored_store(&self, mirrored: MirroredColumns) -> Vec<Stmt> {
+        let (l, c_count) = (self.pass.n, mirrored.columns);
+        let m = l * c_count;
+        let stride = self.pass.fft_stride;
+        let shared =
+            |at: Expr| Expr::complex(var("shared_re").at(at.clone()), var("shared_im").at(at));
+        let self_paired = var("tile_u").lt(uint(1));
+        let column_zero = self_paired.clone().and(var("tile_side").lt(uint(1)));
+        let mut out = vec![
+            // The partner slot: 2u + 1 for 2u and back, itself for u = 0.
+            let_const(
+                Type::Uint,
+                "tile_pair",
+                Expr::select(
+                    self_paired,
+                    var("tile_f"),
+                    var("tile_f")
+                        .add(uint(1))
+                        .sub(var("tile_side").mul(uint(2))),
+                )
+                .mul(uint(stride)),
+            ),
+            let_const(Type::Bool, "tile_zero", column_zero),
+        ];
+        out.extend(self.tile_copy(|k, slot| {
+            // Z[M - i]: column 0 at (L - k) mod L, else L - 1 - k.
+            let partner = Expr::select(
+                var("tile_zero"),
+                uint(l).sub(k.clone()).rem(uint(l)),
+                uint(l - 1).sub(k.clone()),
+            );
+            let i = var("tile_fft_c0").add(k.clone().cast(Type::Index).mul(uint(c_count)));
+            let mut pair = vec![let_const(Type::Index, "i", i)];
+            pair.extend(split(
+                shared(slot),
+                shared(var("tile_pair").add(partner)),
+                self.real_twiddle(mirrored.twiddle, var("i")),
+            ));
+            pair.extend(self.store_point("tile_out_base", "tile_fft", k, var("x")));
+            vec![Stmt::Scope(pair)]
+        }));
+        // X[M] from Z[0] (w_N^M = -1).
+        let mut last = split(
+            shared(var("tile_region")),
+            shared(var("tile_region")),
+            self.real_twiddle(mirrored.twiddle, uint(m)),
+        );
+        last.extend(self.store_point("tile_out_base", "tile_fft", uint(l), var("x")));
+        out.push(Stmt::If(
+            var("tile_active")
+                .and(var("tile_zero"))
+                .and(var("tile_k").lt(uint(1))),
+            vec![Stmt::Scope(last)],
+        ));
+        out
+    }
+
+    /// The [`RealEnd::Mirrored`] step of an R2C pass (the split on its
+    /// stores).
+    fn split_on_stores(&self) -> Option<MirroredColumns> {
+        match (self.pass.real.map(|r| r.end), self.direction) {
+            (Some(RealEnd::Mirrored(mirrored)), Direction::Forward) => Some(mirrored),
+            _ => None,
+        }
+    }
+
+    /// The [`RealEnd::Mirrored`] step of a C2R pass (the merge on its
+    /// loads).
+    fn merge_on_loads(&self) -> Option<MirroredColumns> {
+        match (self.pass.real.map(|r| r.end), self.direction) {
+            (Some(RealEnd::Mirrored(mirrored)), Direction::Inverse) => Some(mirrored),
+            _ => None,
+        }
     }
 
     /// Copies the tile's results from shared memory to the output, with the
     /// four-step twiddle and the scale.
     fn tile_store(&self) -> Vec<Stmt> {
+        if let Some(mirrored) = self.split_on_stores() {
+            return self.mirrored_store(mirrored);
+        }
         self.tile_copy(|k, slot| {
             let value = Expr::complex(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
             let value = self.step_twiddled(value, "tile_fft", k.clone());
@@ -1335,6 +1498,52 @@ impl ExchangeArrays {
 /// Decomposes FFT `fft` (an index variable) into the columns of `access`
 /// (`{fft}_c0`, ...) and the transform of the batch, and declares where it
 /// starts in the input and the output.
+/// The tile of mirrored columns of an R2C's [`RealEnd::Mirrored`] pass:
+/// slot `tile_f` of the block whose first slot is `block_fft` is slot r
+/// of row `tile_q`, which holds column u = r / 2 (r even) or C - u (r odd;
+/// C / 2 for u = 0 and even C, nothing for odd C), declared as the FFT
+/// `tile_fft` that [`locate`] places.
+fn mirrored_tile(mirrored: MirroredColumns, block_fft: Expr) -> Vec<Stmt> {
+    let (c, slots) = (mirrored.columns, mirrored.slots());
+    let within = var("tile_g").lt(var("batch").cast(Type::Index).mul(uint(slots)));
+    let high = match c % 2 {
+        0 => Expr::select(
+            var("tile_u").lt(uint(1)),
+            uint(c / 2),
+            uint(c).sub(var("tile_u")),
+        ),
+        _ => uint(c).sub(var("tile_u")).rem(uint(c)),
+    };
+    let active = match c % 2 {
+        0 => within,
+        // Slot 1 of a row of odd C is idle.
+        _ => Expr::select(
+            var("tile_r").lt(uint(1)),
+            within.clone(),
+            uint(1).lt(var("tile_r")).and(within),
+        ),
+    };
+    vec![
+        let_const(Type::Index, "tile_g", block_fft.add(var("tile_f"))),
+        let_const(Type::Index, "tile_q", var("tile_g").div(uint(slots))),
+        let_const(
+            Type::Uint,
+            "tile_r",
+            var("tile_g").rem(uint(slots)).cast(Type::Uint),
+        ),
+        let_const(Type::Uint, "tile_u", var("tile_r").div(uint(2))),
+        let_const(Type::Uint, "tile_side", var("tile_r").rem(uint(2))),
+        let_const(
+            Type::Index,
+            "tile_fft",
+            var("tile_q").mul(uint(c)).add(
+                Expr::select(var("tile_side").lt(uint(1)), var("tile_u"), high).cast(Type::Index),
+            ),
+        ),
+        let_const(Type::Bool, "tile_active", active),
+    ]
+}
+
 pub(super) fn locate(access: &Access, fft: &str, input: &str, output: &str) -> Vec<Stmt> {
     let mut out = Vec::new();
     let mut rest = var(fft);

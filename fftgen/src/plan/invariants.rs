@@ -10,7 +10,8 @@
 //! instead of a wrong answer or an access past a buffer.
 
 use super::{
-    ExchangeBuffers, ExchangeWidth, Pass, Plan, RealEnd, RealRoute, StageTwiddles, Twiddles,
+    ExchangeBuffers, ExchangeWidth, GlobalIo, MirroredColumns, Pass, Plan, RealEnd, RealRoute,
+    StageTwiddles, Twiddles,
 };
 use crate::codelet::is_supported_radix;
 use crate::{Buffer, Error, Precision, Target, TransformKind};
@@ -37,7 +38,7 @@ pub fn check(plan: &Plan, target: &Target) -> Result<(), Error> {
         }
         check_stages(pass, plan.precision).map_err(fail)?;
         check_launch(pass, plan.precision, target).map_err(fail)?;
-        check_real_step(pass).map_err(fail)?;
+        check_real_step(pass, i < plan.passes.len()).map_err(fail)?;
         if plan.kind == TransformKind::C2c {
             check_bounds(pass, plan).map_err(fail)?;
         }
@@ -234,11 +235,15 @@ fn check_shared(pass: &Pass, precision: Precision, target: &Target) -> Result<()
     Ok(())
 }
 
-/// A fused real step meets an FFT of the length its route computes.
-fn check_real_step(pass: &Pass) -> Result<(), String> {
+/// A fused real step meets an FFT of the length its route computes (the
+/// R2C's where `forward`, else the C2R's).
+fn check_real_step(pass: &Pass, forward: bool) -> Result<(), String> {
     let Some(real) = pass.real else {
         return Ok(());
     };
+    if let RealEnd::Mirrored(mirrored) = real.end {
+        return check_mirrored(pass, real.real_n, mirrored, forward);
+    }
     let fft_n = match (real.route, real.end) {
         (RealRoute::HalfLength, RealEnd::Both) => real.real_n / 2,
         (RealRoute::FullLength, RealEnd::Both) => real.real_n,
@@ -248,6 +253,66 @@ fn check_real_step(pass: &Pass) -> Result<(), String> {
         return Err(format!(
             "its FFT of {} points serves a real row of {} ({:?} route), which needs one of {fft_n}",
             pass.n, real.real_n, real.route
+        ));
+    }
+    Ok(())
+}
+
+/// A [`RealEnd::Mirrored`] pass computes the FFT of N / 2 as C columns of
+/// one row at unit column stride, its tile pairs them (an even number of
+/// slots per block, both ends tiled for the split), and the half
+/// spectrum's side holds M + 1 values per row.
+fn check_mirrored(
+    pass: &Pass,
+    real_n: usize,
+    mirrored: MirroredColumns,
+    forward: bool,
+) -> Result<(), String> {
+    let access = &pass.access;
+    let (m, c) = (real_n / 2, mirrored.columns);
+    let [column] = access.columns.as_slice() else {
+        return Err("a tile of mirrored columns needs the columns of one row alone".into());
+    };
+    if column.count != c || c * pass.n != m || c < 2 {
+        return Err(format!(
+            "its {} columns of {} points do not make the FFT of {m} of a real row of {real_n} \
+             as {c} mirrored columns",
+            column.count, pass.n
+        ));
+    }
+    let (tiled, column_stride, point_stride, distance) = match forward {
+        true => (
+            pass.io == GlobalIo::ColumnTile
+                && pass.output_io == GlobalIo::ColumnTile
+                && pass.ffts_per_block.is_multiple_of(2),
+            column.output_stride,
+            access.output_stride,
+            access.output_distance,
+        ),
+        false => (
+            pass.io == GlobalIo::ColumnTile,
+            column.input_stride,
+            access.input_stride,
+            access.input_distance,
+        ),
+    };
+    if !tiled {
+        return Err(format!(
+            "its tile of {} FFTs ({:?} in, {:?} out) cannot pair columns u and {c} - u",
+            pass.ffts_per_block, pass.io, pass.output_io
+        ));
+    }
+    if (column_stride, point_stride) != (1, c) || distance < m + 1 {
+        return Err(format!(
+            "its half spectrum (columns {column_stride} apart, points {point_stride} apart, \
+             rows {distance} apart) does not hold the {} values of a row at unit column stride",
+            m + 1
+        ));
+    }
+    if mirrored.twiddle.span != real_n {
+        return Err(format!(
+            "its table of w_N^k spans {}, not N = {real_n}",
+            mirrored.twiddle.span
         ));
     }
     Ok(())

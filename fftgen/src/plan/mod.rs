@@ -29,7 +29,7 @@ pub mod access;
 pub mod split;
 
 pub use access::{Access, Column, StepTwiddle};
-pub use real_step::{AxisIndex, RealEnd, RealRoute, RealStep};
+pub use real_step::{AxisIndex, MirroredColumns, RealEnd, RealRoute, RealStep};
 
 use crate::{Direction, Layout, Normalization, Placement, Precision, TransformKind};
 use serde::{Deserialize, Serialize};
@@ -459,6 +459,15 @@ impl Pass {
         batch.div_ceil(self.ffts_per_block)
     }
 
+    /// The FFTs of one transform the launch counts blocks by: the pass's
+    /// FFTs, or the slots of a tile of mirrored columns.
+    pub fn launch_ffts_per_transform(&self) -> usize {
+        match self.real.map(|r| r.end) {
+            Some(RealEnd::Mirrored(mirrored)) => mirrored.slots(),
+            _ => self.access.ffts_per_transform(),
+        }
+    }
+
     /// Bytes this pass reads and writes per transform of `plan`'s batch.
     pub fn bytes_moved(&self, plan: &Plan) -> usize {
         let ffts = self.access.ffts_per_transform();
@@ -479,6 +488,9 @@ impl Pass {
                     RealEnd::Both => reals + half,
                     RealEnd::Loads(_) => reals + full,
                     RealEnd::Stores(_) => full + half,
+                    // The FFT's N / 2 values on one side, the half
+                    // spectrum on the other.
+                    RealEnd::Mirrored(_) => (real.real_n / 2) * complex + half,
                 };
                 per_row * ffts * self.n / real.real_side_len().max(1)
             }

@@ -22,7 +22,7 @@ use super::choices::ShapeChoices;
 use super::pass_planner::{
     fits_one_kernel, max_size, min_blocks_per_sm, opt_in_resident, plan_pass,
 };
-use super::real_step::{AxisIndex, RealEnd, RealRoute, RealStep};
+use super::real_step::{AxisIndex, MirroredColumns, RealEnd, RealRoute, RealStep};
 use super::wisdom::Wisdom;
 use super::{ExchangeBuffers, ExchangeWidth, GlobalIo, Pass, Plan, Twiddles};
 use crate::{
@@ -147,8 +147,10 @@ pub fn validate(spec: &FftSpec) -> Result<(), Error> {
 /// into the workspace, so the input is never written) and then the real
 /// axis into the output. The real axis is one fused kernel where one holds
 /// it; else, for even N whose reals pair up, the complex FFT of N / 2 in
-/// C2C passes with the split or merge in a pass of its own
-/// ([`RealEnd::Apart`]); else the full-length complex FFT in two or three
+/// C2C passes with the split on the last one's stores and the merge on
+/// the first one's loads ([`RealEnd::Mirrored`]) where its tile pairs the
+/// columns, else in a pass of its own ([`RealEnd::Apart`]); else the
+/// full-length complex FFT in two or three
 /// passes with the reals at the first's loads and the half spectrum at the
 /// last's stores.
 pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Error> {
@@ -463,7 +465,8 @@ enum RealAxis {
     /// One kernel per direction, the real step fused into both ends.
     Fused { forward: Pass, inverse: Pass },
     /// Even N: C2C passes of N / 2 over the reals read as pairs, the split
-    /// (R2C, after them) or merge (C2R, before them) in a pass of its own.
+    /// (R2C, after them) or merge (C2R, before them) fused into the last or
+    /// first of them ([`RealEnd::Mirrored`]), or in a pass of its own.
     Apart,
     /// The full-length complex FFT over two or three passes.
     FullLength { split: Vec<usize> },
@@ -584,8 +587,9 @@ fn fused_routed(
 
 /// The passes of an even real axis past one kernel in `direction`: the
 /// C2C passes of N / 2 over the reals read as pairs, and the split (R2C,
-/// after them, in place on the output) or the merge (C2R, before them,
-/// into the output's pairs) in a pass of its own.
+/// on the last one's stores, or after them in place on the output) or the
+/// merge (C2R, on the first one's loads, or before them into the output's
+/// pairs): fused where [`mirror`] can, else in a pass of its own.
 fn apart_passes(
     spec: &FftSpec,
     target: &Target,
@@ -616,7 +620,8 @@ fn apart_passes(
         axis: None,
     };
     match direction {
-        // The FFT of the pairs into the output, split there.
+        // The FFT of the pairs into the output, split there: on the last
+        // pass's stores where its tile pairs the columns, else apart.
         Direction::Forward => {
             let pairs = paired(from.1);
             let mut passes = segment(
@@ -629,11 +634,36 @@ fn apart_passes(
                 (to.0, to.1),
                 false,
             )?;
-            passes.push(split((to.0, to.1), (to.0, to.1)));
+            let fused = passes
+                .last_mut()
+                .is_some_and(|routed| mirror(&mut routed.pass, n, direction));
+            if !fused {
+                passes.push(split((to.0, to.1), (to.0, to.1)));
+            }
             Ok(passes)
         }
-        // Merged into the output's pairs, their FFT in place.
+        // Merged on the first pass's loads where it reads the half
+        // spectrum as a tile of columns, else into the output's pairs in
+        // a pass of its own; their FFT in place.
         Direction::Inverse => {
+            let pairs = paired(to.1);
+            let mut fused = segment(
+                spec,
+                target,
+                &pairs_shape,
+                &[last],
+                &choices,
+                from,
+                (to.0, &pairs),
+                false,
+            )?;
+            if fused.len() > 1
+                && fused
+                    .first_mut()
+                    .is_some_and(|routed| mirror(&mut routed.pass, n, direction))
+            {
+                return Ok(fused);
+            }
             let pairs = paired(to.1);
             let mut passes = vec![split(from, (to.0, &pairs))];
             passes.extend(segment(
@@ -649,6 +679,54 @@ fn apart_passes(
             Ok(passes)
         }
     }
+}
+
+/// Fuses the split (R2C, `pass` the last C2C pass of the FFT of N / 2) or
+/// the merge (C2R, `pass` the first) of a real axis of `n` points into
+/// `pass` as [`RealEnd::Mirrored`] where it can hold it: a column tile
+/// (two slots per block at least, so each pairs columns u and C - u) over
+/// the C columns of one row, the half spectrum's side at unit column
+/// stride. Returns whether it did.
+fn mirror(pass: &mut Pass, n: usize, direction: Direction) -> bool {
+    let access = &pass.access;
+    let [column] = access.columns.as_slice() else {
+        return false;
+    };
+    let c = column.count;
+    let (tile, half_side) = match direction {
+        Direction::Forward => (
+            pass.output_io == GlobalIo::ColumnTile,
+            (column.output_stride, access.output_stride),
+        ),
+        Direction::Inverse => (
+            pass.io == GlobalIo::ColumnTile,
+            (column.input_stride, access.input_stride),
+        ),
+    };
+    let pairs = direction == Direction::Inverse
+        || (pass.io == GlobalIo::ColumnTile
+            && pass.ffts_per_block.is_multiple_of(2)
+            && pass.step_twiddle.is_none());
+    if !tile || !pairs || half_side != (1, c) || c < 2 || c * pass.n != n / 2 {
+        return false;
+    }
+    // The table of w_N^k follows the stages' and the four-step twiddle's.
+    let Twiddles::RoundedF64Table { len } = pass.twiddles;
+    let step = pass.step_twiddle.map_or(0, |t| t.len());
+    let twiddle = super::StepTwiddle::new(0, n, len + step);
+    pass.twiddles = Twiddles::RoundedF64Table {
+        len: len + twiddle.len(),
+    };
+    pass.real = Some(RealStep {
+        route: RealRoute::HalfLength,
+        end: RealEnd::Mirrored(MirroredColumns {
+            columns: c,
+            twiddle,
+        }),
+        real_n: n,
+        twiddle_offset: None,
+    });
+    true
 }
 
 /// The passes of the full-length complex FFT of a real axis, split as
@@ -1003,16 +1081,15 @@ mod tests {
         );
         let plan = crate::plan::plan(&strided).unwrap();
         assert_eq!(plan.passes[0].real.unwrap().route, RealRoute::FullLength);
-        // Past one kernel an even axis runs the FFT of N / 2 in C2C passes
-        // and the split apart (the merge first for the C2R). The R2C needs
-        // no workspace out of place; the C2R's transposing pass does (its
-        // input is never written).
+        // Past one kernel an even axis runs the FFT of N / 2 in C2C passes,
+        // the split on the last one's stores and the merge on the first
+        // one's loads ([`the_split_rides_on_a_tile_of_mirrored_columns`]).
+        // Out of place neither needs a workspace: the C2R's first pass
+        // reads the input (never written) and writes the output.
         let long = crate::plan::plan(&r2c(&[1 << 16])).unwrap();
-        assert_eq!(long.passes.len(), 3);
-        assert!(long.passes[..2].iter().all(|p| p.real.is_none()));
-        assert_eq!(long.passes[2].real.unwrap().end, RealEnd::Apart);
-        assert_eq!(long.inverse_passes[0].real.unwrap().end, RealEnd::Apart);
-        assert_eq!(long.scratch_elements, 1 << 15);
+        assert_eq!(long.passes.len(), 2);
+        assert!(long.passes[0].real.is_none());
+        assert_eq!(long.scratch_elements, 0);
         // Where the target's opt-in shared memory holds the FFT of N / 2
         // and the staged half spectrum, that is one kernel per direction
         // (12288: 6144 in 54 KiB, 2^15: 16384 in 132 KiB on the H100).
@@ -1025,15 +1102,17 @@ mod tests {
             assert!(forward.dynamic_shared && forward.shared_bytes > n / 2 * 8);
             assert_eq!(opt_in.inverse_passes.len(), 1);
             let portable = crate::plan::plan(&r2c(&[n])).unwrap();
-            assert_eq!(portable.passes.len(), 3);
+            assert_eq!(portable.passes.len(), 2);
         }
         // Where one block's registers would not hold the real step on top
-        // of the FFT's values, the split runs apart.
+        // of the FFT's values, the FFT of N / 2 takes passes and the split
+        // rides on the last one's stores.
         let spilling = crate::plan::plan(&r2c(&[49152]).target(Target::H100)).unwrap();
-        assert_eq!(
-            spilling.passes.last().unwrap().real.unwrap().end,
-            RealEnd::Apart
-        );
+        assert_eq!(spilling.passes.len(), 2);
+        assert!(matches!(
+            spilling.passes[1].real.unwrap().end,
+            RealEnd::Mirrored(_)
+        ));
         // An odd one takes the full length over two passes, the reals at
         // the first's loads and the half spectrum at the last's stores.
         let odd = crate::plan::plan(&r2c(&[15625])).unwrap();
@@ -1045,12 +1124,71 @@ mod tests {
         assert_eq!(odd.scratch_elements, 15625);
     }
 
+    /// The planner fuses the split into the last C2C pass of the FFT of
+    /// N / 2 and the merge into the first where the tile pairs columns u
+    /// and C - u of one row (1D: 2^16, 2^20, and 31250 with an odd C), and
+    /// keeps them apart where it cannot (rows of a 2D transform: the tile's
+    /// FFTs have two coordinates), which the invariants check.
+    #[test]
+    fn the_split_rides_on_a_tile_of_mirrored_columns() {
+        let mirrored = |pass: &Pass| match pass.real.map(|r| r.end) {
+            Some(RealEnd::Mirrored(m)) => Some(m),
+            _ => None,
+        };
+        // (31250 is one kernel on the H100.)
+        let targets = |n: usize| match n {
+            31250 => vec![Target::PORTABLE],
+            _ => vec![Target::PORTABLE, Target::H100],
+        };
+        for (n, columns, inverse_columns) in
+            [(1 << 16, 256, 128), (1 << 20, 1024, 512), (31250, 125, 125)]
+        {
+            for target in targets(n) {
+                let plan = crate::plan::plan(&r2c(&[n]).target(target.clone())).unwrap();
+                let last = plan.passes.last().unwrap();
+                let split = mirrored(last).unwrap_or_else(|| panic!("{n}: {last:?}"));
+                assert_eq!((split.columns, split.twiddle.span), (columns, n));
+                assert_eq!(last.launch_ffts_per_transform(), 2 * columns.div_ceil(2));
+                assert!(
+                    last.ffts_per_block.is_multiple_of(2) && last.output_io == GlobalIo::ColumnTile
+                );
+                let merge = mirrored(&plan.inverse_passes[0]).unwrap();
+                assert_eq!(merge.columns, inverse_columns);
+                // No pass of its own, and the bytes of the C2C passes alone.
+                let passes = plan.axis_factors[0].len();
+                assert_eq!(
+                    (plan.passes.len(), plan.inverse_passes.len()),
+                    (passes, passes)
+                );
+                let bytes: usize = plan.passes.iter().map(|p| p.bytes_moved(&plan)).sum();
+                assert_eq!(bytes, (passes * n + 1) * 8, "{n}");
+            }
+        }
+        // Rows of a 2D transform: the split and the merge apart.
+        let rows = crate::plan::plan(&r2c(&[4, 1 << 16])).unwrap();
+        assert_eq!(rows.passes[2].real.unwrap().end, RealEnd::Apart);
+        assert_eq!(rows.inverse_passes[1].real.unwrap().end, RealEnd::Apart);
+        assert!(rows.passes.iter().all(|p| mirrored(p).is_none()));
+        // A tile of an odd number of FFTs cannot pair the columns.
+        let mut odd_tile = crate::plan::plan(&r2c(&[1 << 16])).unwrap();
+        let last = odd_tile.passes.last_mut().unwrap();
+        last.ffts_per_block -= 1;
+        last.threads_per_block = last.ffts_per_block * last.threads_per_fft;
+        let refused = crate::plan::invariants::check(&odd_tile, &Target::PORTABLE);
+        assert!(
+            refused
+                .as_ref()
+                .is_err_and(|e| e.to_string().contains("cannot pair columns")),
+            "{refused:?}"
+        );
+    }
+
     #[test]
     fn every_size_to_2_30_plans() {
-        // 2^30 in 1D: three C2C passes of 2^29 and the split.
+        // 2^30 in 1D: three C2C passes of 2^29, the split on the last.
         let huge = crate::plan::plan(&r2c(&[1 << 30])).unwrap();
         assert_eq!(huge.axis_factors, vec![vec![1024, 1024, 512]]);
-        assert_eq!(huge.passes.len(), 4);
+        assert_eq!(huge.passes.len(), 3);
         // 3^16 in 1D: three full-length passes through two regions of the
         // workspace, the middle one from the first region to the second.
         let odd = crate::plan::plan(&r2c(&[3usize.pow(16)])).unwrap();

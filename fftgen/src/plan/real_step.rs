@@ -5,6 +5,7 @@
 //! seeds 000 and 001 on real data (docs/design/real_transforms.md);
 //! [`super::real`] plans these passes and the kernels fuse them.
 
+use super::access::StepTwiddle;
 use serde::{Deserialize, Serialize};
 
 /// How a real axis is computed.
@@ -37,6 +38,33 @@ pub enum RealEnd {
     /// FFTs are chunks of pairs (its column 0), and `w_N^k` comes from the
     /// two tables of its `step_twiddle` (span N).
     Apart,
+    /// The last C2C pass of the FFT of N / 2 past one kernel (R2C: the
+    /// split on its stores) or the first (C2R: the merge on its loads),
+    /// whose FFTs are the C columns of a row, column c holding k = c + C j.
+    /// R2C: Z[M - k] sits in column C - c at point L - 1 - j (L = M / C),
+    /// or in column 0 itself at (L - j) mod L, so the tile pairs the
+    /// columns: slots 2u and 2u + 1 of a block hold columns u and C - u
+    /// (column C / 2 beside column 0 for even C; nothing for odd C), and
+    /// each slot writes its column of the half spectrum, column 0 X[M]
+    /// too. C2R: each load reads X[k] and X[M - k] from the half spectrum.
+    Mirrored(MirroredColumns),
+}
+
+/// The columns of a [`RealEnd::Mirrored`] pass and its table of `w_N^k`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MirroredColumns {
+    /// Columns (FFTs) per row: C.
+    pub columns: usize,
+    /// `w_N^k` from a fine and a coarse table (span N, its column unused).
+    pub twiddle: StepTwiddle,
+}
+
+impl MirroredColumns {
+    /// Tile slots per row: one per column, and one idle beside column 0
+    /// for odd C (2 ceil(C / 2)).
+    pub fn slots(&self) -> usize {
+        2 * self.columns.div_ceil(2)
+    }
 }
 
 /// Where point `p` of a pass's FFT lies on the real axis: the coordinate

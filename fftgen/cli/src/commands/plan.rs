@@ -268,7 +268,7 @@ fn print_pass(plan: &Plan, index: usize, pass: &Pass, direction: Direction) {
             "grid",
             format!(
                 "ceil(batch * {} / {}) blocks",
-                access.ffts_per_transform(),
+                pass.launch_ffts_per_transform(),
                 pass.ffts_per_block
             ),
         ),
@@ -352,10 +352,10 @@ fn buffer_words(plan: &Plan, pass: &Pass, direction: Direction, buffer: Buffer) 
         (b, None)
             if b == real_side
                 && plan.placement == Placement::OutOfPlace
-                && plan
-                    .passes_of(direction)
-                    .iter()
-                    .any(|p| p.real.is_some_and(|r| r.end == RealEnd::Apart)) =>
+                && plan.passes_of(direction).iter().any(|p| {
+                    p.real
+                        .is_some_and(|r| matches!(r.end, RealEnd::Apart | RealEnd::Mirrored(_)))
+                }) =>
         {
             "reals, as complex pairs"
         }
@@ -421,6 +421,18 @@ fn real_step_words(step: &RealStep, direction: Direction) -> String {
         RealEnd::Stores(_) => format!(
             "at the stores of this last pass of the axis's complex FFT of {length}: {stores}"
         ),
+        RealEnd::Mirrored(mirrored) => match direction {
+            Direction::Forward => format!(
+                "at the stores of this last pass of the FFT of {m}, from a tile of mirrored \
+                 column pairs (u, {c} - u): its outputs {stores}",
+                c = mirrored.columns
+            ),
+            Direction::Inverse => format!(
+                "at the loads of this first pass of the inverse FFT of {m} ({} columns, X[k] \
+                 and X[{m} - k] read together): {loads}",
+                mirrored.columns
+            ),
+        },
         RealEnd::Apart => match direction {
             Direction::Forward => format!(
                 "a pass of its own after the C2C passes of the FFT of {m}: its outputs \
