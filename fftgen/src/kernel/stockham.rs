@@ -712,13 +712,15 @@ impl Lowering<'_> {
     /// `w_N^k` of a mirrored pass's real step from its fine and coarse
     /// tables.
     fn real_twiddle(&self, table: StepTwiddle, k: Expr) -> Expr {
-        Expr::call(
-            cmul_name(false, self.plan.precision),
-            vec![
-                var(TWIDDLES).at(uint(table.offset).add(k.clone().rem(uint(table.split)))),
-                var(TWIDDLES).at(uint(table.offset + table.split).add(k.div(uint(table.split)))),
-            ],
-        )
+        self.fine_times_coarse(table.offset, table.split, k)
+    }
+
+    /// `w^e` from a fine table of `fine_len` entries at `offset` and the
+    /// coarse table after it: `fine[e % fine_len] * coarse[e / fine_len]`.
+    fn fine_times_coarse(&self, offset: usize, fine_len: usize, exponent: Expr) -> Expr {
+        let fine = var(TWIDDLES).at(uint(offset).add(exponent.clone().rem(uint(fine_len))));
+        let coarse = var(TWIDDLES).at(uint(offset + fine_len).add(exponent.div(uint(fine_len))));
+        Expr::call(cmul_name(false, self.plan.precision), vec![fine, coarse])
     }
 
     /// The tile's half spectrum of an R2C's [`RealEnd::Mirrored`] pass from
@@ -821,17 +823,11 @@ impl Lowering<'_> {
         match stage.twiddle_form {
             StageTwiddles::Direct => var(TWIDDLES).at(uint(offset + (r - 1) * stage.stride).add(p)),
             StageTwiddles::FineCoarse { fine_bits } => {
-                let fine_len = 1usize << fine_bits;
                 let exponent = match r {
                     1 => p,
                     _ => p.mul(uint(r)),
                 };
-                // Unsigned remainder and quotient by a power of two: a mask
-                // and a shift in both compilers.
-                let fine = var(TWIDDLES).at(uint(offset).add(exponent.clone().rem(uint(fine_len))));
-                let coarse =
-                    var(TWIDDLES).at(uint(offset + fine_len).add(exponent.div(uint(fine_len))));
-                Expr::call(cmul_name(false, self.plan.precision), vec![fine, coarse])
+                self.fine_times_coarse(offset, 1 << fine_bits, exponent)
             }
         }
     }
@@ -844,10 +840,7 @@ impl Lowering<'_> {
         };
         let precision = self.plan.precision;
         let c = var(format!("{fft}_c{}", step.column)).cast(Type::Uint);
-        let m = c.mul(point);
-        let fine = var(TWIDDLES).at(uint(step.offset).add(m.clone().rem(uint(step.split))));
-        let coarse = var(TWIDDLES).at(uint(step.offset + step.split).add(m.div(uint(step.split))));
-        let w = Expr::call(cmul_name(false, precision), vec![fine, coarse]);
+        let w = self.fine_times_coarse(step.offset, step.split, c.mul(point));
         let apply = cmul_name(self.direction == Direction::Inverse, precision);
         Expr::call(apply, vec![value, w])
     }
