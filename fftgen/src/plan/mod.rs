@@ -23,7 +23,7 @@ pub use choices::ShapeChoices;
 pub use decompose::{plan, plan_with_wisdom};
 pub use padding::{Padding, PaddingSearch};
 pub use pass_planner::MAX_SINGLE_KERNEL;
-pub use wisdom::{Wisdom, WisdomEntry, WisdomFile, WISDOM_ENV};
+pub use wisdom::{PassScope, Wisdom, WisdomEntry, WisdomFile, WISDOM_ENV};
 
 pub mod access;
 pub mod split;

@@ -70,22 +70,28 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
             .filter(|entry| {
                 entry.choices.one_kernel_only().is_empty() && fits(&entry.choices.split)
             })
-            .find_map(|entry| plan_with(spec, target, &entry.choices).ok());
+            .find_map(|entry| plan_with(spec, target, &entry.choices, wisdom).ok());
         if let Some(plan) = measured {
             return Ok(plan);
         }
     }
-    plan_with(spec, target, &user)
+    plan_with(spec, target, &user, wisdom)
 }
 
 /// Most passes a split given by hand may take: the global-memory FFT of
 /// seed 000 IV.A runs one radix step per pass.
 const MAX_SPLIT: usize = 6;
 
-/// Plans `spec` with `choices` (a split and column I/O at most).
-fn plan_with(spec: &FftSpec, target: &Target, choices: &ShapeChoices) -> Result<Plan, Error> {
+/// Plans `spec` with `choices` (a split and column I/O at most), its
+/// column passes shaped as `wisdom` measured them.
+fn plan_with(
+    spec: &FftSpec,
+    target: &Target,
+    choices: &ShapeChoices,
+    wisdom: &Wisdom,
+) -> Result<Plan, Error> {
     let axes: Vec<usize> = (0..spec.shape.len()).collect();
-    plan_axes(spec, target, choices, &axes, false)
+    plan_axes(spec, target, choices, &axes, false, Some(wisdom))
 }
 
 /// Plans the transform of `spec` along `axes` only (ascending; the others
@@ -94,12 +100,15 @@ fn plan_with(spec: &FftSpec, target: &Target, choices: &ShapeChoices) -> Result<
 /// alone: the input and output of a long real axis are shorter than its
 /// complex FFT (reals, half spectrum). The caller then gives consecutive
 /// passes that write scratch two regions of it in turn (plan/real.rs).
+/// Column passes take the block shapes `wisdom` measured for their length
+/// where it has one ([`Wisdom::column_pass`]).
 pub(super) fn plan_axes(
     spec: &FftSpec,
     target: &Target,
     choices: &ShapeChoices,
     axes: &[usize],
     scratch_only: bool,
+    wisdom: Option<&Wisdom>,
 ) -> Result<Plan, Error> {
     let shape = &spec.shape;
     let precision = spec.precision;
@@ -124,7 +133,7 @@ pub(super) fn plan_axes(
         precision,
         max: columns * columns,
     })?;
-    let passes = plan_steps(spec, target, column_io, &steps, &buffers, &layouts)?;
+    let passes = plan_steps(spec, target, column_io, &steps, &buffers, &layouts, wisdom)?;
     let uses_scratch = buffers
         .iter()
         .any(|&(r, w)| r == Buffer::Scratch || w == Buffer::Scratch);
@@ -251,7 +260,9 @@ fn split_axes(
 }
 
 /// The pass of each step, reading and writing the buffers `buffers` gives
-/// it, with its four-step twiddle; the last normalizes.
+/// it, with its four-step twiddle; the last normalizes. A column pass takes
+/// `wisdom`'s block shape for its length where that plans, else the
+/// planner's.
 fn plan_steps(
     spec: &FftSpec,
     target: &Target,
@@ -259,6 +270,7 @@ fn plan_steps(
     steps: &[Step],
     buffers: &[(Buffer, Buffer)],
     layouts: &Layouts,
+    wisdom: Option<&Wisdom>,
 ) -> Result<Vec<Pass>, Error> {
     let shapes = ShapeChoices {
         column_io: Some(column_io),
@@ -270,7 +282,17 @@ fn plan_steps(
             layouts.of_buffer(buffer)
         });
         let len = step.factors[step.step];
-        let mut pass = plan_pass(len, spec.precision, &shapes, target, &access)?;
+        let measured = wisdom
+            .filter(|_| !access.is_dense(len))
+            .and_then(|wisdom| wisdom.column_pass(len, spec.precision, target))
+            .and_then(|(_, entry)| {
+                let choices = shapes.or(&entry.choices);
+                plan_pass(len, spec.precision, &choices, target, &access).ok()
+            });
+        let mut pass = match measured {
+            Some(pass) => pass,
+            None => plan_pass(len, spec.precision, &shapes, target, &access)?,
+        };
         if let Some((column, span)) = twiddle {
             let Twiddles::RoundedF64Table { len } = pass.twiddles;
             pass.step_twiddle = Some(StepTwiddle::new(column, span, len));
@@ -549,5 +571,41 @@ mod tests {
         // Lanes of a warp over FFTs of a warp or more threads stay tiled.
         assert_eq!(global.passes[1].io, tile.passes[1].io);
         assert_eq!(global.column_io, ColumnIo::Global);
+    }
+
+    #[test]
+    fn column_passes_take_the_block_shapes_measured_for_their_length() {
+        let bounds = |spec: &FftSpec, wisdom: &Wisdom| -> Vec<(usize, usize, usize)> {
+            crate::plan::plan_with_wisdom(spec, wisdom)
+                .unwrap()
+                .passes
+                .iter()
+                .map(|p| (p.n, p.ffts_per_block, p.min_blocks_per_sm))
+                .collect()
+        };
+        let h200 = |n: usize| FftSpec::new(n).target(Target::H200);
+        let built_in = Wisdom::built_in();
+        // The H200's entries: 512-point columns three blocks per SM,
+        // 2048-point columns four to a block, two blocks per SM.
+        assert_eq!(
+            bounds(&h200(1 << 18), built_in),
+            vec![(512, 8, 3), (512, 8, 3)]
+        );
+        assert_eq!(
+            bounds(&h200(1 << 18), &Wisdom::none()),
+            vec![(512, 8, 2), (512, 8, 2)]
+        );
+        assert_eq!(bounds(&h200(1 << 21), built_in)[1], (2048, 4, 2));
+        // A dense pass of that length is no column: the one-kernel 512 keeps
+        // the planner's shape.
+        let one_kernel = crate::plan::plan(&h200(512)).unwrap();
+        assert_eq!(one_kernel.passes[0].min_blocks_per_sm, 4);
+        // A GPU without entries of its own plans its columns by the model
+        // (the H100's file is the fallback, but not for column passes).
+        let portable = FftSpec::new(1 << 21).target(Target::PORTABLE);
+        assert_eq!(
+            bounds(&portable, built_in),
+            bounds(&portable, &Wisdom::none())
+        );
     }
 }

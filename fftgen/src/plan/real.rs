@@ -412,7 +412,7 @@ fn segment(
         target: Some(target.clone()),
         ..spec.clone()
     };
-    let plan = super::multipass::plan_axes(&sub, target, choices, axes, full_length_real)?;
+    let plan = super::multipass::plan_axes(&sub, target, choices, axes, full_length_real, None)?;
     // The first region neither end of the segment holds.
     let first_free = (0..)
         .find(|&r| from.0 != Slot::Region(r) && to.0 != Slot::Region(r))

@@ -6,7 +6,10 @@
 //! [`crate::FftSpec::wisdom`] or the environment variable [`WISDOM_ENV`].
 //!
 //! Seed 004 chooses radix schedules by measurement on the device; these files
-//! are where such measurements land.
+//! are where such measurements land. An entry is for a whole transform of
+//! its size, or (`"pass": "column"`) for every column pass of that length
+//! inside plans of several passes (seed 000 IV.A's column FFTs), whose best
+//! block shape differs between GPUs of the same limits.
 
 use super::choices::ShapeChoices;
 use crate::{Error, Precision, Target};
@@ -58,6 +61,10 @@ pub struct WisdomEntry {
     /// a 1D entry leaves it out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shape: Option<Vec<usize>>,
+    /// What the choices shape: the whole transform (left out), or each
+    /// column pass of `n` points in a plan of several passes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass: Option<PassScope>,
     /// The choices that won; those left out stay the planner's.
     pub choices: ShapeChoices,
     /// The logs holding the timings that justify the entry.
@@ -65,10 +72,50 @@ pub struct WisdomEntry {
     pub evidence: Vec<String>,
 }
 
+/// The passes an entry's choices shape, where not a whole transform.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PassScope {
+    /// Every pass of `n` points whose FFTs are columns (points far apart)
+    /// in a plan of several passes: a block shape, not a split.
+    Column,
+}
+
 impl WisdomEntry {
-    /// The shape of the transform the entry was measured for.
+    /// The shape of the transform the entry was measured for (of the
+    /// pass, for a column-pass entry).
     pub fn shape(&self) -> Vec<usize> {
         self.shape.clone().unwrap_or_else(|| vec![self.n])
+    }
+
+    /// Why the entry cannot be planned with, if it cannot.
+    fn defect(&self) -> Option<String> {
+        let (precision, n) = (self.precision, self.n);
+        if self.shape().iter().product::<usize>() != n {
+            return Some(format!(
+                "the {precision} entry for n = {n} has shape {:?}, whose product is not n",
+                self.shape()
+            ));
+        }
+        if let Some(radices) = &self.choices.radices {
+            if radices.iter().product::<usize>() != n {
+                return Some(format!(
+                    "the {precision} entry for n = {n} has radices {radices:?}, whose product is not n"
+                ));
+            }
+        }
+        let whole_plan = self.choices.several_passes_only();
+        if self.pass.is_some() && (self.shape.is_some() || !whole_plan.is_empty()) {
+            return Some(format!(
+                "the {precision} column-pass entry for n = {n} gives {}: a pass has one axis and \
+                 no split or column I/O of its own",
+                match self.shape.is_some() {
+                    true => "a shape".to_string(),
+                    false => whole_plan.to_string(),
+                }
+            ));
+        }
+        None
     }
 }
 
@@ -80,27 +127,10 @@ impl WisdomFile {
             reason,
         };
         let file: WisdomFile = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
-        for entry in &file.entries {
-            if entry.shape().iter().product::<usize>() != entry.n {
-                return Err(bad(format!(
-                    "the {} entry for n = {} has shape {:?}, whose product is not n",
-                    entry.precision,
-                    entry.n,
-                    entry.shape()
-                )));
-            }
-            if entry.choices.radices.is_none() {
-                continue;
-            }
-            let radices = entry.choices.radices.as_deref().unwrap_or_default();
-            if radices.iter().product::<usize>() != entry.n {
-                return Err(bad(format!(
-                    "the {} entry for n = {} has radices {radices:?}, whose product is not n",
-                    entry.precision, entry.n
-                )));
-            }
+        match file.entries.iter().find_map(WisdomEntry::defect) {
+            Some(defect) => Err(bad(defect)),
+            None => Ok(file),
         }
-        Ok(file)
     }
 
     /// Reads and parses the wisdom file at `path`.
@@ -118,12 +148,14 @@ impl WisdomFile {
         serde_json::to_string_pretty(self).expect("wisdom always serialises") + "\n"
     }
 
-    /// This file with `entry` in place of any of the same size and precision.
+    /// This file with `entry` in place of any of the same size, precision
+    /// and scope.
     pub fn with_entry(mut self, entry: WisdomEntry) -> WisdomFile {
-        self.entries
-            .retain(|e| (e.precision, e.shape()) != (entry.precision, entry.shape()));
+        let key = |e: &WisdomEntry| (e.precision, e.shape(), e.pass);
+        self.entries.retain(|e| key(e) != key(&entry));
         self.entries.push(entry);
-        self.entries.sort_by_key(|e| (e.precision, e.n, e.shape()));
+        self.entries
+            .sort_by_key(|e| (e.pass, e.precision, e.n, e.shape()));
         self
     }
 
@@ -183,9 +215,9 @@ impl Wisdom {
         &self.files
     }
 
-    /// The entries for transforms of `shape` in `precision` that may apply
-    /// on `target`, first to last: those of files measured on its model,
-    /// then those of fallback files.
+    /// The entries for whole transforms of `shape` in `precision` that may
+    /// apply on `target`, first to last: those of files measured on its
+    /// model, then those of fallback files.
     pub fn candidates<'a>(
         &'a self,
         shape: &'a [usize],
@@ -204,6 +236,34 @@ impl Wisdom {
         precision: Precision,
         target: &'a Target,
     ) -> impl Iterator<Item = (&'a WisdomFile, &'a WisdomEntry)> {
+        self.in_order(target).filter(move |(_, e)| {
+            e.pass.is_none() && e.precision == precision && e.shape() == shape
+        })
+    }
+
+    /// The first entry for the column passes of `n` points in `precision`
+    /// on `target`, with its file, in the order of [`Wisdom::candidates`].
+    /// Only files measured on `target`'s own model count: a column pass's
+    /// block shape is what differs between GPUs.
+    pub fn column_pass<'a>(
+        &'a self,
+        n: usize,
+        precision: Precision,
+        target: &'a Target,
+    ) -> Option<(&'a WisdomFile, &'a WisdomEntry)> {
+        self.in_order(target).find(|(file, e)| {
+            file.measured_on(target)
+                && e.pass == Some(PassScope::Column)
+                && (e.precision, e.n) == (precision, n)
+        })
+    }
+
+    /// Every entry that may apply on `target`, with its file: those of
+    /// files measured on its model, then those of fallback files.
+    fn in_order<'a>(
+        &'a self,
+        target: &'a Target,
+    ) -> impl Iterator<Item = (&'a WisdomFile, &'a WisdomEntry)> {
         let own = self.files.iter().filter(|f| f.measured_on(target));
         let fallback = self
             .files
@@ -211,7 +271,6 @@ impl Wisdom {
             .filter(|f| f.fallback && !f.measured_on(target));
         own.chain(fallback)
             .flat_map(|f| f.entries.iter().map(move |e| (f, e)))
-            .filter(move |(_, e)| e.precision == precision && e.shape() == shape)
     }
 
     /// The transform shapes and precisions that files measured on
@@ -221,6 +280,7 @@ impl Wisdom {
             .iter()
             .filter(|f| f.measured_on(target))
             .flat_map(|f| &f.entries)
+            .filter(|e| e.pass.is_none())
             .map(|e| (e.precision, e.shape()))
             .collect()
     }
@@ -303,6 +363,7 @@ mod tests {
             precision: Precision::F32,
             n,
             shape: None,
+            pass: None,
             choices: ShapeChoices {
                 radices: Some(radix),
                 ..ShapeChoices::default()
@@ -320,5 +381,27 @@ mod tests {
         assert_eq!(file.entries[1].choices.radices, Some(vec![4, 16]));
         let again = WisdomFile::from_json(&file.to_json(), "round trip").unwrap();
         assert_eq!(again, file);
+    }
+
+    #[test]
+    fn column_pass_entries_shape_passes_of_their_gpu_not_transforms() {
+        let file = r#"{"gpu": "H200", "entries": [
+            {"precision": "f32", "n": 512, "pass": "column", "choices": {"min-blocks-per-sm": 3}}]}"#;
+        let wisdom = Wisdom {
+            files: vec![WisdomFile::from_json(file, "mine.json").unwrap()],
+        };
+        let h200 = Target::H200;
+        assert_eq!(wisdom.candidates(&[512], Precision::F32, &h200).count(), 0);
+        let (_, entry) = wisdom.column_pass(512, Precision::F32, &h200).unwrap();
+        assert_eq!(entry.choices.min_blocks_per_sm, Some(3));
+        assert!(wisdom.column_pass(512, Precision::F64, &h200).is_none());
+        assert!(wisdom
+            .column_pass(512, Precision::F32, &Target::H100)
+            .is_none());
+        // A pass has no split or column I/O of its own.
+        let split = r#"{"gpu": "X", "entries": [{"precision": "f32", "n": 512,
+            "pass": "column", "choices": {"split": [16, 32]}}]}"#;
+        let err = WisdomFile::from_json(split, "mine.json").unwrap_err();
+        assert!(err.to_string().contains("column-pass entry"), "{err}");
     }
 }

@@ -556,6 +556,7 @@ impl TuneReport {
                     precision: row.precision,
                     n: row.n,
                     shape: None,
+                    pass: None,
                     choices: fastest.choices.clone(),
                     evidence: vec![evidence.to_string()],
                 }),

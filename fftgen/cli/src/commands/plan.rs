@@ -7,7 +7,9 @@ use super::args::TransformArgs;
 use crate::Failure;
 use clap::Args;
 use fftgen::emit::pass_ops;
-use fftgen::plan::{Pass, Plan, RealEnd, RealRoute, RealStep, StageTwiddles, Twiddles, Wisdom};
+use fftgen::plan::{
+    Pass, Plan, RealEnd, RealRoute, RealStep, ShapeChoices, StageTwiddles, Twiddles, Wisdom,
+};
 use fftgen::{Buffer, Direction, FftSpec, Placement, TransformKind};
 
 #[derive(Args)]
@@ -62,6 +64,43 @@ fn shape_origin(spec: &FftSpec, plan: &Plan) -> String {
     }
 }
 
+/// The column passes whose block shape a wisdom entry of their length gave
+/// (the entry's choices are the pass's), with the entry's evidence.
+fn column_pass_origins(spec: &FftSpec, plan: &Plan) -> Vec<String> {
+    let Ok(wisdom) = Wisdom::for_spec(spec.wisdom.as_deref()) else {
+        return Vec::new();
+    };
+    let target = spec.planned_target();
+    let mut lines: Vec<String> = Vec::new();
+    for pass in plan
+        .passes
+        .iter()
+        .filter(|p| plan.passes.len() > 1 && !p.access.is_dense(p.n))
+    {
+        let Some((file, entry)) = wisdom.column_pass(pass.n, plan.precision, target) else {
+            continue;
+        };
+        let pinned = ShapeChoices::pinned(pass);
+        if entry.choices.or(&pinned) != pinned {
+            continue;
+        }
+        let line = format!(
+            "{} points: {} (measured on the {}{})",
+            pass.n,
+            entry.choices,
+            file.gpu,
+            match entry.evidence.first() {
+                Some(log) => format!("; timings in {log}"),
+                None => String::new(),
+            }
+        );
+        if !lines.contains(&line) {
+            lines.push(line);
+        }
+    }
+    lines
+}
+
 pub fn run(args: PlanArgs) -> Result<(), Failure> {
     let spec = args.transform.spec()?;
     let plan = fftgen::plan::plan(&spec)?;
@@ -83,6 +122,9 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
     );
     println!("kind: {}", kind_line(&plan));
     println!("shape from: {}", shape_origin(&spec, &plan));
+    for line in column_pass_origins(&spec, &plan) {
+        println!("column passes of {line}");
+    }
     if plan.scratch_elements > 0 {
         println!(
             "workspace: {} bytes per transform of the batch",
