@@ -595,7 +595,7 @@ mod tests {
             bounds(&h200(1 << 18), &Wisdom::none()),
             vec![(512, 8, 2), (512, 8, 2)]
         );
-        assert_eq!(bounds(&h200(1 << 21), built_in)[1], (2048, 4, 2));
+        assert!(bounds(&h200(1 << 21), built_in).contains(&(2048, 4, 2)));
         // A dense pass of that length is no column: the one-kernel 512 keeps
         // the planner's shape.
         let one_kernel = crate::plan::plan(&h200(512)).unwrap();
