@@ -242,19 +242,22 @@ fn values(dimension: Dimension, pass: &Pass, target: &Target) -> Vec<Setter> {
 /// (8, 16, 32 or 64 points) first or last, the global-memory FFT's passes
 /// of seed 000 IV.A, and into two passes of 1024 to 4096 points last, each
 /// with its columns through a shared-memory tile and straight through
-/// registers. Those that repeat another's code are dropped by the caller.
+/// registers; then three passes of tiled columns, the longest first, the
+/// first two of 256 to 4096 points (the only splits of sizes past what two
+/// passes hold). Those that repeat another's code are dropped by the caller.
 pub fn split_candidates(planned: &Plan, target: &Target) -> Vec<ShapeChoices> {
     let base = ShapeChoices::pinned_plan(planned);
     let n = planned.shape.iter().copied().max().unwrap_or(1);
     // Every pass of a split axis reads or writes strided points.
     let longest = fftgen::plan::multipass::column_limit(planned.precision, target);
     let mut splits: Vec<Vec<usize>> = Vec::new();
-    let mut add = |split: Vec<usize>| {
+    let add_to = |splits: &mut Vec<Vec<usize>>, split: Vec<usize>| {
         let fits = split.iter().all(|&f| (2..=longest).contains(&f));
         if fits && split.iter().product::<usize>() == n && !splits.contains(&split) {
             splits.push(split);
         }
     };
+    let mut add = |split: Vec<usize>| add_to(&mut splits, split);
     if let Some(split) = &base.split {
         add(split.clone());
     }
@@ -273,9 +276,23 @@ pub fn split_candidates(planned: &Plan, target: &Target) -> Vec<ShapeChoices> {
             add(vec![n / last, last]);
         }
     }
+    let two_or_fewer = splits.len();
+    let column_lengths = [4096, 2048, 1024, 512, 256];
+    for &first in &column_lengths {
+        for &second in column_lengths.iter().filter(|&&l| l <= first) {
+            let third = n / (first * second);
+            if n % (first * second) == 0 && (8..=second).contains(&third) {
+                add_to(&mut splits, vec![first, second, third]);
+            }
+        }
+    }
     let mut shapes = vec![base.clone()];
-    for split in splits {
-        for column_io in [ColumnIo::Tile, ColumnIo::Global] {
+    for (i, split) in splits.into_iter().enumerate() {
+        let column_ios: &[ColumnIo] = match i < two_or_fewer {
+            true => &[ColumnIo::Tile, ColumnIo::Global],
+            false => &[ColumnIo::Tile],
+        };
+        for &column_io in column_ios {
             let shape = ShapeChoices {
                 split: Some(split.clone()),
                 column_io: Some(column_io),
@@ -573,6 +590,22 @@ mod tests {
 
     fn pass(spec: FftSpec) -> Pass {
         plan(&spec).unwrap().passes[0].clone()
+    }
+
+    #[test]
+    fn sizes_past_two_passes_try_balanced_three_pass_splits() {
+        let spec = FftSpec::new(1 << 27).target(Target::H200);
+        let planned = plan(&spec).unwrap();
+        let splits: Vec<Vec<usize>> = split_candidates(&planned, &Target::H200)
+            .into_iter()
+            .filter_map(|c| c.split)
+            .collect();
+        for split in [vec![512, 512, 512], vec![1024, 1024, 128], vec![4096, 4096, 8]] {
+            assert!(splits.contains(&split), "{split:?} in {splits:?}");
+        }
+        // Tiled columns only: once each.
+        let count = splits.iter().filter(|s| **s == [1024, 1024, 128]).count();
+        assert_eq!(count, 1);
     }
 
     #[test]
