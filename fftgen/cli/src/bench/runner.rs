@@ -20,8 +20,8 @@ use super::opencl::OpenClBench;
 use super::report::{utc_timestamp, BenchReport, BenchRow, PlanCreation};
 use super::timing::{time_interleaved, EventClock, Schedule, Timing};
 use super::tune::{
-    bench_args, candidates, split_candidates, Dimension, StageGraphPick, TuneConfig, TuneReport,
-    TuneRow, Variant,
+    bench_args, candidates, column_candidates, split_candidates, ColumnCandidate, Dimension,
+    StageGraphPick, TuneConfig, TuneReport, TuneRow, Variant,
 };
 use super::{
     batch_for, buffer_complex, buffer_reals, larger_than_batch, BenchConfig, BenchError, Sample,
@@ -601,11 +601,28 @@ impl<T: Sample> Session<T> {
                 return row;
             }
         };
-        // A plan of several passes varies its split and column I/O; one
+        // A plan of several passes varies its split and column I/O, or with
+        // `column-passes` its column passes' block shapes over its split; one
         // kernel the dimensions asked for.
-        let shapes = match planned.passes.as_slice() {
-            [pass] => candidates(pass, dimensions, spec.planned_target()),
-            _ => split_candidates(&planned, spec.planned_target()),
+        let shapes: Vec<(ShapeChoices, Option<ColumnCandidate>)> = match planned.passes.as_slice() {
+            [pass] => candidates(pass, dimensions, spec.planned_target())
+                .into_iter()
+                .map(|shape| (shape, None))
+                .collect(),
+            _ if dimensions.contains(&Dimension::ColumnPasses) => {
+                let split = ShapeChoices::pinned_plan(&planned);
+                std::iter::once((split.clone(), None))
+                    .chain(
+                        column_candidates(&planned)
+                            .into_iter()
+                            .map(|c| (split.clone(), Some(c))),
+                    )
+                    .collect()
+            }
+            _ => split_candidates(&planned, spec.planned_target())
+                .into_iter()
+                .map(|shape| (shape, None))
+                .collect(),
         };
         let references = match self.references(&[n], checked_transforms(n, batch)) {
             Ok(references) => references,
@@ -616,10 +633,11 @@ impl<T: Sample> Session<T> {
         };
         let mut sources = std::collections::HashSet::new();
         let mut ffts = Vec::new();
-        for (index, shape) in shapes.into_iter().enumerate() {
+        for (index, (shape, column)) in shapes.into_iter().enumerate() {
             let mut variant = Variant {
                 shape: bench_args(n, &shape),
                 choices: shape.clone(),
+                column: column.clone(),
                 error: None,
                 inverse_error: None,
                 passed: false,
@@ -627,7 +645,23 @@ impl<T: Sample> Session<T> {
                 note: None,
             };
             let spec = spec.clone().choices(shape);
-            let generated = match fftgen::generate(&spec, &spec.emit_command()) {
+            let overlay = column
+                .as_ref()
+                .map(|c| column_wisdom(c, T::PRECISION, spec.planned_target(), index));
+            let spec = match &overlay {
+                Some(Ok(path)) => spec.wisdom(path),
+                Some(Err(e)) => {
+                    row.notes
+                        .push(format!("writing a column-pass wisdom file: {e}"));
+                    return row;
+                }
+                None => spec,
+            };
+            let generated = fftgen::generate(&spec, &spec.emit_command());
+            if let Some(Ok(path)) = &overlay {
+                let _ = std::fs::remove_file(path);
+            }
+            let generated = match generated {
                 Ok(generated) if sources.insert(code_of(&generated.cuda_source)) => generated,
                 // The planned shape is always reported; other combinations
                 // that do not plan, or repeat code, are only counted.
@@ -644,7 +678,15 @@ impl<T: Sample> Session<T> {
             // Every choice the planner made is named, so the line can be
             // run again as it is.
             variant.choices = ShapeChoices::pinned_plan(&generated.plan);
-            variant.shape = bench_args(n, &variant.choices);
+            variant.shape = match &column {
+                None => bench_args(n, &variant.choices),
+                Some(c) => format!(
+                    "{} with column passes of {} points: {}",
+                    bench_args(n, &variant.choices),
+                    c.n,
+                    c.choices
+                ),
+            };
             let mut check = BenchRow::new(n, batch, T::PRECISION);
             match self.ours_checked(&mut check, &generated, &references) {
                 Ok(fft) => {
@@ -894,6 +936,36 @@ fn code_of(source: &str) -> String {
         .filter(|line| !line.trim_start().starts_with("//"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// A wisdom file holding `column` alone as a column-pass entry for the GPU
+/// model of `target`, written for one tune variant to plan with (the
+/// caller removes it).
+fn column_wisdom(
+    column: &ColumnCandidate,
+    precision: Precision,
+    target: &fftgen::Target,
+    index: usize,
+) -> std::io::Result<std::path::PathBuf> {
+    let file = fftgen::plan::WisdomFile {
+        gpu: target.model.to_string(),
+        fallback: false,
+        about: "one fftgen tune variant".into(),
+        entries: vec![fftgen::plan::WisdomEntry {
+            precision,
+            n: column.n,
+            shape: None,
+            pass: Some(fftgen::plan::PassScope::Column),
+            choices: column.choices.clone(),
+            evidence: Vec::new(),
+        }],
+    };
+    let path = std::env::temp_dir().join(format!(
+        "fftgen-tune-column-{}-{index}.json",
+        std::process::id()
+    ));
+    std::fs::write(&path, file.to_json())?;
+    Ok(path)
 }
 
 #[cfg(test)]

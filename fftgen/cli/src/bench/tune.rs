@@ -16,8 +16,8 @@
 use super::timing::Timing;
 use fftgen::plan::radix::schedules;
 use fftgen::plan::{
-    ColumnIo, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch, Pass, Plan, ShapeChoices,
-    TwiddleTables, WisdomEntry, WisdomFile,
+    ColumnIo, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch, Pass, PassScope, Plan,
+    ShapeChoices, TwiddleTables, WisdomEntry, WisdomFile,
 };
 use fftgen::{Precision, Target};
 use serde::Serialize;
@@ -51,6 +51,11 @@ pub enum Dimension {
     /// cost in place by least squares; the cheapest path over those costs
     /// is then timed against the plan.
     StageGraph,
+    /// For sizes of several passes, over the planned split: each column
+    /// pass length's launch bound, FFTs per block and threads (16 values
+    /// each), one length at a time, as column-pass wisdom entries
+    /// ([`column_candidates`]).
+    ColumnPasses,
 }
 
 impl Dimension {
@@ -64,7 +69,7 @@ impl Dimension {
         Dimension::InputCaching,
     ];
 
-    pub const ALL: [Dimension; 10] = [
+    pub const ALL: [Dimension; 11] = [
         Dimension::Bound,
         Dimension::FirstWrite,
         Dimension::ExchangeWidth,
@@ -75,6 +80,7 @@ impl Dimension {
         Dimension::Threads,
         Dimension::Factorization,
         Dimension::StageGraph,
+        Dimension::ColumnPasses,
     ];
 }
 
@@ -91,6 +97,7 @@ impl fmt::Display for Dimension {
             Dimension::Threads => "threads",
             Dimension::Factorization => "factorization",
             Dimension::StageGraph => "stage-graph",
+            Dimension::ColumnPasses => "column-passes",
         })
     }
 }
@@ -186,6 +193,8 @@ fn values(dimension: Dimension, pass: &Pass, target: &Target) -> Vec<Setter> {
             .into_iter()
             .map(|v| Box::new(move |s: &mut ShapeChoices| s.input_caching = Some(v)) as Setter)
             .collect(),
+        // Column passes exist only in plans of several passes.
+        Dimension::ColumnPasses => vec![Box::new(|_: &mut ShapeChoices| {}) as Setter],
         Dimension::RadixOrder => orders(&pass.radices())
             .into_iter()
             .map(|r| Box::new(move |s: &mut ShapeChoices| s.radices = Some(r.clone())) as Setter)
@@ -329,6 +338,68 @@ fn orders(radices: &[usize]) -> Vec<Vec<usize>> {
     }
 }
 
+/// A block shape for the column passes of one length, as a column-pass
+/// wisdom entry gives it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ColumnCandidate {
+    /// The passes' FFT length.
+    pub n: usize,
+    pub choices: ShapeChoices,
+}
+
+/// Block shapes for the column passes of `planned`, one length at a time
+/// (the first pass of each length stands for the others): launch bounds
+/// of 1 to 4 blocks per SM, half and twice the FFTs per block (half with
+/// twice the bound, the same threads per SM), and threads holding 16 values
+/// each where the plan holds more (cuFFT's columns: two blocks of 512
+/// threads). Each replaces the planner's shape only where it plans; shapes
+/// that give another's code are dropped by the caller.
+pub fn column_candidates(planned: &Plan) -> Vec<ColumnCandidate> {
+    let mut out: Vec<ColumnCandidate> = Vec::new();
+    let columns = planned
+        .passes
+        .iter()
+        .filter(|p| planned.passes.len() > 1 && !p.access.is_dense(p.n));
+    for pass in columns {
+        if out.iter().any(|c| c.n == pass.n) {
+            continue;
+        }
+        let (bound, ffts) = (pass.min_blocks_per_sm, pass.ffts_per_block);
+        let mut shapes: Vec<ShapeChoices> = (1..=4)
+            .filter(|&b| b != bound)
+            .map(|b| ShapeChoices {
+                min_blocks_per_sm: Some(b),
+                ..ShapeChoices::default()
+            })
+            .collect();
+        let tile = |ffts: usize, bound: usize, threads: Option<usize>| ShapeChoices {
+            ffts_per_block: Some(ffts),
+            min_blocks_per_sm: Some(bound),
+            threads_per_fft: threads,
+            ..ShapeChoices::default()
+        };
+        shapes.push(tile(ffts * 2, bound, None));
+        if ffts > 1 {
+            shapes.push(tile(ffts / 2, bound, None));
+            shapes.push(tile(ffts / 2, bound * 2, None));
+        }
+        let threads16 = pass.n / 16;
+        if pass.values_per_thread > 16 && pass.n % 16 == 0 && threads16 > pass.threads_per_fft {
+            shapes.push(ShapeChoices {
+                threads_per_fft: Some(threads16),
+                ..ShapeChoices::default()
+            });
+            shapes.push(tile((512 / threads16).max(1), 2, Some(threads16)));
+        }
+        out.extend(
+            shapes
+                .into_iter()
+                .map(|choices| ColumnCandidate { n: pass.n, choices }),
+        );
+    }
+    out
+}
+
 /// `shape` for size `n` as `fftgen bench` arguments, to time it again or
 /// against something else.
 pub fn bench_args(n: usize, shape: &ShapeChoices) -> String {
@@ -357,6 +428,10 @@ pub struct Variant {
     pub shape: String,
     /// The shape, every choice pinned.
     pub choices: ShapeChoices,
+    /// The column passes' shape the variant planned with (as a column-pass
+    /// wisdom entry; the bench arguments alone do not give it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<ColumnCandidate>,
     /// Relative L2 error of the forward and inverse transforms.
     pub error: Option<f64>,
     pub inverse_error: Option<f64>,
@@ -569,6 +644,18 @@ impl TuneReport {
         self.rows
             .iter()
             .fold(file, |file, row| match row.ranked().first() {
+                // A column shape's entry is for its passes' length.
+                Some(Variant {
+                    column: Some(column),
+                    ..
+                }) => file.with_entry(WisdomEntry {
+                    precision: row.precision,
+                    n: column.n,
+                    shape: None,
+                    pass: Some(PassScope::Column),
+                    choices: column.choices.clone(),
+                    evidence: vec![evidence.to_string()],
+                }),
                 Some(fastest) => file.with_entry(WisdomEntry {
                     precision: row.precision,
                     n: row.n,
@@ -593,6 +680,66 @@ mod tests {
     }
 
     #[test]
+    fn column_candidates_vary_each_column_length_and_become_column_entries() {
+        // Without wisdom, 2^20 on the H200 is two passes of 1024-point
+        // columns, 16 to a block of 512 threads holding 32 values each.
+        let spec = FftSpec::new(1 << 20).target(Target::H200);
+        let planned = fftgen::plan::plan_with_wisdom(&spec, &fftgen::plan::Wisdom::none()).unwrap();
+        let all = column_candidates(&planned);
+        assert!(all.iter().all(|c| c.n == 1024));
+        let bounds: Vec<_> = all
+            .iter()
+            .filter_map(|c| c.choices.min_blocks_per_sm)
+            .collect();
+        assert!(bounds.contains(&2) && bounds.contains(&4));
+        // cuFFT's columns: 16 values over 64 threads, eight to a block, two per SM.
+        let cufft_like = ShapeChoices {
+            threads_per_fft: Some(64),
+            ffts_per_block: Some(8),
+            min_blocks_per_sm: Some(2),
+            ..ShapeChoices::default()
+        };
+        let column = all.into_iter().find(|c| c.choices == cufft_like).unwrap();
+        // The fastest variant's column shape is written as a column-pass entry.
+        let row = TuneRow {
+            n: 1 << 20,
+            batch: 128,
+            precision: Precision::F32,
+            bytes: 1 << 31,
+            variants: vec![Variant {
+                shape: String::new(),
+                choices: ShapeChoices::pinned_plan(&planned),
+                column: Some(column.clone()),
+                error: Some(1e-7),
+                inverse_error: Some(1e-7),
+                passed: true,
+                timing: Some(Timing::constant(1.0)),
+                note: None,
+            }],
+            skipped: 0,
+            cufft: None,
+            copy: None,
+            notes: Vec::new(),
+            stage_graph: None,
+        };
+        let report = TuneReport {
+            device: "NVIDIA H200".into(),
+            model: "H200".into(),
+            date_utc: String::new(),
+            command: String::new(),
+            generator_version: String::new(),
+            precision: Precision::F32,
+            schedule: super::super::Schedule::default(),
+            dimensions: vec![Dimension::ColumnPasses],
+            rows: vec![row],
+        };
+        let file = report.wisdom(None, "tune.json");
+        let entry = &file.entries[0];
+        assert_eq!((entry.n, entry.pass), (1024, Some(PassScope::Column)));
+        assert_eq!(entry.choices, cufft_like);
+    }
+
+    #[test]
     fn sizes_past_two_passes_try_balanced_three_pass_splits() {
         let spec = FftSpec::new(1 << 27).target(Target::H200);
         let planned = plan(&spec).unwrap();
@@ -600,7 +747,11 @@ mod tests {
             .into_iter()
             .filter_map(|c| c.split)
             .collect();
-        for split in [vec![512, 512, 512], vec![1024, 1024, 128], vec![4096, 4096, 8]] {
+        for split in [
+            vec![512, 512, 512],
+            vec![1024, 1024, 128],
+            vec![4096, 4096, 8],
+        ] {
             assert!(splits.contains(&split), "{split:?} in {splits:?}");
         }
         // Tiled columns only: once each.
@@ -751,6 +902,7 @@ mod tests {
         let variant = |shape: &str, ms: Option<f64>| Variant {
             shape: shape.into(),
             choices: ShapeChoices::default(),
+            column: None,
             error: Some(1e-7),
             inverse_error: Some(1e-7),
             passed: ms.is_some(),
@@ -794,6 +946,7 @@ mod tests {
                 radices: Some(radices.to_vec()),
                 ..ShapeChoices::default()
             },
+            column: None,
             error: Some(1e-7),
             inverse_error: Some(1e-7),
             passed: ms.is_some(),

@@ -24,7 +24,8 @@ pub struct TuneArgs {
     precision: PrecisionArg,
     /// Transform lengths to search. A length that runs as several passes
     /// searches its splits into passes and its column I/O (tile or global)
-    /// instead of the shape choices of one kernel.
+    /// instead of the shape choices of one kernel, or with `--vary
+    /// column-passes` its column passes' block shapes.
     #[arg(long, value_delimiter = ',', required = true)]
     sizes: Vec<usize>,
     /// c2c only; for r2c, tune the complex size n/2 (the message says so).
@@ -37,6 +38,9 @@ pub struct TuneArgs {
     /// as the planner would), stage-graph (seed 004: the factorization's
     /// schedules give each stage its cost in place, and the cheapest path
     /// over them is timed against the plan). Every combination is timed.
+    /// For lengths of several passes, column-passes: over the planned split,
+    /// each column pass length's launch bound, FFTs per block and threads,
+    /// one length at a time; the fastest is written as a column-pass entry.
     #[arg(long, value_delimiter = ',')]
     vary: Option<Vec<Dimension>>,
     #[command(flatten)]
