@@ -951,14 +951,7 @@ fn column_wisdom(
         gpu: target.model.to_string(),
         fallback: false,
         about: "one fftgen tune variant".into(),
-        entries: vec![fftgen::plan::WisdomEntry {
-            precision,
-            n: column.n,
-            shape: None,
-            pass: Some(fftgen::plan::PassScope::Column),
-            choices: column.choices.clone(),
-            evidence: Vec::new(),
-        }],
+        entries: vec![column.entry(precision, Vec::new())],
     };
     let path = std::env::temp_dir().join(format!(
         "fftgen-tune-column-{}-{index}.json",

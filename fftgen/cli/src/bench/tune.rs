@@ -347,6 +347,20 @@ pub struct ColumnCandidate {
     pub choices: ShapeChoices,
 }
 
+impl ColumnCandidate {
+    /// The column-pass wisdom entry that gives this shape.
+    pub fn entry(&self, precision: Precision, evidence: Vec<String>) -> WisdomEntry {
+        WisdomEntry {
+            precision,
+            n: self.n,
+            shape: None,
+            pass: Some(PassScope::Column),
+            choices: self.choices.clone(),
+            evidence,
+        }
+    }
+}
+
 /// Block shapes for the column passes of `planned`, one length at a time
 /// (the first pass of each length stands for the others): launch bounds
 /// of 1 to 4 blocks per SM, half and twice the FFTs per block (half with
@@ -648,14 +662,7 @@ impl TuneReport {
                 Some(Variant {
                     column: Some(column),
                     ..
-                }) => file.with_entry(WisdomEntry {
-                    precision: row.precision,
-                    n: column.n,
-                    shape: None,
-                    pass: Some(PassScope::Column),
-                    choices: column.choices.clone(),
-                    evidence: vec![evidence.to_string()],
-                }),
+                }) => file.with_entry(column.entry(row.precision, vec![evidence.to_string()])),
                 Some(fastest) => file.with_entry(WisdomEntry {
                     precision: row.precision,
                     n: row.n,
