@@ -22,7 +22,7 @@ use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{
     Access, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout,
     MirroredColumns, Padding, Pass, Plan, RealEnd, RealRoute, RealStep, Stage, StageTwiddles,
-    StepTwiddle,
+    StepTwiddle, StepTwiddleForm,
 };
 use crate::{Direction, Placement};
 
@@ -845,6 +845,50 @@ impl Lowering<'_> {
         Expr::call(apply, vec![value, w])
     }
 
+    /// For a pass whose four-step twiddles are
+    /// [`StepTwiddleForm::BaseTimesStride`]: the declaration of butterfly
+    /// `b`'s base `w^(c j)` and the twiddling of its value `r` (point
+    /// `j + r stride`) by the base times `w^(c r stride)`, whose index a warp
+    /// shares. `None` for the other forms.
+    fn stride_twiddles(
+        &self,
+        b: usize,
+        j: &Expr,
+        stride: usize,
+    ) -> (Vec<Stmt>, Option<impl Fn(Expr, usize) -> Expr + '_>) {
+        let step = match self.pass.step_twiddle {
+            Some(step) if step.form == StepTwiddleForm::BaseTimesStride => step,
+            _ => return (Vec::new(), None),
+        };
+        let c = var(format!("fft_c{}", step.column)).cast(Type::Uint);
+        let base = format!("step_base{b}");
+        let declare = vec![let_const(
+            Type::Complex,
+            base.clone(),
+            self.fine_times_coarse(step.offset, step.split, c.clone().mul(j.clone())),
+        )];
+        let precision = self.plan.precision;
+        let apply = cmul_name(self.direction == Direction::Inverse, precision);
+        let twiddled = move |value: Expr, r: usize| {
+            let w = match r {
+                0 => var(&base),
+                _ => Expr::call(
+                    cmul_name(false, precision),
+                    vec![
+                        var(&base),
+                        self.fine_times_coarse(
+                            step.offset,
+                            step.split,
+                            c.clone().mul(uint(r * stride)),
+                        ),
+                    ],
+                ),
+            };
+            Expr::call(apply.clone(), vec![value, w])
+        };
+        (declare, Some(twiddled))
+    }
+
     /// Copies `block_base + e` for e = tid, tid + block, ... into shared memory.
     fn staged_load(&self) -> Vec<Stmt> {
         self.staged_copy(|e, slot| {
@@ -1423,11 +1467,15 @@ impl Lowering<'_> {
             GlobalIo::Direct => {
                 for &b in &batches {
                     let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
-                    let stores = (0..radix)
-                        .flat_map(|r| {
+                    let (mut stores, twiddled) = self.stride_twiddles(b, &j, stride);
+                    stores.extend((0..radix).flat_map(|r| {
                             let point = j.clone().add(uint(r * stride));
-                            let value =
-                                self.step_twiddled(v.clone().at(uint(r)), "fft", point.clone());
+                            let value = match &twiddled {
+                                Some(twiddled) => twiddled(v.clone().at(uint(r)), r),
+                                None => {
+                                    self.step_twiddled(v.clone().at(uint(r)), "fft", point.clone())
+                                }
+                            };
                             match self.dense() {
                                 true => vec![assign(
                                     var(self.buffers.output).at(self.output_at(point)),
@@ -1435,8 +1483,7 @@ impl Lowering<'_> {
                                 )],
                                 false => self.store_point("out_base", "fft", point, value),
                             }
-                        })
-                        .collect();
+                        }));
                     out.extend(guarded(guard(b, true), stores));
                 }
             }

@@ -139,6 +139,46 @@ pub struct StepTwiddle {
     /// Where the fine table starts in the pass's twiddle table (after the
     /// stages' twiddles); the coarse table follows it.
     pub offset: usize,
+    /// How a thread forms the twiddles of the points it stores.
+    #[serde(default)]
+    pub form: StepTwiddleForm,
+}
+
+/// How a thread forms the four-step twiddles of the points it stores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum StepTwiddleForm {
+    /// `w_span^(c k)` of each point from its fine and coarse entries: two
+    /// loads per point, at addresses that differ from lane to lane.
+    #[default]
+    PerPoint,
+    /// The points a thread stores from its last stage's registers are
+    /// `j + r s` (s the stage's stride): `w^(c j)` once per butterfly, times
+    /// `w^(c r s)`, whose entries are the same for every lane of a warp that
+    /// shares `c` (one broadcast load each). For passes whose lanes run along
+    /// one FFT and store straight from registers; the product of two
+    /// fine x coarse roots stays within about two ulps.
+    BaseTimesStride,
+}
+
+fftgen_manifest::text_enum!(StepTwiddleForm as "a step twiddle form" {
+    PerPoint => "per-point",
+    BaseTimesStride => "base-times-stride",
+});
+
+impl StepTwiddleForm {
+    /// Whether `pass`'s stores can take [`StepTwiddleForm::BaseTimesStride`]:
+    /// straight from its last stage's registers, the lanes of each warp
+    /// within one FFT (one `c` per warp).
+    pub fn fits(self, pass: &super::Pass) -> bool {
+        match self {
+            StepTwiddleForm::PerPoint => true,
+            StepTwiddleForm::BaseTimesStride => {
+                pass.output_io == super::GlobalIo::Direct
+                    && pass.lanes == super::LaneLayout::FftMajor
+                    && pass.threads_per_fft % 32 == 0
+            }
+        }
+    }
 }
 
 impl StepTwiddle {
@@ -155,6 +195,7 @@ impl StepTwiddle {
             span,
             split,
             offset,
+            form: StepTwiddleForm::PerPoint,
         }
     }
 

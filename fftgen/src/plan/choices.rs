@@ -9,7 +9,7 @@
 
 use super::{
     ColumnIo, ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch, Pass, Plan,
-    TwiddleTables,
+    StepTwiddleForm, TwiddleTables,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -87,6 +87,13 @@ pub struct ShapeChoices {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "clap", arg(long))]
     pub column_io: Option<ColumnIo>,
+    /// Plans of several passes: how a pass that stores straight from
+    /// registers forms its four-step twiddles, per-point (two table loads per
+    /// point, which differ from lane to lane) or base-times-stride (one such
+    /// pair per butterfly, times roots a warp shares).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub step_twiddles: Option<StepTwiddleForm>,
 }
 
 impl ShapeChoices {
@@ -106,6 +113,7 @@ impl ShapeChoices {
             twiddle_tables: Some(pass.twiddle_tables),
             split: None,
             column_io: None,
+            step_twiddles: None,
         }
     }
 
@@ -124,6 +132,7 @@ impl ShapeChoices {
                 .find(|factors| factors.len() > 1)
                 .cloned(),
             column_io: Some(plan.column_io),
+            step_twiddles: plan.passes.iter().find_map(|p| p.step_twiddle.map(|t| t.form)),
             ..ShapeChoices::default()
         }
     }
@@ -134,6 +143,7 @@ impl ShapeChoices {
         ShapeChoices {
             split: None,
             column_io: None,
+            step_twiddles: None,
             ..self.clone()
         }
     }
@@ -143,6 +153,7 @@ impl ShapeChoices {
         ShapeChoices {
             split: self.split.clone(),
             column_io: self.column_io,
+            step_twiddles: self.step_twiddles,
             ..ShapeChoices::default()
         }
     }

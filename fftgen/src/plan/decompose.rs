@@ -120,6 +120,12 @@ fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
             n: spec.n(),
         });
     }
+    if let Some(form) = spec.choices.step_twiddles {
+        return Err(Error::ChoiceNeedsSeveralPasses {
+            choice: format!("--step-twiddles {form}"),
+            n: spec.n(),
+        });
+    }
     let pass = match chosen_pass {
         Some(pass) => pass,
         None => one_kernel_pass(spec, target, wisdom, opt_in_pass)?,

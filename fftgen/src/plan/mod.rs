@@ -28,7 +28,7 @@ pub use wisdom::{PassScope, Wisdom, WisdomEntry, WisdomFile, WISDOM_ENV};
 pub mod access;
 pub mod split;
 
-pub use access::{Access, Column, StepTwiddle};
+pub use access::{Access, Column, StepTwiddle, StepTwiddleForm};
 pub use real_step::{AxisIndex, MirroredColumns, RealEnd, RealRoute, RealStep};
 
 use crate::{Direction, Layout, Normalization, Placement, Precision, TransformKind};

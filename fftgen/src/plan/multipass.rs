@@ -15,7 +15,7 @@
 //! others need a buffer apart from the one they read (the output, or the
 //! plan's scratch).
 
-use super::access::{Access, Column, StepTwiddle};
+use super::access::{Access, Column, StepTwiddle, StepTwiddleForm};
 use super::pass_planner::{max_size, plan_pass};
 use super::split::four_step;
 use super::{ColumnIo, Pass, Plan, ShapeChoices, Twiddles, Wisdom};
@@ -56,7 +56,9 @@ impl Step {
 /// ([`Wisdom`]) that plan, else the planner's.
 pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Error> {
     let user = spec.choices.several_passes_only();
-    if user.is_empty() {
+    // A measured split stands unless the user gave one (or column I/O);
+    // the user's other choices still apply to it.
+    if user.split.is_none() && user.column_io.is_none() {
         // A split measured on a GPU whose blocks hold longer columns than
         // this target's would run here with narrower tiles than measured.
         let columns = column_limit(spec.precision, target);
@@ -70,7 +72,7 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
             .filter(|entry| {
                 entry.choices.one_kernel_only().is_empty() && fits(&entry.choices.split)
             })
-            .find_map(|entry| plan_with(spec, target, &entry.choices, wisdom).ok());
+            .find_map(|entry| plan_with(spec, target, &user.or(&entry.choices), wisdom).ok());
         if let Some(plan) = measured {
             return Ok(plan);
         }
@@ -133,7 +135,12 @@ pub(super) fn plan_axes(
         precision,
         max: columns * columns,
     })?;
-    let passes = plan_steps(spec, target, column_io, &steps, &buffers, &layouts, wisdom)?;
+    let step_twiddles = choices.step_twiddles;
+    let io = PassIo {
+        column_io,
+        step_twiddles,
+    };
+    let passes = plan_steps(spec, target, io, &steps, &buffers, &layouts, wisdom)?;
     let uses_scratch = buffers
         .iter()
         .any(|&(r, w)| r == Buffer::Scratch || w == Buffer::Scratch);
@@ -259,6 +266,28 @@ fn split_axes(
     Ok((steps, axis_factors))
 }
 
+/// How the passes of a plan meet global memory: their column I/O and, where
+/// the user chose it, the form of their four-step twiddles.
+#[derive(Clone, Copy)]
+struct PassIo {
+    column_io: ColumnIo,
+    step_twiddles: Option<StepTwiddleForm>,
+}
+
+impl PassIo {
+    /// The form of `pass`'s four-step twiddles: the one chosen where the
+    /// pass can take it, else base-times-stride where it fits (one pair of
+    /// lane-varying loads per butterfly instead of per point: 2^21-2^24 on
+    /// the H200, docs/bench/h200_step_twiddles.log), else per point.
+    fn step_twiddle_form(&self, pass: &Pass) -> StepTwiddleForm {
+        let preferred = self.step_twiddles.unwrap_or(StepTwiddleForm::BaseTimesStride);
+        match preferred.fits(pass) {
+            true => preferred,
+            false => StepTwiddleForm::PerPoint,
+        }
+    }
+}
+
 /// The pass of each step, reading and writing the buffers `buffers` gives
 /// it, with its four-step twiddle; the last normalizes. A column pass takes
 /// `wisdom`'s block shape for its length where that plans, else the
@@ -266,14 +295,14 @@ fn split_axes(
 fn plan_steps(
     spec: &FftSpec,
     target: &Target,
-    column_io: ColumnIo,
+    io: PassIo,
     steps: &[Step],
     buffers: &[(Buffer, Buffer)],
     layouts: &Layouts,
     wisdom: Option<&Wisdom>,
 ) -> Result<Vec<Pass>, Error> {
     let shapes = ShapeChoices {
-        column_io: Some(column_io),
+        column_io: Some(io.column_io),
         ..ShapeChoices::default()
     };
     let mut passes = Vec::with_capacity(steps.len());
@@ -295,7 +324,9 @@ fn plan_steps(
         };
         if let Some((column, span)) = twiddle {
             let Twiddles::RoundedF64Table { len } = pass.twiddles;
-            pass.step_twiddle = Some(StepTwiddle::new(column, span, len));
+            let mut step = StepTwiddle::new(column, span, len);
+            step.form = io.step_twiddle_form(&pass);
+            pass.step_twiddle = Some(step);
         }
         pass.normalizes = i + 1 == steps.len();
         passes.push(pass);

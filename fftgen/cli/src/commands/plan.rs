@@ -292,11 +292,12 @@ fn print_pass(plan: &Plan, index: usize, pass: &Pass, direction: Direction) {
             "four-step twiddle",
             match pass.step_twiddle {
                 Some(step) => format!(
-                    "w_{}^(c k), c = column {}, tables of {} + {}",
+                    "w_{}^(c k), c = column {}, tables of {} + {}, {}",
                     step.span,
                     step.column,
                     step.split,
-                    step.coarse_len()
+                    step.coarse_len(),
+                    step.form
                 ),
                 None => "none".into(),
             },
