@@ -98,3 +98,59 @@ fn global_memory_passes() {
         assert_eq!(plan.column_io, ColumnIo::Global, "n = {n}");
     }
 }
+
+/// Column passes shaped by a GPU's column-pass wisdom with whole complex
+/// values in shared memory (`--exchange-width interleaved`: the tile's
+/// copies too), and first passes whose four-step twiddles are formed
+/// base-times-stride or per point: in 1D and 2D, in and out of place, both
+/// precisions. The target is the H200's model kept to OpenCL's limits, so
+/// its wisdom applies and PoCL runs what a GPU would.
+#[test]
+fn interleaved_column_tiles_and_step_twiddle_forms() {
+    use fftgen::plan::StepTwiddleForm;
+    let dir = std::env::temp_dir().join(format!("fftgen-interleaved-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("wisdom.json");
+    std::fs::write(
+        &file,
+        r#"{"gpu": "H200", "fallback": false, "about": "tests/large_sizes.rs", "entries": [
+  {"precision": "f32", "n": 2048, "pass": "column", "choices": {"ffts-per-block": 2, "exchange-width": "interleaved"}, "evidence": []},
+  {"precision": "f32", "n": 1024, "pass": "column", "choices": {"radix": [16, 16, 4], "threads-per-fft": 64, "ffts-per-block": 4, "exchange-width": "interleaved"}, "evidence": []},
+  {"precision": "f64", "n": 1024, "pass": "column", "choices": {"ffts-per-block": 2, "exchange-width": "interleaved"}, "evidence": []},
+  {"precision": "f32", "n": 128, "pass": "column", "choices": {"exchange-width": "interleaved"}, "evidence": []}
+]}"#,
+    )
+    .unwrap();
+    let target = fftgen::Target::H200.clamped_to(&fftgen::Target::PORTABLE);
+    let spec = |shape: &[usize], split: Option<&[usize]>, form: StepTwiddleForm| {
+        FftSpec::with_shape(shape)
+            .target(target.clone())
+            .wisdom(&file)
+            .choices(ShapeChoices {
+                split: split.map(|s| s.to_vec()),
+                step_twiddles: split.is_some().then_some(form),
+                ..ShapeChoices::default()
+            })
+    };
+    let base = StepTwiddleForm::BaseTimesStride;
+    let cases = [
+        (spec(&[1 << 21], Some(&[2048, 1024]), base), 1),
+        (spec(&[1 << 21], Some(&[1024, 2048]), StepTwiddleForm::PerPoint), 1),
+        (spec(&[1 << 21], Some(&[128, 128, 128]), base), 1),
+        (spec(&[1024, 1000], None, base), 1),
+        (spec(&[1 << 20], Some(&[1024, 1024]), base).precision(Precision::F64), 1),
+    ];
+    for (spec, batch) in cases {
+        let plan = fftgen::plan::plan(&spec).unwrap();
+        let interleaved = plan
+            .passes
+            .iter()
+            .filter(|p| p.exchange_width == fftgen::plan::ExchangeWidth::Interleaved)
+            .count();
+        assert!(interleaved > 0, "{:?}: no interleaved column pass", spec.shape);
+        for placement in [Placement::OutOfPlace, Placement::InPlace] {
+            check_spec(&spec.clone().placement(placement), batch);
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

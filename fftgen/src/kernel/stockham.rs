@@ -660,12 +660,19 @@ impl Lowering<'_> {
                     self.load_point("tile_in_base", "tile_fft", k),
                 )],
             };
-            out.extend([
-                assign(var("shared_re").at(slot.clone()), var("x").re()),
-                assign(var("shared_im").at(slot), var("x").im()),
-            ]);
+            out.extend(self.staging().store(slot, var("x")));
             out
         })
+    }
+
+    /// The shared arrays a pass that stages its global memory through
+    /// shared memory copies into and out of: the exchange's, in parts or
+    /// interleaved.
+    fn staging(&self) -> ExchangeArrays {
+        match self.pass.exchange_width {
+            ExchangeWidth::Interleaved => ExchangeArrays::Interleaved("shared_values".into()),
+            _ => ExchangeArrays::Parts("shared_re".into(), "shared_im".into()),
+        }
     }
 
     /// `x` = Z'[i] (twice Z[i]) merged from X[i] and X[M - i] of the half
@@ -810,7 +817,7 @@ impl Lowering<'_> {
             return self.mirrored_store(mirrored);
         }
         self.tile_copy(|k, slot| {
-            let value = Expr::complex(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
+            let value = self.staging().load(slot);
             let value = self.step_twiddled(value, "tile_fft", k.clone());
             self.store_point("tile_out_base", "tile_fft", k, value)
         })
@@ -893,19 +900,16 @@ impl Lowering<'_> {
     fn staged_load(&self) -> Vec<Stmt> {
         self.staged_copy(|e, slot| {
             let source = self.input_load(var("block_base").add(e));
-            vec![
-                let_const(Type::Complex, "x", source),
-                assign(var("shared_re").at(slot.clone()), var("x").re()),
-                assign(var("shared_im").at(slot), var("x").im()),
-            ]
+            let mut out = vec![let_const(Type::Complex, "x", source)];
+            out.extend(self.staging().store(slot, var("x")));
+            out
         })
     }
 
     /// Copies the block's results from shared memory to `block_base + e`, scaled.
     fn staged_store(&self) -> Vec<Stmt> {
         self.staged_copy(|e, slot| {
-            let value =
-                self.scaled_parts(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
+            let value = self.scaled(self.staging().load(slot));
             vec![assign(
                 var(self.buffers.output).at(var("block_base").add(e)),
                 value,

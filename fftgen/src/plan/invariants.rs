@@ -241,6 +241,16 @@ fn check_real_step(pass: &Pass, forward: bool) -> Result<(), String> {
     let Some(real) = pass.real else {
         return Ok(());
     };
+    // The real steps that stage through shared memory address its arrays
+    // in parts.
+    let staged = pass.io != GlobalIo::Direct || pass.output_io != GlobalIo::Direct;
+    if staged && pass.exchange_width == ExchangeWidth::Interleaved {
+        return Err(
+            "its real step stages through shared memory, whose values it keeps in two \
+             arrays, not interleaved (choose --exchange-width both-parts)"
+                .into(),
+        );
+    }
     if let RealEnd::Mirrored(mirrored) = real.end {
         return check_mirrored(pass, real.real_n, mirrored, forward);
     }

@@ -233,8 +233,9 @@ pub enum ExchangeWidth {
     /// Both parts at once in one array of complex values (`float2`,
     /// `double2`): one load or store per value instead of two, with the
     /// banks of an 8- or 16-byte element, for the same shared memory as
-    /// [`ExchangeWidth::BothParts`]. Only with [`GlobalIo::Direct`], and only
-    /// by choice until measured.
+    /// [`ExchangeWidth::BothParts`]; a staged side (a column tile) copies
+    /// whole values too. Not for the real steps that stage their sides.
+    /// By choice (wisdom, the user).
     Interleaved,
 }
 

@@ -781,7 +781,7 @@ impl<'a> Request<'a> {
             Some(ExchangeWidth::OnePartAtATime) if one_part_fits => {
                 (ExchangeWidth::OnePartAtATime, one_part)
             }
-            Some(ExchangeWidth::Interleaved) if both_parts <= shared_limit && direct => {
+            Some(ExchangeWidth::Interleaved) if both_parts <= shared_limit => {
                 (ExchangeWidth::Interleaved, both_parts)
             }
             Some(width) => {
@@ -792,10 +792,6 @@ impl<'a> Request<'a> {
                         ExchangeWidth::OnePartAtATime => format!(
                             "its {threads_per_fft} threads per transform stage the input through \
                              shared memory, which needs both parts"
-                        ),
-                        ExchangeWidth::Interleaved if !direct => format!(
-                            "its {threads_per_fft} threads per transform stage the input through \
-                             shared memory in two arrays"
                         ),
                         ExchangeWidth::BothParts | ExchangeWidth::Interleaved => format!(
                             "both parts take {both_parts} bytes, over the {shared_limit} \
