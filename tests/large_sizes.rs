@@ -135,10 +135,16 @@ fn interleaved_column_tiles_and_step_twiddle_forms() {
     let base = StepTwiddleForm::BaseTimesStride;
     let cases = [
         (spec(&[1 << 21], Some(&[2048, 1024]), base), 1),
-        (spec(&[1 << 21], Some(&[1024, 2048]), StepTwiddleForm::PerPoint), 1),
+        (
+            spec(&[1 << 21], Some(&[1024, 2048]), StepTwiddleForm::PerPoint),
+            1,
+        ),
         (spec(&[1 << 21], Some(&[128, 128, 128]), base), 1),
         (spec(&[1024, 1000], None, base), 1),
-        (spec(&[1 << 20], Some(&[1024, 1024]), base).precision(Precision::F64), 1),
+        (
+            spec(&[1 << 20], Some(&[1024, 1024]), base).precision(Precision::F64),
+            1,
+        ),
     ];
     for (spec, batch) in cases {
         let plan = fftgen::plan::plan(&spec).unwrap();
@@ -147,7 +153,11 @@ fn interleaved_column_tiles_and_step_twiddle_forms() {
             .iter()
             .filter(|p| p.exchange_width == fftgen::plan::ExchangeWidth::Interleaved)
             .count();
-        assert!(interleaved > 0, "{:?}: no interleaved column pass", spec.shape);
+        assert!(
+            interleaved > 0,
+            "{:?}: no interleaved column pass",
+            spec.shape
+        );
         for placement in [Placement::OutOfPlace, Placement::InPlace] {
             check_spec(&spec.clone().placement(placement), batch);
         }

@@ -19,7 +19,7 @@
 
 use fftgen::plan::{
     ColumnIo, ExchangeBuffers, ExchangeWidth, FirstWrite, InputCaching, PaddingSearch,
-    TwiddleTables,
+    StepTwiddleForm, TwiddleTables,
 };
 use fftgen::{
     Direction, Error, FftSpec, Layout, Normalization, Placement, Precision, ShapeChoices, Target,
@@ -143,6 +143,7 @@ fn choices(rng: &mut ChaCha8Rng, n: usize) -> ShapeChoices {
         twiddle_tables: maybe_one(rng, 0.1, TwiddleTables::ALL),
         split: maybe(rng, 0.2, |r| split(r, n)),
         column_io: maybe_one(rng, 0.1, &[ColumnIo::Tile, ColumnIo::Global]),
+        step_twiddles: maybe_one(rng, 0.1, StepTwiddleForm::ALL),
     }
 }
 

@@ -1473,21 +1473,19 @@ impl Lowering<'_> {
                     let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
                     let (mut stores, twiddled) = self.stride_twiddles(b, &j, stride);
                     stores.extend((0..radix).flat_map(|r| {
-                            let point = j.clone().add(uint(r * stride));
-                            let value = match &twiddled {
-                                Some(twiddled) => twiddled(v.clone().at(uint(r)), r),
-                                None => {
-                                    self.step_twiddled(v.clone().at(uint(r)), "fft", point.clone())
-                                }
-                            };
-                            match self.dense() {
-                                true => vec![assign(
-                                    var(self.buffers.output).at(self.output_at(point)),
-                                    self.scaled(value),
-                                )],
-                                false => self.store_point("out_base", "fft", point, value),
-                            }
-                        }));
+                        let point = j.clone().add(uint(r * stride));
+                        let value = match &twiddled {
+                            Some(twiddled) => twiddled(v.clone().at(uint(r)), r),
+                            None => self.step_twiddled(v.clone().at(uint(r)), "fft", point.clone()),
+                        };
+                        match self.dense() {
+                            true => vec![assign(
+                                var(self.buffers.output).at(self.output_at(point)),
+                                self.scaled(value),
+                            )],
+                            false => self.store_point("out_base", "fft", point, value),
+                        }
+                    }));
                     out.extend(guarded(guard(b, true), stores));
                 }
             }

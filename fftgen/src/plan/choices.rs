@@ -132,7 +132,10 @@ impl ShapeChoices {
                 .find(|factors| factors.len() > 1)
                 .cloned(),
             column_io: Some(plan.column_io),
-            step_twiddles: plan.passes.iter().find_map(|p| p.step_twiddle.map(|t| t.form)),
+            step_twiddles: plan
+                .passes
+                .iter()
+                .find_map(|p| p.step_twiddle.map(|t| t.form)),
             ..ShapeChoices::default()
         }
     }

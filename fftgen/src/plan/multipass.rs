@@ -280,7 +280,9 @@ impl PassIo {
     /// lane-varying loads per butterfly instead of per point: 2^21-2^24 on
     /// the H200, docs/bench/h200_step_twiddles.log), else per point.
     fn step_twiddle_form(&self, pass: &Pass) -> StepTwiddleForm {
-        let preferred = self.step_twiddles.unwrap_or(StepTwiddleForm::BaseTimesStride);
+        let preferred = self
+            .step_twiddles
+            .unwrap_or(StepTwiddleForm::BaseTimesStride);
         match preferred.fits(pass) {
             true => preferred,
             false => StepTwiddleForm::PerPoint,
