@@ -131,6 +131,23 @@ fn n4096_global_memory_passes_f32_both_dialects() {
     );
 }
 
+/// Four-step twiddles formed base-times-stride: 65536 as 1024-point
+/// columns (32x32, a warp along each FFT, storing from registers) then 64:
+/// one lane-varying w^(c j) per butterfly times the w^(c r s) a warp shares.
+#[test]
+fn n65536_step_twiddles_base_times_stride_f32_both_dialects() {
+    let spec = FftSpec::new(65536).directions(&[Direction::Forward]);
+    let plan = fftgen::plan::plan(&spec).unwrap();
+    let step = plan.passes[0].step_twiddle.unwrap();
+    assert_eq!(step.form, fftgen::plan::StepTwiddleForm::BaseTimesStride);
+    pin("plan_cuda_f32_n65536_base_times_stride", &spec, Backend::Cuda);
+    pin(
+        "plan_opencl_f32_n65536_base_times_stride",
+        &spec,
+        Backend::OpenCl,
+    );
+}
+
 /// Real transforms: an even size by the half-length route (an FFT of 2048
 /// over the reals read in pairs, the split into the half spectrum fused
 /// into its stores, the C2R's merge into its loads) and an odd size by the
