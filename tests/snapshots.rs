@@ -140,7 +140,11 @@ fn n65536_step_twiddles_base_times_stride_f32_both_dialects() {
     let plan = fftgen::plan::plan(&spec).unwrap();
     let step = plan.passes[0].step_twiddle.unwrap();
     assert_eq!(step.form, fftgen::plan::StepTwiddleForm::BaseTimesStride);
-    pin("plan_cuda_f32_n65536_base_times_stride", &spec, Backend::Cuda);
+    pin(
+        "plan_cuda_f32_n65536_base_times_stride",
+        &spec,
+        Backend::Cuda,
+    );
     pin(
         "plan_opencl_f32_n65536_base_times_stride",
         &spec,

@@ -315,7 +315,7 @@ fn plan_steps(
         let len = step.factors[step.step];
         let measured = wisdom
             .filter(|_| !access.is_dense(len))
-            .and_then(|wisdom| wisdom.column_pass(len, spec.precision, target))
+            .and_then(|wisdom| wisdom.column_pass(len, spec.precision, target, twiddle.is_some()))
             .and_then(|(_, entry)| {
                 let choices = shapes.or(&entry.choices);
                 plan_pass(len, spec.precision, &choices, target, &access).ok()

@@ -79,6 +79,9 @@ pub enum PassScope {
     /// Every pass of `n` points whose FFTs are columns (points far apart)
     /// in a plan of several passes: a block shape, not a split.
     Column,
+    /// Those of the column passes that also apply a four-step twiddle (the
+    /// first pass of a 1D axis): where present, it wins over `Column` there.
+    TwiddledColumn,
 }
 
 impl WisdomEntry {
@@ -242,20 +245,29 @@ impl Wisdom {
     }
 
     /// The first entry for the column passes of `n` points in `precision`
-    /// on `target`, with its file, in the order of [`Wisdom::candidates`].
-    /// Only files measured on `target`'s own model count: a column pass's
-    /// block shape is what differs between GPUs.
+    /// on `target`, with its file, in the order of [`Wisdom::candidates`]:
+    /// for a pass that applies a four-step twiddle (`twiddled`), a
+    /// [`PassScope::TwiddledColumn`] entry where there is one. Only files
+    /// measured on `target`'s own model count: a column pass's block shape
+    /// is what differs between GPUs.
     pub fn column_pass<'a>(
         &'a self,
         n: usize,
         precision: Precision,
         target: &'a Target,
+        twiddled: bool,
     ) -> Option<(&'a WisdomFile, &'a WisdomEntry)> {
-        self.in_order(target).find(|(file, e)| {
-            file.measured_on(target)
-                && e.pass == Some(PassScope::Column)
-                && (e.precision, e.n) == (precision, n)
-        })
+        let scoped = |scope: PassScope| {
+            self.in_order(target).find(move |(file, e)| {
+                file.measured_on(target)
+                    && e.pass == Some(scope)
+                    && (e.precision, e.n) == (precision, n)
+            })
+        };
+        twiddled
+            .then(|| scoped(PassScope::TwiddledColumn))
+            .flatten()
+            .or_else(|| scoped(PassScope::Column))
     }
 
     /// Every entry that may apply on `target`, with its file: those of
@@ -384,6 +396,37 @@ mod tests {
     }
 
     #[test]
+    fn twiddled_column_entries_win_on_passes_that_twiddle() {
+        let file = r#"{"gpu": "H200", "entries": [
+            {"precision": "f32", "n": 1024, "pass": "column", "choices": {"min-blocks-per-sm": 2}},
+            {"precision": "f32", "n": 1024, "pass": "twiddled-column", "choices": {"exchange-width": "interleaved"}}]}"#;
+        let wisdom = Wisdom {
+            files: vec![WisdomFile::from_json(file, "mine.json").unwrap()],
+        };
+        let h200 = Target::H200;
+        let (_, plain) = wisdom
+            .column_pass(1024, Precision::F32, &h200, false)
+            .unwrap();
+        assert_eq!(plain.pass, Some(PassScope::Column));
+        let (_, twiddled) = wisdom
+            .column_pass(1024, Precision::F32, &h200, true)
+            .unwrap();
+        assert_eq!(twiddled.pass, Some(PassScope::TwiddledColumn));
+        // 2^20 as 1024 x 1024: the first pass twiddles, the second does not.
+        let spec = crate::FftSpec::new(1 << 20).target(h200.clone());
+        let plan = crate::plan::multipass::plan(&spec, &h200, &wisdom).unwrap();
+        let widths: Vec<_> = plan.passes.iter().map(|p| p.exchange_width).collect();
+        assert_eq!(
+            widths,
+            [
+                crate::plan::ExchangeWidth::Interleaved,
+                crate::plan::ExchangeWidth::BothParts
+            ]
+        );
+        assert_eq!(plan.passes[1].min_blocks_per_sm, 2);
+    }
+
+    #[test]
     fn column_pass_entries_shape_passes_of_their_gpu_not_transforms() {
         let file = r#"{"gpu": "H200", "entries": [
             {"precision": "f32", "n": 512, "pass": "column", "choices": {"min-blocks-per-sm": 3}}]}"#;
@@ -392,11 +435,20 @@ mod tests {
         };
         let h200 = Target::H200;
         assert_eq!(wisdom.candidates(&[512], Precision::F32, &h200).count(), 0);
-        let (_, entry) = wisdom.column_pass(512, Precision::F32, &h200).unwrap();
+        let (_, entry) = wisdom
+            .column_pass(512, Precision::F32, &h200, false)
+            .unwrap();
         assert_eq!(entry.choices.min_blocks_per_sm, Some(3));
-        assert!(wisdom.column_pass(512, Precision::F64, &h200).is_none());
+        // A twiddled pass takes the column entry where it has none of its own.
+        let (_, entry) = wisdom
+            .column_pass(512, Precision::F32, &h200, true)
+            .unwrap();
+        assert_eq!(entry.choices.min_blocks_per_sm, Some(3));
         assert!(wisdom
-            .column_pass(512, Precision::F32, &Target::H100)
+            .column_pass(512, Precision::F64, &h200, false)
+            .is_none());
+        assert!(wisdom
+            .column_pass(512, Precision::F32, &Target::H100, false)
             .is_none());
         // A pass has no split or column I/O of its own.
         let split = r#"{"gpu": "X", "entries": [{"precision": "f32", "n": 512,

@@ -8,7 +8,8 @@ use crate::Failure;
 use clap::Args;
 use fftgen::emit::pass_ops;
 use fftgen::plan::{
-    Pass, Plan, RealEnd, RealRoute, RealStep, ShapeChoices, StageTwiddles, Twiddles, Wisdom,
+    Pass, PassScope, Plan, RealEnd, RealRoute, RealStep, ShapeChoices, StageTwiddles, Twiddles,
+    Wisdom,
 };
 use fftgen::{Buffer, Direction, FftSpec, Placement, TransformKind};
 
@@ -77,7 +78,9 @@ fn column_pass_origins(spec: &FftSpec, plan: &Plan) -> Vec<String> {
         .iter()
         .filter(|p| plan.passes.len() > 1 && !p.access.is_dense(p.n))
     {
-        let Some((file, entry)) = wisdom.column_pass(pass.n, plan.precision, target) else {
+        let twiddled = pass.step_twiddle.is_some();
+        let Some((file, entry)) = wisdom.column_pass(pass.n, plan.precision, target, twiddled)
+        else {
             continue;
         };
         let pinned = ShapeChoices::pinned(pass);
@@ -85,8 +88,12 @@ fn column_pass_origins(spec: &FftSpec, plan: &Plan) -> Vec<String> {
             continue;
         }
         let line = format!(
-            "{} points: {} (measured on the {}{})",
+            "{} points{}: {} (measured on the {}{})",
             pass.n,
+            match entry.pass {
+                Some(PassScope::TwiddledColumn) => " with a four-step twiddle",
+                _ => "",
+            },
             entry.choices,
             file.gpu,
             match entry.evidence.first() {
