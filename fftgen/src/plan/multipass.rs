@@ -494,7 +494,7 @@ fn step_columns(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::GlobalIo;
+    use crate::plan::{ExchangeWidth, GlobalIo};
 
     fn steps(axes: &[usize]) -> Vec<Step> {
         axes.iter()
@@ -578,6 +578,25 @@ mod tests {
         )
         .unwrap_err();
         assert!(matches!(err, Error::ChoiceNeedsOneKernel { .. }), "{err}");
+    }
+
+    #[test]
+    fn twiddled_passes_take_twiddled_column_entries() {
+        let file = r#"{"gpu": "H200", "entries": [
+            {"precision": "f32", "n": 1024, "pass": "column", "choices": {"min-blocks-per-sm": 2}},
+            {"precision": "f32", "n": 1024, "pass": "twiddled-column", "choices": {"exchange-width": "interleaved"}}]}"#;
+        let file = crate::plan::WisdomFile::from_json(file, "mine.json").unwrap();
+        let wisdom = Wisdom::of_files(vec![file]);
+        // 2^20 as 1024 x 1024: the first pass twiddles, the second does not.
+        let h200 = Target::H200;
+        let plan = plan(&FftSpec::new(1 << 20).target(h200.clone()), &h200, &wisdom).unwrap();
+        let widths: Vec<_> = plan.passes.iter().map(|p| p.exchange_width).collect();
+        assert_eq!(
+            widths,
+            [ExchangeWidth::Interleaved, ExchangeWidth::BothParts]
+        );
+        assert!(plan.passes[0].step_twiddle.is_some());
+        assert_eq!(plan.passes[1].min_blocks_per_sm, 2);
     }
 
     #[test]

@@ -198,6 +198,11 @@ impl Wisdom {
         Wisdom { files: Vec::new() }
     }
 
+    /// `files` alone, the first consulted first.
+    pub fn of_files(files: Vec<WisdomFile>) -> Wisdom {
+        Wisdom { files }
+    }
+
     /// The wisdom a spec plans with: the file it names, else the one
     /// [`WISDOM_ENV`] names, before the built-in files; the built-in files
     /// alone, borrowed, when neither names one.
@@ -412,18 +417,6 @@ mod tests {
             .column_pass(1024, Precision::F32, &h200, true)
             .unwrap();
         assert_eq!(twiddled.pass, Some(PassScope::TwiddledColumn));
-        // 2^20 as 1024 x 1024: the first pass twiddles, the second does not.
-        let spec = crate::FftSpec::new(1 << 20).target(h200.clone());
-        let plan = crate::plan::multipass::plan(&spec, &h200, &wisdom).unwrap();
-        let widths: Vec<_> = plan.passes.iter().map(|p| p.exchange_width).collect();
-        assert_eq!(
-            widths,
-            [
-                crate::plan::ExchangeWidth::Interleaved,
-                crate::plan::ExchangeWidth::BothParts
-            ]
-        );
-        assert_eq!(plan.passes[1].min_blocks_per_sm, 2);
     }
 
     #[test]
