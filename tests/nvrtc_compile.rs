@@ -151,10 +151,10 @@ fn real_split_and_merge_on_mirrored_column_tiles() {
     }
 }
 
-/// Real transforms whose FFT of N / 2 is one kernel in the H100's opt-in
-/// shared memory (the split and merge fused into it, the half spectrum
-/// staged beside the exchange), in and out of place: ptxas accepts their
-/// shared memory and their registers hold.
+/// Real transforms whose FFT (of N / 2, or of an odd N) is one kernel in
+/// the H100's opt-in shared memory (the split and merge fused into it, the
+/// half spectrum staged beside the exchange), in and out of place: ptxas
+/// accepts their shared memory and their registers hold.
 #[test]
 fn real_one_kernel_sizes_in_opt_in_shared_memory() {
     if !nvrtc() {
@@ -167,6 +167,10 @@ fn real_one_kernel_sizes_in_opt_in_shared_memory() {
         (1 << 15, Precision::F32),
         (12288, Precision::F64),
         (16384, Precision::F64),
+        // Odd: the FFT of N itself, over the reals.
+        (6561, Precision::F32),
+        (15625, Precision::F32),
+        (6561, Precision::F64),
     ];
     for (n, precision) in sizes {
         for placement in [Placement::OutOfPlace, Placement::InPlace] {

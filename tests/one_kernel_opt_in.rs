@@ -333,14 +333,18 @@ fn real_errors<T: Scalar>(
     (forward, relative_l2(&got, &want))
 }
 
-/// Real sizes whose FFT of N / 2 is one kernel in the H100's opt-in shared
-/// memory, with the staged half spectrum beside it: 12288 (6144 = 24 x
-/// 8 x 8 x 4) and 20000 (10000 = 20 x 20 x 5 x 5) in f32, 12288 in f64.
-fn real_opt_in_sample() -> [(usize, Precision); 3] {
+/// Real sizes whose FFT is one kernel in the H100's opt-in shared memory,
+/// with the staged half spectrum beside it: of N / 2 for 12288 (6144 = 24
+/// x 8 x 8 x 4) and 20000 (10000 = 20 x 20 x 5 x 5) in f32 and 12288 in
+/// f64; of N itself for the odd 6561 (f32, f64) and 15625 (f32).
+fn real_opt_in_sample() -> [(usize, Precision); 6] {
     [
         (12288, Precision::F32),
         (20000, Precision::F32),
         (12288, Precision::F64),
+        (6561, Precision::F32),
+        (15625, Precision::F32),
+        (6561, Precision::F64),
     ]
 }
 

@@ -73,16 +73,14 @@ fn paired(layout: &Layout) -> Layout {
 /// says, if one kernel computes it.
 pub fn route(n: usize, spec: &FftSpec, layout: &Layout) -> Option<RealRoute> {
     let target = spec.planned_target();
-    // Past max_size the FFT of N / 2 is one kernel where the target's
-    // opt-in shared memory holds it; [`fused_pass`] then checks that the
-    // staged half spectrum fits as well.
-    let half_fits =
-        |m: usize| m <= max_size(spec.precision) || fits_one_kernel(m, spec.precision, target);
-    if n % 2 == 0 && n >= 4 && !unpaired(layout) && half_fits(n / 2) {
+    // Past max_size the FFT (of N / 2, or of N for an odd N) is one kernel
+    // where the target's opt-in shared memory holds it; [`fused_pass`] then
+    // checks that the staged half spectrum fits as well.
+    let fits = |m: usize| fits_one_kernel(m, spec.precision, target);
+    if n % 2 == 0 && n >= 4 && !unpaired(layout) && fits(n / 2) {
         return Some(RealRoute::HalfLength);
     }
-    (n <= max_size(spec.precision) && fits_one_kernel(n, spec.precision, target))
-        .then_some(RealRoute::FullLength)
+    fits(n).then_some(RealRoute::FullLength)
 }
 
 /// Checks what only a real transform asks of its layouts: in place, the
@@ -1113,7 +1111,16 @@ mod tests {
             spilling.passes[1].real.unwrap().end,
             RealEnd::Mirrored(_)
         ));
-        // An odd one takes the full length over two passes, the reals at
+        // An odd one whose FFT of N fits the opt-in shared memory with the
+        // staged row is one kernel per direction (6561 on the H100).
+        let odd = crate::plan::plan(&r2c(&[6561]).target(Target::H100)).unwrap();
+        let [forward] = odd.passes.as_slice() else {
+            panic!("6561: one pass")
+        };
+        assert_eq!(forward.real.unwrap().route, RealRoute::FullLength);
+        assert!(forward.dynamic_shared);
+        assert_eq!(odd.inverse_passes.len(), 1);
+        // Elsewhere it takes the full length over two passes, the reals at
         // the first's loads and the half spectrum at the last's stores.
         let odd = crate::plan::plan(&r2c(&[15625])).unwrap();
         assert!(matches!(odd.passes[0].real.unwrap().end, RealEnd::Loads(_)));
