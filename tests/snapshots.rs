@@ -155,16 +155,17 @@ fn n65536_step_twiddles_base_times_stride_f32_both_dialects() {
 /// Real transforms: an even size by the half-length route (an FFT of 2048
 /// over the reals read in pairs, the split into the half spectrum fused
 /// into its stores, the C2R's merge into its loads) and an odd size by the
-/// full-length route (zero imaginary parts in, half spectrum out; the
-/// Hermitian spectrum rebuilt in, real parts out), in both dialects.
+/// full length, two rows to an FFT (their reals as real and imaginary
+/// parts in, separated into their half spectra out; the spectra merged in,
+/// real and imaginary parts out), in both dialects.
 #[test]
 fn real_transforms_even_and_odd_both_dialects() {
     let even = FftSpec::new(4096).kind(fftgen::TransformKind::R2c);
     pin("r2c_cuda_f32_n4096_half_length", &even, Backend::Cuda);
     pin("r2c_opencl_f32_n4096_half_length", &even, Backend::OpenCl);
     let odd = FftSpec::new(375).kind(fftgen::TransformKind::R2c);
-    pin("r2c_cuda_f32_n375_full_length", &odd, Backend::Cuda);
-    pin("r2c_opencl_f32_n375_full_length", &odd, Backend::OpenCl);
+    pin("r2c_cuda_f32_n375_paired_rows", &odd, Backend::Cuda);
+    pin("r2c_opencl_f32_n375_paired_rows", &odd, Backend::OpenCl);
 }
 
 /// An R2C past one kernel (12288 on the portable target: the FFT of 6144

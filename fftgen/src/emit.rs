@@ -428,7 +428,7 @@ pub fn manifest(plan: &Plan) -> Manifest {
                     kernel: KernelKey::of(plan, pass, direction).to_string(),
                     block: [pass.threads_per_block as u32, 1, 1],
                     grid: GridRule::FftsPerBlock {
-                        ffts_per_block: pass.ffts_per_block as u32,
+                        ffts_per_block: pass.launch_ffts_per_block() as u32,
                         ffts_per_transform: pass.launch_ffts_per_transform() as u64,
                     },
                     shared_bytes: match pass.dynamic_shared {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine with .devbin carried: light Nsight Compute metrics
 # (time, DRAM, occupancy, instructions, L1 sectors, stall reasons) of each
-# size's forward kernels, ours and cuFFT's, in one CSV.
-#   usage: [BENCH_ARGS="--kind r2c"] bash .devbin/ncu_light.sh SIZE... ; writes $OUT/ncu_light.txt
+# size's forward kernels (KERNELS: another ncu -k filter), ours and cuFFT's, in one CSV.
+#   usage: [BENCH_ARGS="--kind r2c"] [KERNELS='regex:(_inv_|c2r)'] bash .devbin/ncu_light.sh SIZE...
+#   writes $OUT/ncu_light.txt
 set -uo pipefail
 OUT="${OUT:-/tmp/out}"; mkdir -p "$OUT"
 export LD_LIBRARY_PATH="$PWD/.devbin/lib:/usr/local/nvidia/lib64:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
@@ -13,6 +14,6 @@ for s in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle math_
 for n in "$@"; do
   echo "== $n" >> "$OUT/ncu_light.txt"
   # shellcheck disable=SC2086
-  ncu --metrics "$m" --csv --page raw -k 'regex:^(?!.*(copy|_inv_|_ip_|inverse|c2r))' -c 8 \
+  ncu --metrics "$m" --csv --page raw -k "${KERNELS:-regex:^(?!.*(copy|_inv_|_ip_|inverse|c2r))}" -c 8 \
     .devbin/fftgen bench --no-opencl --sizes "$n" --groups 1 --repeats 1 --warmup 0 --json /tmp/p.json --svg /tmp/p.svg ${BENCH_ARGS:-} >> "$OUT/ncu_light.txt" 2>&1
 done

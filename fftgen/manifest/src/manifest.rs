@@ -98,7 +98,8 @@ pub enum GridRule {
     /// `grid.x = ceil(batch * ffts_per_transform / ffts_per_block)`,
     /// `grid.y = grid.z = 1`: a pass along one axis of a multi-dimensional
     /// transform (or one step of a long one) computes `ffts_per_transform`
-    /// short FFTs per transform of the batch.
+    /// short FFTs per transform of the batch. (A real axis whose rows pair
+    /// up, two to each complex FFT, counts rows in both numbers.)
     FftsPerBlock {
         ffts_per_block: u32,
         #[serde(default = "one")]

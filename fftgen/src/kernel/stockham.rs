@@ -143,12 +143,12 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
             output: "data",
         },
     };
-    // The reals of a full-length real step have a pointer of their own
-    // type out of place; in place they are addressed through the complex
-    // one (the half spectrum overlays them).
+    // The reals of a full-length real step (paired rows or not) have a
+    // pointer of their own type out of place; in place they are addressed
+    // through the complex one (the half spectrum overlays them).
     let full_length = |ends: fn(RealEnd) -> bool| {
         pass.real.is_some_and(|r| {
-            r.route == RealRoute::FullLength && placement == Placement::OutOfPlace && ends(r.end)
+            r.route.reads_single_reals() && placement == Placement::OutOfPlace && ends(r.end)
         })
     };
     let real_input = direction == Direction::Forward
@@ -317,12 +317,17 @@ impl Lowering<'_> {
             "region",
             var("fft_local").mul(uint(pass.fft_stride)),
         ));
-        // Transforms of the batch times this pass's FFTs in each.
+        // Transforms of the batch times this pass's FFTs in each (rows of
+        // the real axis where two share an FFT).
         let per_transform = pass.access.ffts_per_transform();
-        let total = match per_transform {
+        let mut total = match per_transform {
             1 => var("batch"),
             c => var("batch").cast(Type::Index).mul(uint(c)),
         };
+        if self.paired() {
+            body.push(let_const(Type::Index, "rows", total.cast(Type::Index)));
+            total = var("rows").add(uint(1)).div(uint(2));
+        }
         let block_fft = || {
             Expr::Builtin(Builtin::BlockIndex)
                 .cast(Type::Index)
@@ -375,7 +380,7 @@ impl Lowering<'_> {
                     "active",
                     var("fft").lt(total.clone()),
                 ));
-                body.extend(self.locate("fft", "in_base", "out_base"));
+                body.extend(self.locate_rows("fft", ("in_base", "out_base"), "fft_has_y"));
             }
             if pass.io == GlobalIo::ColumnTile || pass.output_io == GlobalIo::ColumnTile {
                 body.push(Stmt::Comment(format!(
@@ -609,6 +614,106 @@ impl Lowering<'_> {
     /// declares where it starts in the input and the output.
     fn locate(&self, fft: &str, input: &str, output: &str) -> Vec<Stmt> {
         locate(&self.pass.access, fft, input, output)
+    }
+
+    /// Whether each FFT computes two rows of the real axis
+    /// ([`RealRoute::PairedRows`]).
+    fn paired(&self) -> bool {
+        self.pass
+            .real
+            .is_some_and(|r| r.route == RealRoute::PairedRows)
+    }
+
+    /// Where the rows of FFT `fft` start, as [`Self::locate`] declares them
+    /// (`at`: the input's and the output's names); where it computes two
+    /// rows, `at` holds row 2 fft (x), `{at}_y` row 2 fft + 1 (y), which
+    /// exists where `has_y` (the last FFT of an odd count has one row; its
+    /// `{at}_y` is row x's start, so a load from it stays in the buffer).
+    fn locate_rows(&self, fft: &str, at: (&str, &str), has_y: &str) -> Vec<Stmt> {
+        if !self.paired() {
+            return self.locate(fft, at.0, at.1);
+        }
+        let (x, y) = (format!("{fft}_x"), format!("{fft}_y"));
+        let mut out = vec![let_const(Type::Index, &x, var(fft).mul(uint(2)))];
+        out.extend(self.locate(&x, at.0, at.1));
+        out.push(let_const(Type::Index, &y, var(&x).add(uint(1))));
+        let row_y = |name: &str| format!("{name}_row_y");
+        out.extend(self.locate(&y, &row_y(at.0), &row_y(at.1)));
+        out.push(let_const(Type::Bool, has_y, var(&y).lt(var("rows"))));
+        for name in [at.0, at.1] {
+            out.push(let_const(
+                Type::Index,
+                format!("{name}_y"),
+                Expr::select(var(has_y), var(row_y(name)), var(name)),
+            ));
+        }
+        out
+    }
+
+    /// Point `point` of paired rows x and y read from the input into
+    /// `target` (`base`, `{base}_y`: their starts; `has_y`: whether y
+    /// exists): for an R2C their reals as Z = x + i y; for a C2R, from
+    /// their half spectra, Z[p] = X[p] + i Y[p] below N / 2 + 1 and
+    /// conj X[N - p] + i conj Y[N - p] above (X[0] and X[N / 2] real).
+    fn paired_load(&self, base: &str, has_y: &str, point: Expr, target: Expr) -> Vec<Stmt> {
+        let stride = self.pass.access.input_stride;
+        let at = |base: String, point: Expr| var(base).add(strided(point, stride));
+        let base_y = format!("{base}_y");
+        let input = self.buffers.input;
+        let zero = Expr::Real(0.0);
+        if self.direction == Direction::Forward {
+            let x = self.real_load(input, self.real_input, at(base.into(), point.clone()));
+            let y = self.real_load(input, self.real_input, at(base_y, point));
+            return vec![assign(
+                target,
+                Expr::complex(x, Expr::select(var(has_y), y, zero)),
+            )];
+        }
+        let n = self.pass.n;
+        let half = n / 2 + 1;
+        let low = var("p").lt(uint(half));
+        let mirrored = uint(0).lt(var("q")).and(var("q").mul(uint(2)).lt(uint(n)));
+        vec![
+            let_const(Type::Uint, "p", point),
+            let_const(
+                Type::Uint,
+                "q",
+                Expr::select(low.clone(), var("p"), uint(n).sub(var("p"))),
+            ),
+            let_const(Type::Complex, "a", self.input_load(at(base.into(), var("q")))),
+            let_const(Type::Complex, "b", self.input_load(at(base_y, var("q")))),
+            let_const(Type::Bool, "mirrored", mirrored),
+            let_const(
+                Type::Real,
+                "ai",
+                Expr::select(var("mirrored"), var("a").im(), zero.clone()),
+            ),
+            let_const(
+                Type::Real,
+                "bi",
+                Expr::select(
+                    var("mirrored").and(var(has_y)),
+                    var("b").im(),
+                    zero.clone(),
+                ),
+            ),
+            let_const(Type::Real, "br", Expr::select(var(has_y), var("b").re(), zero)),
+            assign(
+                target,
+                Expr::complex(
+                    Expr::select(
+                        low.clone(),
+                        var("a").re().sub(var("bi")),
+                        var("a").re().add(var("bi")),
+                    ),
+                    Expr::select(
+                        low,
+                        var("ai").add(var("br")),
+                        var("br").sub(var("ai")),
+                    ),
+                ),
+            ),
+        ]
     }
 
     /// Element `point` (a uint) of this thread's FFT in the input.
@@ -1034,10 +1139,27 @@ impl Lowering<'_> {
 
     /// Stores output `value` (scaled here) as point `point` of FFT `fft`,
     /// which starts at `base` in the output: for the last pass of a long real
-    /// axis only the half spectrum (R2C) or the real part (C2R).
+    /// axis only the half spectrum (R2C) or the real part (C2R); for a C2R's
+    /// paired rows the real part to row x and the imaginary to row y.
     fn store_point(&self, base: &str, fft: &str, point: Expr, value: Expr) -> Vec<Stmt> {
         let stride = self.pass.access.output_stride;
         let at = var(base).add(strided(point.clone(), stride));
+        if self.paired() {
+            // A C2R's paired rows: real parts to row x, imaginary to row y.
+            let scaled = |part: Expr| match self.scale() {
+                1.0 => part,
+                scale => part.mul(Expr::Real(scale)),
+            };
+            let (output, real) = (self.buffers.output, self.real_output);
+            let at_y = var(format!("{base}_y")).add(strided(point, stride));
+            let mut out = vec![let_const(Type::Complex, "z", value)];
+            out.extend(self.real_store(output, real, at, scaled(var("z").re())));
+            out.push(Stmt::If(
+                var(format!("{fft}_has_y")),
+                self.real_store(output, real, at_y, scaled(var("z").im())),
+            ));
+            return vec![Stmt::Scope(out)];
+        }
         let Some((real, RealEnd::Stores(index))) = self.pass.real.map(|r| (r, r.end)) else {
             return vec![assign(var(self.buffers.output).at(at), self.scaled(value))];
         };
@@ -1097,6 +1219,13 @@ impl Lowering<'_> {
                         let_const(Type::Index, "walk_out", var("out_base")),
                         let_const(Type::Uint, "walk_f", var("fft_local")),
                     ];
+                    if self.paired() {
+                        inner.extend([
+                            let_const(Type::Index, "walk_in_y", var("in_base_y")),
+                            let_const(Type::Index, "walk_out_y", var("out_base_y")),
+                            let_const(Type::Bool, "walk_has_y", var("fft_has_y")),
+                        ]);
+                    }
                     inner.extend(copy(k.clone(), var("region").add(k)));
                     Stmt::Scope(vec![
                         let_const(Type::Uint, "walk_k", var("t").add(uint(i * t))),
@@ -1114,7 +1243,7 @@ impl Lowering<'_> {
                 if (i + 1) * block > count {
                     cond = e.clone().lt(uint(count)).and(cond);
                 }
-                let mut inner = self.locate("walk_g", "walk_in", "walk_out");
+                let mut inner = self.locate_rows("walk_g", ("walk_in", "walk_out"), "walk_has_y");
                 let slot = var("walk_f").mul(uint(pass.fft_stride)).add(var("walk_k"));
                 inner.extend(copy(var("walk_k"), slot));
                 Stmt::Scope(vec![
@@ -1143,40 +1272,108 @@ impl Lowering<'_> {
     }
 
     /// The walk that fills shared memory: whole rows of the input (for a
-    /// C2R the half spectrum, N / 2 + 1 values; for a full-length R2C the
-    /// reals, with zero imaginary parts).
+    /// C2R the half spectrum, N / 2 + 1 values; for paired rows the two
+    /// rows' reals as real and imaginary parts, or their half spectra
+    /// merged into the whole spectrum of N, Z = X + i Y).
     fn walk_load(&self) -> Vec<Stmt> {
         let stride = self.pass.access.input_stride;
-        let full_r2c = self.r2c().is_some_and(|r| r.route == RealRoute::FullLength);
+        let at = |base: &str, k: Expr| var(base).add(strided(k, stride));
+        let input = self.buffers.input;
+        let row_y = |value: Expr, ty: Type, zero: Expr| {
+            vec![
+                Stmt::Let {
+                    ty,
+                    name: "y".into(),
+                    init: zero,
+                    constant: false,
+                },
+                Stmt::If(var("walk_has_y"), vec![assign(var("y"), value)]),
+            ]
+        };
+        let store = |slot: Expr, re: Expr, im: Expr| {
+            vec![
+                assign(var("shared_re").at(slot.clone()), re),
+                assign(var("shared_im").at(slot), im),
+            ]
+        };
+        if self.paired() && self.direction == Direction::Forward {
+            return self.walk(self.pass.n, |k, slot| {
+                let load = |base| self.real_load(input, self.real_input, at(base, k.clone()));
+                let mut out = row_y(load("walk_in_y"), Type::Real, Expr::Real(0.0));
+                out.extend(store(slot, load("walk_in"), var("y")));
+                out
+            });
+        }
+        if let Some(real) = self.c2r().filter(|_| self.paired()) {
+            let n = self.pass.n;
+            return self.walk(real.half_len(), |k, slot| {
+                let zero = Expr::complex(Expr::Real(0.0), Expr::Real(0.0));
+                let mut out = vec![let_const(
+                    Type::Complex,
+                    "a",
+                    self.input_load(at("walk_in", k.clone())),
+                )];
+                out.extend(row_y(self.input_load(at("walk_in_y", k.clone())), Type::Complex, zero));
+                // X[0] (and X[N / 2] of an even N) are real in a Hermitian
+                // spectrum, their own mirrors: their imaginary parts are
+                // ignored, as numpy's irfft does.
+                let mirrored = uint(0).lt(k.clone()).and(k.clone().mul(uint(2)).lt(uint(n)));
+                out.extend([
+                    let_const(Type::Bool, "mirrored", mirrored),
+                    let_const(
+                        Type::Real,
+                        "ai",
+                        Expr::select(var("mirrored"), var("a").im(), Expr::Real(0.0)),
+                    ),
+                    let_const(
+                        Type::Real,
+                        "bi",
+                        Expr::select(var("mirrored"), var("y").im(), Expr::Real(0.0)),
+                    ),
+                ]);
+                // Z[k] = X[k] + i Y[k], Z[N - k] = conj X[k] + i conj Y[k].
+                out.extend(store(
+                    slot.clone(),
+                    var("a").re().sub(var("bi")),
+                    var("ai").add(var("y").re()),
+                ));
+                let mirror = slot.add(uint(n)).sub(k.mul(uint(2)));
+                out.push(Stmt::If(
+                    var("mirrored"),
+                    store(
+                        mirror,
+                        var("a").re().add(var("bi")),
+                        var("y").re().sub(var("ai")),
+                    ),
+                ));
+                out
+            });
+        }
         let len = match self.c2r() {
             Some(real) => real.half_len(),
             None => self.pass.n,
         };
         self.walk(len, |k, slot| {
-            let at = var("walk_in").add(strided(k, stride));
-            if full_r2c {
-                let x = self.real_load(self.buffers.input, self.real_input, at);
-                return vec![
-                    assign(var("shared_re").at(slot.clone()), x),
-                    assign(var("shared_im").at(slot), Expr::Real(0.0)),
-                ];
-            }
-            vec![
-                let_const(Type::Complex, "x", self.input_load(at)),
-                assign(var("shared_re").at(slot.clone()), var("x").re()),
-                assign(var("shared_im").at(slot), var("x").im()),
-            ]
+            let mut out = vec![let_const(
+                Type::Complex,
+                "x",
+                self.input_load(at("walk_in", k)),
+            )];
+            out.extend(store(slot, var("x").re(), var("x").im()));
+            out
         })
     }
 
     /// The walk that empties shared memory (the FFTs' outputs in natural
     /// order) to the output: for an R2C the half spectrum, split from the
-    /// half-length FFT's Z[k] and Z[M - k]; for a full-length C2R the real
-    /// parts; else the values as they are.
+    /// half-length FFT's Z[k] and Z[M - k] or separated into two rows' from
+    /// paired rows' Z[k] and Z[N - k]; for a C2R of paired rows the real
+    /// and imaginary parts; else the values as they are.
     fn walk_store(&self) -> Vec<Stmt> {
         let stride = self.pass.access.output_stride;
         let n = self.pass.n;
         let at = |k: Expr| var("walk_out").add(strided(k, stride));
+        let at_y = |k: Expr| var("walk_out_y").add(strided(k, stride));
         let shared = |index: Expr| {
             Expr::complex(
                 var("shared_re").at(var("walk_f")
@@ -1236,18 +1433,63 @@ impl Lowering<'_> {
                     out
                 })
             }
+            // Paired rows: Z[k] and Z[N - k] give the rows' X[k] = (Z[k] +
+            // conj Z[N - k]) / 2 and Y[k] = (Z[k] - conj Z[N - k]) / 2i.
             (Some(real), _) => self.walk(real.half_len(), |k, slot| {
-                let value =
-                    Expr::complex(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
-                vec![assign(var(output).at(at(k)), self.scaled(value))]
+                let staged = |slot: Expr| {
+                    Expr::complex(var("shared_re").at(slot.clone()), var("shared_im").at(slot))
+                };
+                let mirror = Expr::select(
+                    uint(0).lt(k.clone()),
+                    slot.clone().add(uint(n)).sub(k.clone().mul(uint(2))),
+                    slot.clone(),
+                );
+                let half = |value: Expr| value.mul(Expr::Real(0.5 * self.scale()));
+                let (zk, zm) = (var("zk"), var("zm"));
+                vec![
+                    let_const(Type::Complex, "zk", staged(slot)),
+                    let_const(Type::Complex, "zm", staged(mirror)),
+                    assign(
+                        var(output).at(at(k.clone())),
+                        Expr::complex(
+                            half(zk.clone().re().add(zm.clone().re())),
+                            half(zk.clone().im().sub(zm.clone().im())),
+                        ),
+                    ),
+                    Stmt::If(
+                        var("walk_has_y"),
+                        vec![assign(
+                            var(output).at(at_y(k)),
+                            Expr::complex(
+                                half(zk.clone().im().add(zm.clone().im())),
+                                half(zm.re().sub(zk.re())),
+                            ),
+                        )],
+                    ),
+                ]
             }),
-            (_, Some(real)) if real.route == RealRoute::FullLength => self.walk(n, |k, slot| {
-                let value = var("shared_re").at(slot);
-                let value = match self.scale() {
+            // Paired rows: the real parts are row x's, the imaginary row y's.
+            (_, Some(real)) if real.route == RealRoute::PairedRows => self.walk(n, |k, slot| {
+                let scaled = |value: Expr| match self.scale() {
                     1.0 => value,
                     scale => value.mul(Expr::Real(scale)),
                 };
-                self.real_store(output, self.real_output, at(k), value)
+                let mut out = self.real_store(
+                    output,
+                    self.real_output,
+                    at(k.clone()),
+                    scaled(var("shared_re").at(slot.clone())),
+                );
+                out.push(Stmt::If(
+                    var("walk_has_y"),
+                    self.real_store(
+                        output,
+                        self.real_output,
+                        at_y(k),
+                        scaled(var("shared_im").at(slot)),
+                    ),
+                ));
+                out
             }),
             _ => self.walk(n, |k, slot| {
                 let value =
@@ -1257,11 +1499,10 @@ impl Lowering<'_> {
         }
     }
 
-    /// Input `point` of a C2R's FFT, built from the half spectrum of this
-    /// thread's row in shared memory into `target`: for a half-length step
-    /// the merge Z'[p] = (X[p] + conj X[M-p]) + i conj(w_N^p) (X[p] - conj
-    /// X[M-p]) (twice Z[p], so the inverse needs no scale); for a full-length
-    /// one the Hermitian spectrum, X[N - p] = conj X[p].
+    /// Input `point` of a half-length C2R's FFT, built from the half
+    /// spectrum of this thread's row in shared memory into `target`: the
+    /// merge Z'[p] = (X[p] + conj X[M-p]) + i conj(w_N^p) (X[p] - conj
+    /// X[M-p]) (twice Z[p], so the inverse needs no scale).
     fn c2r_point(&self, real: RealStep, point: Expr, target: Expr) -> Vec<Stmt> {
         let at = |index: Expr| {
             Expr::complex(
@@ -1269,59 +1510,35 @@ impl Lowering<'_> {
                 var("shared_im").at(var("region").add(index)),
             )
         };
-        match real.route {
-            RealRoute::HalfLength => {
-                let offset = real
-                    .twiddle_offset
-                    .expect("a half-length step has its twiddles");
-                let m = self.pass.n;
-                vec![
-                    let_const(Type::Uint, "p", point),
-                    let_const(Type::Complex, "a", at(var("p"))),
-                    let_const(Type::Complex, "b", at(uint(m).sub(var("p")))),
-                    let_const(
-                        Type::Complex,
-                        "w",
-                        var(TWIDDLES).at(uint(offset).add(var("p"))),
-                    ),
-                    // X[0] and X[M] are real in a Hermitian spectrum: their
-                    // imaginary parts are ignored, as numpy's irfft does.
-                    let_const(
-                        Type::Real,
-                        "ai",
-                        Expr::select(uint(0).lt(var("p")), var("a").im(), Expr::Real(0.0)),
-                    ),
-                    let_const(
-                        Type::Real,
-                        "bi",
-                        Expr::select(uint(0).lt(var("p")), var("b").im(), Expr::Real(0.0)),
-                    ),
-                ]
-                .into_iter()
-                .chain(merge(target))
-                .collect()
-            }
-            RealRoute::FullLength => {
-                let (n, half) = (real.real_n, real.half_len());
-                let stored = var("p").lt(uint(half));
-                vec![
-                    let_const(Type::Uint, "p", point),
-                    let_const(
-                        Type::Uint,
-                        "q",
-                        Expr::select(stored.clone(), var("p"), uint(n).sub(var("p"))),
-                    ),
-                    let_const(Type::Complex, "y", at(var("q"))),
-                    assign(
-                        target,
-                        Expr::complex(
-                            var("y").re(),
-                            Expr::select(stored, var("y").im(), var("y").im().neg()),
-                        ),
-                    ),
-                ]
-            }
-        }
+        let offset = real
+            .twiddle_offset
+            .expect("a half-length step has its twiddles");
+        let m = self.pass.n;
+        vec![
+            let_const(Type::Uint, "p", point),
+            let_const(Type::Complex, "a", at(var("p"))),
+            let_const(Type::Complex, "b", at(uint(m).sub(var("p")))),
+            let_const(
+                Type::Complex,
+                "w",
+                var(TWIDDLES).at(uint(offset).add(var("p"))),
+            ),
+            // X[0] and X[M] are real in a Hermitian spectrum: their
+            // imaginary parts are ignored, as numpy's irfft does.
+            let_const(
+                Type::Real,
+                "ai",
+                Expr::select(uint(0).lt(var("p")), var("a").im(), Expr::Real(0.0)),
+            ),
+            let_const(
+                Type::Real,
+                "bi",
+                Expr::select(uint(0).lt(var("p")), var("b").im(), Expr::Real(0.0)),
+            ),
+        ]
+        .into_iter()
+        .chain(merge(target))
+        .collect()
     }
 
     /// One radix-R stage for all of this thread's butterflies.
@@ -1385,10 +1602,22 @@ impl Lowering<'_> {
             };
             for r in 0..radix {
                 let index = j.clone().add(uint(r * butterflies));
-                let c2r = self.c2r().filter(|_| first && from_shared);
+                // (Paired rows merge on the walk that fills shared memory.)
+                let c2r = self
+                    .c2r()
+                    .filter(|r| first && from_shared && r.route == RealRoute::HalfLength);
                 if let Some(real) = c2r {
                     work.push(Stmt::Scope(self.c2r_point(
                         real,
+                        index,
+                        v.clone().at(uint(r)),
+                    )));
+                    continue;
+                }
+                if direct_in && self.paired() {
+                    work.push(Stmt::Scope(self.paired_load(
+                        "in_base",
+                        "fft_has_y",
                         index,
                         v.clone().at(uint(r)),
                     )));

@@ -254,9 +254,19 @@ fn check_real_step(pass: &Pass, forward: bool) -> Result<(), String> {
     if let RealEnd::Mirrored(mirrored) = real.end {
         return check_mirrored(pass, real.real_n, mirrored, forward);
     }
+    // Rows pair up only where one kernel holds the whole axis, and a
+    // whole axis in one kernel of the full length always pairs them.
+    let both = real.end == RealEnd::Both;
+    if (real.route == RealRoute::PairedRows) != (both && real.route != RealRoute::HalfLength) {
+        return Err(format!(
+            "its real step takes the {:?} route at {:?}: paired rows are the route of a \
+             whole axis in one kernel of the full length, and only there",
+            real.route, real.end
+        ));
+    }
     let fft_n = match (real.route, real.end) {
         (RealRoute::HalfLength, RealEnd::Both) => real.real_n / 2,
-        (RealRoute::FullLength, RealEnd::Both) => real.real_n,
+        (RealRoute::PairedRows, RealEnd::Both) => real.real_n,
         _ => return Ok(()),
     };
     if fft_n != pass.n {

@@ -457,11 +457,21 @@ impl Pass {
 
     /// Blocks needed for `batch` transforms.
     pub fn blocks(&self, batch: usize) -> usize {
-        batch.div_ceil(self.ffts_per_block)
+        (batch * self.launch_ffts_per_transform()).div_ceil(self.launch_ffts_per_block())
+    }
+
+    /// What a block covers in the units of [`Self::launch_ffts_per_transform`]:
+    /// its FFTs, or the rows they compute where each FFT computes two
+    /// ([`RealRoute::PairedRows`]: `ceil(rows / 2 / m)` blocks is
+    /// `ceil(rows / 2m)`).
+    pub fn launch_ffts_per_block(&self) -> usize {
+        let rows = self.real.map_or(1, |r| r.route.rows_per_fft());
+        self.ffts_per_block * rows
     }
 
     /// The FFTs of one transform the launch counts blocks by: the pass's
-    /// FFTs, or the slots of a tile of mirrored columns.
+    /// FFTs (rows of the real axis where they pair up), or the slots of a
+    /// tile of mirrored columns.
     pub fn launch_ffts_per_transform(&self) -> usize {
         match self.real.map(|r| r.end) {
             Some(RealEnd::Mirrored(mirrored)) => mirrored.slots(),

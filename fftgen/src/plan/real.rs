@@ -80,7 +80,7 @@ pub fn route(n: usize, spec: &FftSpec, layout: &Layout) -> Option<RealRoute> {
     if n % 2 == 0 && n >= 4 && !unpaired(layout) && fits(n / 2) {
         return Some(RealRoute::HalfLength);
     }
-    fits(n).then_some(RealRoute::FullLength)
+    fits(n).then_some(RealRoute::PairedRows)
 }
 
 /// Checks what only a real transform asks of its layouts: in place, the
@@ -479,7 +479,12 @@ impl RealAxis {
         real_layout: &Layout,
     ) -> Result<RealAxis, Error> {
         let n = spec.n();
-        if let Some(route) = route(n, spec, real_layout) {
+        // A split by hand of the axis's complex FFT into passes asks for
+        // passes, where one kernel would do.
+        let passes_asked = spec.choices.split.as_ref().filter(|split| {
+            split.len() > 1 && [n, n / 2].contains(&split.iter().product::<usize>())
+        });
+        if let (Some(route), None) = (route(n, spec, real_layout), passes_asked) {
             let fused = |direction| fused_pass(spec, target, wisdom, route, n, direction);
             if let (Some(forward), Some(inverse)) =
                 (fused(Direction::Forward)?, fused(Direction::Inverse)?)
@@ -496,6 +501,21 @@ impl RealAxis {
             });
         }
         if n % 2 == 0 && n >= 4 && !unpaired(real_layout) {
+            let complex_axis = |length: usize| spec.shape[..spec.shape.len() - 1].contains(&length);
+            if let Some(split) = passes_asked.filter(|s| {
+                let product = s.iter().product::<usize>();
+                product == n && !complex_axis(product)
+            }) {
+                return Err(Error::BadSplit {
+                    split: split.clone(),
+                    shape: spec.shape.clone(),
+                    reason: format!(
+                        "a real axis of even {n} points whose reals pair up runs a complex FFT \
+                         of {}: split that",
+                        n / 2
+                    ),
+                });
+            }
             return Ok(RealAxis::Apart);
         }
         let split = match &spec.choices.split {
@@ -511,6 +531,16 @@ impl RealAxis {
                 })
             }
             Some(split) if split.iter().product::<usize>() == n => split.clone(),
+            Some(split) if passes_asked.is_some() && !spec.shape[..spec.shape.len() - 1].contains(&(n / 2)) => {
+                return Err(Error::BadSplit {
+                    split: split.clone(),
+                    shape: spec.shape.clone(),
+                    reason: format!(
+                        "the reals of this layout do not pair up within a row, so the real \
+                         axis runs a complex FFT of {n}: split that"
+                    ),
+                })
+            }
             _ => {
                 let columns = super::multipass::column_limit(spec.precision, target);
                 // The reals enter one pass and the half spectrum leaves
@@ -556,10 +586,10 @@ fn fused_routed(
     to: (Slot, &Layout),
 ) -> Routed {
     let shape = &spec.shape;
-    let route = forward.real.map_or(RealRoute::FullLength, |r| r.route);
-    let pair = |layout: &Layout| match route {
-        RealRoute::HalfLength => paired(layout),
-        RealRoute::FullLength => layout.clone(),
+    let route = forward.real.map_or(RealRoute::PairedRows, |r| r.route);
+    let pair = |layout: &Layout| match route.reads_single_reals() {
+        false => paired(layout),
+        true => layout.clone(),
     };
     let mut pass = match direction {
         Direction::Forward => forward.clone(),
@@ -908,7 +938,7 @@ fn fused_pass(
 ) -> Result<Option<Pass>, Error> {
     let fft_n = match route {
         RealRoute::HalfLength => real_n / 2,
-        RealRoute::FullLength => real_n,
+        RealRoute::FullLength | RealRoute::PairedRows => real_n,
     };
     let precision = spec.precision;
     let user = spec.choices.one_kernel_only();
@@ -956,7 +986,7 @@ fn fused_pass(
             };
             Some(len)
         }
-        RealRoute::FullLength => None,
+        RealRoute::FullLength | RealRoute::PairedRows => None,
     };
     pass.real = Some(RealStep {
         route,
@@ -1005,26 +1035,29 @@ fn stage_rows(
     target: &Target,
 ) -> bool {
     let fft_n = pass.n;
-    // The end that meets the half spectrum is staged (both parts in reused
-    // arrays, the row of M + 1 values for the C2R's merge in each FFT's
-    // region). The other end of a half-length FFT is a complex row like a
-    // C2C's: where a warp's lanes share one FFT it stays direct, as the C2C
-    // plan has it; other lanes stage it too, for unit-stride runs.
-    let direct_other_end =
-        route == RealRoute::HalfLength && pass.lanes == super::LaneLayout::FftMajor;
-    let other_end = match direct_other_end {
+    // The R2C's stores pair Z[k] with Z[M - k] (or Z[N - k]), which another
+    // thread computed: they are staged (both parts in reused arrays). The
+    // half-length C2R's merge pairs X[k] with X[M - k] and the twiddle
+    // w_N^k on its loads: staged too, the row of M + 1 values in each FFT's
+    // region. The other ends are rows like a C2C's, and so are the C2R's
+    // loads of paired rows (each point reads X[p] or conj X[N - p] of its
+    // two rows): where a warp's lanes share one FFT they stay direct, as
+    // the C2C plan has it; other lanes stage them too, for unit-stride runs.
+    let direct = match pass.lanes == super::LaneLayout::FftMajor {
         true => GlobalIo::Direct,
         false => GlobalIo::StagedThroughShared,
     };
-    (pass.io, pass.output_io) = match direction {
-        Direction::Forward => (other_end, GlobalIo::StagedThroughShared),
-        Direction::Inverse => (GlobalIo::StagedThroughShared, other_end),
+    let staged = GlobalIo::StagedThroughShared;
+    (pass.io, pass.output_io) = match (direction, route) {
+        (Direction::Forward, _) => (direct, staged),
+        (Direction::Inverse, RealRoute::PairedRows) => (direct, direct),
+        (Direction::Inverse, _) => (staged, direct),
     };
     pass.exchange_width = ExchangeWidth::BothParts;
     pass.exchange_buffers = ExchangeBuffers::Reused;
     let row = match route {
         RealRoute::HalfLength => fft_n + 1,
-        RealRoute::FullLength => fft_n,
+        RealRoute::FullLength | RealRoute::PairedRows => fft_n,
     };
     pass.fft_stride = pass.fft_stride.max(row);
     let bytes_per_fft = pass.fft_stride * 2 * precision.real_bytes();
@@ -1065,11 +1098,17 @@ mod tests {
         );
         assert_eq!(plan.inverse_passes.len(), 1);
         assert_eq!(plan.output_layout, Layout::contiguous(&[2049]));
-        // Odd sizes run the full length.
+        // Odd sizes run the full length, two rows to an FFT: the launch
+        // counts rows, two to each of a block's FFTs.
         let odd = crate::plan::plan(&r2c(&[375])).unwrap();
-        assert_eq!(odd.passes[0].real.unwrap().route, RealRoute::FullLength);
+        assert_eq!(odd.passes[0].real.unwrap().route, RealRoute::PairedRows);
         assert_eq!(odd.passes[0].n, 375);
-        // Reals two apart do not pair into complex values: full length.
+        assert_eq!(
+            odd.passes[0].launch_ffts_per_block(),
+            2 * odd.passes[0].ffts_per_block
+        );
+        // Reals two apart do not pair into complex values within a row:
+        // full length, rows paired.
         let strided = r2c(&[64]).layouts(
             Layout {
                 strides: vec![2],
@@ -1078,7 +1117,7 @@ mod tests {
             Layout::contiguous(&[33]),
         );
         let plan = crate::plan::plan(&strided).unwrap();
-        assert_eq!(plan.passes[0].real.unwrap().route, RealRoute::FullLength);
+        assert_eq!(plan.passes[0].real.unwrap().route, RealRoute::PairedRows);
         // Past one kernel an even axis runs the FFT of N / 2 in C2C passes,
         // the split on the last one's stores and the merge on the first
         // one's loads ([`the_split_rides_on_a_tile_of_mirrored_columns`]).
@@ -1117,7 +1156,7 @@ mod tests {
         let [forward] = odd.passes.as_slice() else {
             panic!("6561: one pass")
         };
-        assert_eq!(forward.real.unwrap().route, RealRoute::FullLength);
+        assert_eq!(forward.real.unwrap().route, RealRoute::PairedRows);
         assert!(forward.dynamic_shared);
         assert_eq!(odd.inverse_passes.len(), 1);
         // Elsewhere it takes the full length over two passes, the reals at
@@ -1269,5 +1308,24 @@ mod tests {
         );
         let f64_rows = crate::plan::plan(&r2c(&[8192]).precision(Precision::F64)).unwrap();
         assert!(!f64_rows.passes.is_empty());
+    }
+
+    #[test]
+    fn a_split_of_the_real_axis_is_honoured_or_refused() {
+        let split = |n: usize, split: &[usize]| {
+            let mut spec = r2c(&[n]);
+            spec.choices.split = Some(split.to_vec());
+            crate::plan::plan(&spec)
+        };
+        // One kernel holds 3125, but passes asked for are passes taken.
+        let odd = split(3125, &[25, 125]).unwrap();
+        assert_eq!(odd.passes.len(), 2);
+        assert!(matches!(odd.passes[0].real.unwrap().end, RealEnd::Loads(_)));
+        // An even axis runs its FFT of N / 2: a split of that is taken,
+        // one of N refused.
+        assert_eq!(split(4096, &[32, 64]).unwrap().passes.len(), 2);
+        let err = split(4096, &[64, 64]).unwrap_err();
+        assert!(matches!(err, Error::BadSplit { .. }), "{err}");
+        assert!(err.to_string().contains("complex FFT of 2048"), "{err}");
     }
 }

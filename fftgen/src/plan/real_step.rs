@@ -15,8 +15,33 @@ pub enum RealRoute {
     /// merged (C2R) with the twiddles `w_N^k` at the ends of the pass.
     HalfLength,
     /// A complex FFT of N with zero imaginary parts in (R2C), or the
-    /// Hermitian spectrum rebuilt in and real parts out (C2R).
+    /// Hermitian spectrum rebuilt in and real parts out (C2R): the long
+    /// axis's passes ([`RealEnd::Loads`], [`RealEnd::Stores`]).
     FullLength,
+    /// Two rows x and y (odd N, or reals that do not pair up within a row)
+    /// as the real and imaginary parts of one complex FFT of N, Z = x + i y,
+    /// so a row costs half an FFT: the R2C separates X[k] = (Z[k] + conj
+    /// Z[N-k]) / 2 and Y[k] = (Z[k] - conj Z[N-k]) / 2i on the stores, the
+    /// C2R merges Z = X + i Y on the loads and keeps the real parts (row x)
+    /// and the imaginary parts (row y). One kernel ([`RealEnd::Both`]);
+    /// with an odd count of rows the last FFT has one (y = 0).
+    PairedRows,
+}
+
+impl RealRoute {
+    /// Whether the kernel addresses the real side one real at a time
+    /// (rather than as complex pairs of neighbours).
+    pub fn reads_single_reals(self) -> bool {
+        matches!(self, RealRoute::FullLength | RealRoute::PairedRows)
+    }
+
+    /// Rows of the real axis one FFT of the pass computes.
+    pub fn rows_per_fft(self) -> usize {
+        match self {
+            RealRoute::PairedRows => 2,
+            _ => 1,
+        }
+    }
 }
 
 /// Which ends of a pass meet the real side.
@@ -101,7 +126,7 @@ impl RealStep {
     pub fn real_side_len(&self) -> usize {
         match self.route {
             RealRoute::HalfLength => self.real_n / 2,
-            RealRoute::FullLength => self.real_n,
+            RealRoute::FullLength | RealRoute::PairedRows => self.real_n,
         }
     }
 }

@@ -312,14 +312,20 @@ fn print_pass(plan: &Plan, index: usize, pass: &Pass, direction: Direction) {
         ("radices", format!("{:?}", pass.radices())),
         ("threads per FFT", pass.threads_per_fft.to_string()),
         ("values per thread", pass.values_per_thread.to_string()),
-        ("FFTs per block", pass.ffts_per_block.to_string()),
+        (
+            "FFTs per block",
+            match pass.launch_ffts_per_block() / pass.ffts_per_block {
+                1 => pass.ffts_per_block.to_string(),
+                rows => format!("{} ({rows} rows each)", pass.ffts_per_block),
+            },
+        ),
         ("threads per block", pass.threads_per_block.to_string()),
         (
             "grid",
             format!(
                 "ceil(batch * {} / {}) blocks",
                 pass.launch_ffts_per_transform(),
-                pass.ffts_per_block
+                pass.launch_ffts_per_block()
             ),
         ),
         ("lane layout", format!("{:?}", pass.lanes)),
@@ -411,7 +417,7 @@ fn buffer_words(plan: &Plan, pass: &Pass, direction: Direction, buffer: Buffer) 
         }
         (b, Some(step)) if b == real_side => match step.route {
             RealRoute::HalfLength => "reals, as complex pairs",
-            RealRoute::FullLength => "reals",
+            RealRoute::FullLength | RealRoute::PairedRows => "reals",
         },
         _ => "half spectrum",
     };
@@ -457,11 +463,25 @@ fn real_step_words(step: &RealStep, direction: Direction) -> String {
             format!("the {n} real parts kept"),
             n,
         ),
+        (RealRoute::PairedRows, Direction::Forward) => (
+            format!("the {n} reals of two rows as the real and imaginary parts"),
+            format!("separated into the two rows' {half} values of the half spectrum"),
+            n,
+        ),
+        (RealRoute::PairedRows, Direction::Inverse) => (
+            format!(
+                "the Hermitian spectra of {n} of two rows rebuilt from their {half} values of \
+                 the half spectrum as one's real and the other's imaginary parts"
+            ),
+            format!("the real parts kept in one row, the imaginary parts in the other"),
+            n,
+        ),
     };
     let name = direction_name(direction);
     let route = match step.route {
         RealRoute::HalfLength => "half length",
         RealRoute::FullLength => "full length",
+        RealRoute::PairedRows => "full length, rows paired",
     };
     let what = match step.end {
         RealEnd::Both => format!("{loads}, a complex FFT of {length}, {stores}"),
