@@ -6,7 +6,8 @@
 # fftgen or an older build copied in as fftgen_base), e.g.
 #   planned  fftgen --sizes 1331
 #   onepart  fftgen --sizes 1331 --exchange-width 1331:one-part-at-a-time
-# FILE is a list of your own, in the working tree so that it travels with it.
+# FILE is a list of your own, in the working tree so that it travels with it;
+# args are evaluated by the shell, so quoted --shape arguments stay whole.
 # Appends to $OUT/variants.log.
 #   usage: bash .devbin/variants.sh ROUNDS FILE
 #   e.g.   bash .devbin/variants.sh 2 my_variants.txt
@@ -22,7 +23,7 @@ for r in $(seq 1 $rounds); do
     case "$label" in \#*) continue ;; esac
     echo "== $label $bin $args" >> "$OUT/variants.log"
     # shellcheck disable=SC2086
-    .devbin/$bin bench --no-opencl --groups 5 --json /tmp/c.json --svg /tmp/c.svg $args 2>&1 | grep -E "^  N =|error|not" >> "$OUT/variants.log"
+    eval ".devbin/$bin bench --no-opencl --groups 5 --json /tmp/c.json --svg /tmp/c.svg $args" 2>&1 | grep -E "^  N =|error|not" >> "$OUT/variants.log"
   done < "$file"
 done
 date -u >> "$OUT/variants.log"

@@ -975,8 +975,17 @@ fn fused_pass(
     if opt_in && resident(extra) == 0 {
         return Ok(None);
     }
-    if user.min_blocks_per_sm.is_none() && pass.lanes == super::LaneLayout::FftMajor {
-        pass.min_blocks_per_sm = pass.min_blocks_per_sm.min(resident(extra)).max(1);
+    if user.min_blocks_per_sm.is_none() {
+        pass.min_blocks_per_sm = match pass.lanes {
+            super::LaneLayout::FftMajor => pass.min_blocks_per_sm.min(resident(extra)).max(1),
+            // Lanes across FFTs walk both staged ends, whose code the C2C
+            // shape's bound of one block leaves ptxas free to spend
+            // registers on (H100 R2C 256: 107 registers, a quarter of the
+            // warps); the bound the FFT's values need holds them
+            // (measured, H100: R2C 128 0.910 -> 0.732 ms at four blocks,
+            // 256 0.887 -> 0.756 and 512 0.947 -> 0.814 at three).
+            super::LaneLayout::FftMinor => pass.min_blocks_per_sm.max(resident(0)),
+        };
     }
     let Twiddles::RoundedF64Table { len } = pass.twiddles;
     let twiddle_offset = match route {
@@ -999,7 +1008,8 @@ fn fused_pass(
 
 /// The complex FFT of `fft_n` points of a fused real pass, planned as for a
 /// batch of them: with the user's one-kernel choices `user`, else the first
-/// measured shape that plans and launches, else the heuristic.
+/// measured shape that plans and launches (the target's real-row entry of
+/// `fft_n`, then the C2C entries of `fft_n`), else the heuristic.
 fn row_fft_pass(
     spec: &FftSpec,
     target: &Target,
@@ -1012,7 +1022,10 @@ fn row_fft_pass(
     let planned = match user.is_empty() {
         false => plan_pass(fft_n, precision, user, target, &dense)?,
         true => wisdom
-            .candidates(&[fft_n], precision, target)
+            .real_row(fft_n, precision, target)
+            .map(|(_, entry)| entry)
+            .into_iter()
+            .chain(wisdom.candidates(&[fft_n], precision, target))
             .filter_map(|entry| plan_pass(fft_n, precision, &entry.choices, target, &dense).ok())
             .find(|pass| pass.threads_per_block <= target.launchable_threads_per_block)
             .map_or_else(
@@ -1327,5 +1340,20 @@ mod tests {
         let err = split(4096, &[64, 64]).unwrap_err();
         assert!(matches!(err, Error::BadSplit { .. }), "{err}");
         assert!(err.to_string().contains("complex FFT of 2048"), "{err}");
+    }
+
+    #[test]
+    fn real_row_wisdom_shapes_the_real_axis_pass_on_its_gpu_only() {
+        // The H100's wisdom holds R2C 64's FFT of 32 as 8 x 4 over four
+        // threads; the C2C of 32 keeps its own shape, as do other GPUs.
+        let h100 = crate::plan::plan(&r2c(&[64]).target(Target::H100)).unwrap();
+        assert_eq!(
+            (h100.passes[0].radices(), h100.passes[0].threads_per_fft),
+            (vec![8, 4], 4)
+        );
+        let c2c = crate::plan::plan(&FftSpec::new(32).target(Target::H100)).unwrap();
+        assert_ne!(c2c.passes[0].radices(), vec![8, 4]);
+        let portable = crate::plan::plan(&r2c(&[64])).unwrap();
+        assert_ne!(portable.passes[0].radices(), vec![8, 4]);
     }
 }

@@ -61,8 +61,9 @@ pub struct WisdomEntry {
     /// a 1D entry leaves it out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shape: Option<Vec<usize>>,
-    /// What the choices shape: the whole transform (left out), or each
-    /// column pass of `n` points in a plan of several passes.
+    /// What the choices shape: the whole transform (left out), each column
+    /// pass of `n` points in a plan of several passes, or the one-kernel
+    /// pass of a real axis whose complex FFT is `n` points.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pass: Option<PassScope>,
     /// The choices that won; those left out stay the planner's.
@@ -82,6 +83,11 @@ pub enum PassScope {
     /// Those of the column passes that also apply a four-step twiddle (the
     /// first pass of a 1D axis): where present, it wins over `Column` there.
     TwiddledColumn,
+    /// The one-kernel pass of a real axis whose complex FFT has `n` points
+    /// (N / 2 of an even N, N of an odd one): a C2C shape of `n` with the
+    /// split and the merge at its ends, which stage rows through shared
+    /// memory. Where present, it wins over the C2C entry of `n` there.
+    RealRow,
 }
 
 impl WisdomEntry {
@@ -110,7 +116,7 @@ impl WisdomEntry {
         let whole_plan = self.choices.several_passes_only();
         if self.pass.is_some() && (self.shape.is_some() || !whole_plan.is_empty()) {
             return Some(format!(
-                "the {precision} column-pass entry for n = {n} gives {}: a pass has one axis and \
+                "the {precision} pass entry for n = {n} gives {}: a pass has one axis and \
                  no split or column I/O of its own",
                 match self.shape.is_some() {
                     true => "a shape".to_string(),
@@ -273,6 +279,22 @@ impl Wisdom {
             .then(|| scoped(PassScope::TwiddledColumn))
             .flatten()
             .or_else(|| scoped(PassScope::Column))
+    }
+
+    /// The first entry for the one-kernel pass of a real axis whose complex
+    /// FFT has `n` points in `precision` on `target` ([`PassScope::RealRow`]),
+    /// with its file; only files measured on `target`'s own model count.
+    pub fn real_row<'a>(
+        &'a self,
+        n: usize,
+        precision: Precision,
+        target: &'a Target,
+    ) -> Option<(&'a WisdomFile, &'a WisdomEntry)> {
+        self.in_order(target).find(move |(file, e)| {
+            file.measured_on(target)
+                && e.pass == Some(PassScope::RealRow)
+                && (e.precision, e.n) == (precision, n)
+        })
     }
 
     /// Every entry that may apply on `target`, with its file: those of
@@ -447,6 +469,6 @@ mod tests {
         let split = r#"{"gpu": "X", "entries": [{"precision": "f32", "n": 512,
             "pass": "column", "choices": {"split": [16, 32]}}]}"#;
         let err = WisdomFile::from_json(split, "mine.json").unwrap_err();
-        assert!(err.to_string().contains("column-pass entry"), "{err}");
+        assert!(err.to_string().contains("pass entry for n = 512"), "{err}");
     }
 }

@@ -108,6 +108,33 @@ fn column_pass_origins(spec: &FftSpec, plan: &Plan) -> Vec<String> {
     lines
 }
 
+/// The one-kernel pass of a real axis whose shape a real-row wisdom entry
+/// gave, with the entry's evidence.
+fn real_row_origin(spec: &FftSpec, plan: &Plan) -> Option<String> {
+    let wisdom = Wisdom::for_spec(spec.wisdom.as_deref()).ok()?;
+    if !spec.choices.is_empty() {
+        return None;
+    }
+    let pass = plan
+        .passes
+        .iter()
+        .find(|p| p.real.is_some_and(|r| r.end == RealEnd::Both))?;
+    let (file, entry) = wisdom.real_row(pass.n, plan.precision, spec.planned_target())?;
+    let pinned = ShapeChoices::pinned(pass);
+    (entry.choices.or(&pinned) == pinned).then(|| {
+        format!(
+            "the real axis's pass of {} points: {} (measured on the {}{})",
+            pass.n,
+            entry.choices,
+            file.gpu,
+            match entry.evidence.first() {
+                Some(log) => format!("; timings in {log}"),
+                None => String::new(),
+            }
+        )
+    })
+}
+
 pub fn run(args: PlanArgs) -> Result<(), Failure> {
     let spec = args.transform.spec()?;
     let plan = fftgen::plan::plan(&spec)?;
@@ -131,6 +158,9 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
     println!("shape from: {}", shape_origin(&spec, &plan));
     for line in column_pass_origins(&spec, &plan) {
         println!("column passes of {line}");
+    }
+    if let Some(line) = real_row_origin(&spec, &plan) {
+        println!("shape of {line}");
     }
     if plan.scratch_elements > 0 {
         println!(
