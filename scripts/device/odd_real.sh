@@ -21,6 +21,12 @@ for item in "6561 f32 3" "10125 f32 3" "15625 f32 2" "7203 f32 3" "4375 f32 4" "
     timeout 60 .devbin/fftgen check --kind r2c --backend cuda --n "$n" --precision "$p" --placement $placement --batch "$b" >> "$log" 2>&1; echo "exit $?" >> "$log"
   done
 done
+# NVIDIA's OpenCL (the ICD as run.sh registers it), paired rows direct and staged.
+[ -f /etc/OpenCL/vendors/nvidia.icd ] || { mkdir -p /etc/OpenCL/vendors; echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd; }
+for args in "--n 2187 --batch 3" "--n 375 --batch 5 --placement in-place" "--n 25x375 --batch 1 --precision f64" "--n 64 --batch 3" "--n 512 --batch 2"; do
+  echo "== check --kind r2c --backend opencl --platform NVIDIA $args" >> "$log"
+  timeout 60 .devbin/fftgen check --kind r2c --backend opencl --platform NVIDIA $args >> "$log" 2>&1; echo "exit $?" >> "$log"
+done
 for tool in memcheck racecheck; do
   for args in "--n 6561 --batch 2 --placement in-place" "--n 15625 --batch 2 --placement out-of-place" "--n 375 --batch 5 --placement in-place" "--n 2187 --batch 3 --placement in-place"; do
     echo "== compute-sanitizer --tool $tool fftgen check --kind r2c --backend cuda $args " >> "$log"

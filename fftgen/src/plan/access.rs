@@ -168,14 +168,14 @@ fftgen_manifest::text_enum!(StepTwiddleForm as "a step twiddle form" {
 impl StepTwiddleForm {
     /// Whether `pass`'s stores can take [`StepTwiddleForm::BaseTimesStride`]:
     /// straight from its last stage's registers, the lanes of each warp
-    /// within one FFT (one `c` per warp).
-    pub fn fits(self, pass: &super::Pass) -> bool {
+    /// (of `warp_size` threads) within one FFT (one `c` per warp).
+    pub fn fits(self, pass: &super::Pass, warp_size: usize) -> bool {
         match self {
             StepTwiddleForm::PerPoint => true,
             StepTwiddleForm::BaseTimesStride => {
                 pass.output_io == super::GlobalIo::Direct
                     && pass.lanes == super::LaneLayout::FftMajor
-                    && pass.threads_per_fft % 32 == 0
+                    && pass.threads_per_fft % warp_size == 0
             }
         }
     }

@@ -279,11 +279,11 @@ impl PassIo {
     /// pass can take it, else base-times-stride where it fits (one pair of
     /// lane-varying loads per butterfly instead of per point: 2^21-2^24 on
     /// the H200, docs/bench/h200_step_twiddles.log), else per point.
-    fn step_twiddle_form(&self, pass: &Pass) -> StepTwiddleForm {
+    fn step_twiddle_form(&self, pass: &Pass, target: &Target) -> StepTwiddleForm {
         let preferred = self
             .step_twiddles
             .unwrap_or(StepTwiddleForm::BaseTimesStride);
-        match preferred.fits(pass) {
+        match preferred.fits(pass, target.warp_size) {
             true => preferred,
             false => StepTwiddleForm::PerPoint,
         }
@@ -327,7 +327,7 @@ fn plan_steps(
         if let Some((column, span)) = twiddle {
             let Twiddles::RoundedF64Table { len } = pass.twiddles;
             let mut step = StepTwiddle::new(column, span, len);
-            step.form = io.step_twiddle_form(&pass);
+            step.form = io.step_twiddle_form(&pass, target);
             pass.step_twiddle = Some(step);
         }
         pass.normalizes = i + 1 == steps.len();
