@@ -1,4 +1,4 @@
-//! One kernel past 4096 points: every 13-smooth size whose data fits a
+//! One kernel past 4096 points: every 31-smooth size whose data fits a
 //! block's opt-in shared memory (Hopper: 227 KiB) runs as one pass, and a
 //! single pass forced by hand (`--split N`) either plans correctly or is
 //! refused with a clear error, never a plan that breaks an invariant.
@@ -83,14 +83,16 @@ fn every_size_past_4096_plans_or_is_refused() {
     );
 }
 
-/// On the H200 every f32 size to 24576 and every f64 size to 12288 is one
-/// kernel but the few whose factors leave no schedule that one block's
+/// On the H200 every 13-smooth f32 size to 24576 and f64 size to 12288 is
+/// one kernel but the few whose factors leave no schedule that one block's
 /// registers hold (each prime 11 or 13 makes a radix whose butterflies do
-/// not share the threads evenly); on the portable target, only what a
+/// not share the threads evenly; sizes with a prime from 17 to 31, more
+/// often so, are counted apart); on the portable target, only what a
 /// static 48 KiB block holds.
 #[test]
 fn opt_in_sizes_are_one_kernel_where_the_target_allows() {
     let mut two_passes = Vec::new();
+    let mut large_primes_in_two = 0;
     for (precision, largest) in [(Precision::F32, LARGEST), (Precision::F64, 12288)] {
         for n in supported_sizes(largest)
             .into_iter()
@@ -99,7 +101,10 @@ fn opt_in_sizes_are_one_kernel_where_the_target_allows() {
             let spec = FftSpec::new(n).precision(precision).target(Target::H200);
             let plan = fftgen::plan::plan(&spec).unwrap();
             if plan.passes.len() > 1 {
-                two_passes.push(format!("{n} {precision}"));
+                match fftgen::codelet::largest_prime_factor(n) <= 13 {
+                    true => two_passes.push(format!("{n} {precision}")),
+                    false => large_primes_in_two += 1,
+                }
                 continue;
             }
             let pass = &plan.passes[0];
@@ -118,6 +123,7 @@ fn opt_in_sizes_are_one_kernel_where_the_target_allows() {
         }
     }
     eprintln!("two passes on the H200: {}", two_passes.join(", "));
+    eprintln!("and {large_primes_in_two} sizes with a prime factor from 17 to 31");
     assert!(
         two_passes.len() <= TWO_PASS_SIZES,
         "{}",
@@ -132,15 +138,16 @@ fn opt_in_sizes_are_one_kernel_where_the_target_allows() {
 const TWO_PASS_SIZES: usize = 125;
 
 /// A fixed sample of sizes past 4096 that covers every radix the opt-in
-/// schedules use (2 to 27), both precisions, and threads holding up to 44
-/// values (13689, 14157, 22000 in f32; 4290, 12150 in f64).
+/// schedules use (2 to 27, and the primes 17 and 29: 17^3, 7^3 x 29), both
+/// precisions, and threads holding up to 44 values (13689, 14157, 22000 in
+/// f32; 4290, 12150 in f64).
 fn sample() -> Vec<(usize, Precision)> {
     let f32_sizes = [
         4375, 5000, 6000, 6561, 7203, 8000, 9000, 10000, 10985, 12000, 13312, 13689, 14157, 14641,
-        15625, 16000, 20000, 22000, 24576,
+        15625, 16000, 20000, 22000, 24576, 4913, 9947,
     ];
     let f64_sizes = [
-        4290, 4608, 6561, 7000, 8192, 9801, 10000, 11907, 12150, 12288,
+        4290, 4608, 6561, 7000, 8192, 9801, 10000, 11907, 12150, 12288, 4913,
     ];
     f32_sizes
         .into_iter()

@@ -8,7 +8,7 @@
 //! against the textbook DFT here.
 //!
 //! Covered: every length from 2 to 4096 in f32 and f64 is either refused
-//! with `UnsupportedPrime` (a prime factor above 13) or runs within
+//! with `UnsupportedPrime` (a prime factor above 31) or runs within
 //! tolerance, both directions; 12288 and 2^16, 1000x1000 and 64x48x40, real
 //! axes past one kernel (2D/3D) and past two passes (1D, to the sizes whose
 //! FFT takes three), complex axes past one pass, in place and out of place, every normalisation, batches of several transforms,
@@ -38,7 +38,7 @@ fn real_spec(shape: &[usize], precision: Precision) -> FftSpec {
 }
 
 /// Checks the r2c transform of length `n` in `precision` on `batch`
-/// transforms, or that it is refused for a prime factor above 13, and
+/// transforms, or that it is refused for a prime factor above 31, and
 /// says which it was.
 fn check_length(n: usize, precision: Precision, batch: usize) -> bool {
     let spec = real_spec(&[n], precision);
@@ -49,7 +49,7 @@ fn check_length(n: usize, precision: Precision, batch: usize) -> bool {
         }
         Err(fftgen::Error::UnsupportedPrime { prime, .. }) => {
             assert!(
-                !is_smooth(n) && prime_factors(n).contains(&prime) && prime > 13,
+                !is_smooth(n) && prime_factors(n).contains(&prime) && prime > 31,
                 "n = {n} {precision}: refused for the prime {prime}"
             );
             false
@@ -61,7 +61,7 @@ fn check_length(n: usize, precision: Precision, batch: usize) -> bool {
 /// Lengths in 2..=4096 ([`sampled`]: every one with FFTGEN_FULL_SWEEP=1)
 /// whose index is `part` modulo `parts` (so the sweep splits into tests),
 /// on a batch of 1 (even lengths) or 3 (odd ones, whose rows pair up in
-/// one FFT: a pair and a row alone): those with a prime factor above 13
+/// one FFT: a pair and a row alone): those with a prime factor above 31
 /// must be refused, all the others must run within tolerance.
 ///
 /// Compiling each length's kernels dominates (PoCL builds each program and
@@ -75,7 +75,7 @@ fn sweep(precision: Precision, part: usize, parts: usize) {
     }
     let mut checked = 0;
     let mut failed = Vec::new();
-    // Refusals cost nothing: every length that is not 13-smooth is tried.
+    // Refusals cost nothing: every length that is not 31-smooth is tried.
     let lengths = (2..=4096).filter(|&n| in_sample(n) || !fftgen::plan::factor::is_smooth(n));
     for n in lengths.skip(part).step_by(parts) {
         let batch = 1 + 2 * (n % 2);
@@ -100,11 +100,11 @@ sweep_tests!(Precision::F32, 4: f32_lengths_part0 = 0, f32_lengths_part1 = 1,
 sweep_tests!(Precision::F64, 4: f64_lengths_part0 = 0, f64_lengths_part1 = 1,
     f64_lengths_part2 = 2, f64_lengths_part3 = 3);
 
-/// Every length the sweep refuses has a prime factor above 13, and every
-/// 13-smooth one is generated (the sweep's runs prove them right).
+/// Every length the sweep refuses has a prime factor above 31, and every
+/// 31-smooth one is generated (the sweep's runs prove them right).
 #[test]
 fn only_lengths_with_large_prime_factors_are_refused() {
-    for n in [4093, 4094, 34, 17] {
+    for n in [4093, 4094, 37, 74] {
         let spec = real_spec(&[n], Precision::F32);
         let err = fftgen::generate(&spec, ORIGIN).unwrap_err();
         assert!(
@@ -112,7 +112,7 @@ fn only_lengths_with_large_prime_factors_are_refused() {
             "n = {n}: {err}"
         );
     }
-    for n in [4095, 4096, 2, 3, 26, 169] {
+    for n in [4095, 4096, 2, 3, 26, 169, 17, 34, 62, 23 * 29] {
         fftgen::generate(&real_spec(&[n], Precision::F64), ORIGIN)
             .unwrap_or_else(|e| panic!("n = {n}: {e}"));
     }

@@ -152,6 +152,15 @@ fn n65536_step_twiddles_base_times_stride_f32_both_dialects() {
     );
 }
 
+/// A size with a prime radix past 13 (1088 = 17 x 64): the radix-17
+/// butterfly in a Stockham kernel, in both dialects.
+#[test]
+fn prime_radix_17_both_dialects() {
+    let spec = FftSpec::new(17 * 64);
+    pin("c2c_cuda_f32_n1088_radix17", &spec, Backend::Cuda);
+    pin("c2c_opencl_f32_n1088_radix17", &spec, Backend::OpenCl);
+}
+
 /// Real transforms: an even size by the half-length route (an FFT of 2048
 /// over the reals read in pairs, the split into the half spectrum fused
 /// into its stores, the C2R's merge into its loads) and an odd size by the

