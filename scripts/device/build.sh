@@ -18,5 +18,6 @@ cp -L /usr/lib/x86_64-linux-gnu/libOpenCL.so.1 .devbin/lib/
 cp scripts/device/run.sh scripts/device/tune.sh scripts/device/profile.sh scripts/device/ab.sh \
     scripts/device/variants.sh scripts/device/compare_builds.sh scripts/device/tune_list.sh \
     scripts/device/opt_in_sweep.sh scripts/device/vkfft.sh scripts/device/vkfft_bench.py \
-    scripts/device/ab_wisdom.sh scripts/device/ncu_light.sh scripts/device/odd_real.sh .devbin/
+    scripts/device/ab_wisdom.sh scripts/device/ncu_light.sh scripts/device/odd_real.sh \
+    scripts/device/prime_radices.sh .devbin/
 ls -la .devbin
