@@ -154,18 +154,22 @@ pub fn full_sweep() -> bool {
 /// with [`full_sweep`], else every size to 64, every power of two, and a
 /// fixed quarter of the rest (a multiplicative hash of the size, so the
 /// sample is spread over every radix and length and the same from run to
-/// run), a sixteenth of those with a prime factor from 17 to 31 (as many
-/// again as the 13-smooth sizes, and alike: each such prime is one radix).
-/// The rest take the same code paths (the generator is the same for every
-/// length; what differs is the radix schedule, and the sample holds every
-/// radix); the GPU sweep (tests/gpu_sweep.rs) runs them all on the device.
+/// run), of the sizes whose prime factors are at most 13; of those with a
+/// prime factor from 17 to 31 (as many again, and alike: each such prime is
+/// one radix, and tests/prime_radices.rs runs them in every combination) a
+/// sixty-fourth. The rest take the same code paths (the generator is the
+/// same for every length; what differs is the radix schedule, and the
+/// sample holds every radix); the GPU sweep (tests/gpu_sweep.rs) runs them
+/// all on the device.
 pub fn in_sample(n: usize) -> bool {
     let hash = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let share_bits = match fftgen::codelet::largest_prime_factor(n) > 13 {
-        true => 4,
-        false => 2,
-    };
-    full_sweep() || n <= 64 || n.is_power_of_two() || hash >> (64 - share_bits) == 0
+    if full_sweep() {
+        return true;
+    }
+    match fftgen::codelet::largest_prime_factor(n) > 13 {
+        true => hash >> 58 == 0,
+        false => n <= 64 || n.is_power_of_two() || hash >> 62 == 0,
+    }
 }
 
 /// The sizes of `sizes` [`in_sample`].
