@@ -3,7 +3,7 @@
 //! definition (the symmetric form that pairs x[j] with x[p - j]), planned,
 //! padded and launched like the radices to 13. Each shape below runs on
 //! PoCL against the f64 reference, forward and inverse, C2C and R2C, in f32
-//! and (every other shape) f64 or in place, on a batch whose last block and
+//! and (some shapes) f64 or in place, on a batch whose last block and
 //! last pair of real rows are partial; its CUDA kernels compile through
 //! NVRTC for sm_90 without spilling. Lengths with a prime factor above 31 are
 //! refused with the nearest size that is not.
@@ -33,20 +33,22 @@ fn spec(shape: &[usize], kind: TransformKind, precision: Precision) -> FftSpec {
     FftSpec::with_shape(shape).kind(kind).precision(precision)
 }
 
-/// Every shape in f32 both ways, C2C and R2C; f64 and in place on every
-/// other shape (the kernels differ only in their types and pointers, and
-/// PoCL compiles each program in about a second).
+/// Every shape in f32 both ways, C2C and R2C; f64 on 31 and 23 x 29, in
+/// place on 17 x 64 and 17^2 x 1024 (the kernels differ only in their types
+/// and pointers, and PoCL compiles each program in about a second).
 #[test]
 fn prime_radices_run_within_tolerance_on_pocl() {
     for (i, shape) in SHAPES.into_iter().enumerate() {
         for kind in [TransformKind::C2c, TransformKind::R2c] {
             check_spec_on_pocl(&spec(shape, kind, Precision::F32), 3, ORIGIN);
-            if i % 2 == 0 {
-                check_spec_on_pocl(&spec(shape, kind, Precision::F64), 3, ORIGIN);
-            } else {
-                let in_place = spec(shape, kind, Precision::F32).placement(Placement::InPlace);
-                check_spec_on_pocl(&in_place, 3, ORIGIN);
-            }
+            match i % 4 {
+                1 => check_spec_on_pocl(&spec(shape, kind, Precision::F64), 3, ORIGIN),
+                3 => {
+                    let in_place = spec(shape, kind, Precision::F32).placement(Placement::InPlace);
+                    check_spec_on_pocl(&in_place, 3, ORIGIN)
+                }
+                _ => 0.0,
+            };
         }
     }
 }
@@ -59,7 +61,7 @@ fn prime_radix_kernels_compile_for_sm_90_without_spilling() {
     for (i, shape) in SHAPES.into_iter().enumerate() {
         for kind in [TransformKind::C2c, TransformKind::R2c] {
             compile_for_sm_90(&spec(shape, kind, Precision::F32), ORIGIN);
-            if i % 2 == 0 {
+            if i % 4 == 1 {
                 compile_for_sm_90(&spec(shape, kind, Precision::F64), ORIGIN);
             }
         }
