@@ -7,11 +7,12 @@
 use crate::codelet::Codelet;
 use crate::expr::OpCount;
 use crate::kernel::butterfly::lower_butterfly;
+use crate::kernel::chirp::lower_chirp;
 use crate::kernel::complex_ops::cmul;
 use crate::kernel::real_split::{is_apart, lower_real_split};
 use crate::kernel::stockham::{has_twiddles, lower_stockham, pad_helper, twiddle_table, TWIDDLES};
 use crate::kernel::{dialect, KernelKey};
-use crate::plan::{plan, Pass, Plan, StageTwiddles, Twiddles};
+use crate::plan::{plan, ChirpRole, Pass, Plan, StageTwiddles, Twiddles};
 use crate::{Backend, Direction, Error, FftSpec, Placement, Precision, TransformKind, VERSION};
 use fftgen_manifest::{GridRule, KernelArg, Manifest, PassLaunch, TransformLaunch};
 use serde::Serialize;
@@ -197,9 +198,10 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
             let key = KernelKey::of(plan, p, dir);
             // Passes of equal shape (the axes of a cube) share one kernel.
             if !keys.contains(&key) {
-                let kernel = match is_apart(p) {
-                    true => lower_real_split(plan, p, dir),
-                    false => lower_stockham(plan, p, dir),
+                let kernel = match (is_apart(p), p.chirp.is_some()) {
+                    (true, _) => lower_real_split(plan, p, dir),
+                    (false, true) => lower_chirp(plan, p, dir),
+                    (false, false) => lower_stockham(plan, p, dir),
                 };
                 kernels.push(kernel.render(d.as_ref()));
                 keys.push(key);
@@ -239,6 +241,24 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
     let passes = labelled
         .into_iter()
         .map(|(label, p)| {
+            if let Some(chirp) = p.chirp {
+                return format!(
+                    "{label}: {} of Bluestein's algorithm for an axis of {} points in rows of {}, \
+                     {} row chunk(s) per transform, reads {:?} (stride {}), writes {:?} (stride {})",
+                    match chirp.role {
+                        ChirpRole::Load { .. } => "the chirped load",
+                        ChirpRole::Multiply => "the product with the chirp's spectrum",
+                        ChirpRole::Store { .. } => "the chirped store",
+                    },
+                    chirp.n,
+                    chirp.padded,
+                    p.access.ffts_per_transform(),
+                    p.access.reads,
+                    p.access.input_stride,
+                    p.access.writes,
+                    p.access.output_stride,
+                );
+            }
             if is_apart(p) {
                 let rows = p.access.ffts_per_transform() / p.access.columns[0].count;
                 return format!(

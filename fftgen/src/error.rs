@@ -12,13 +12,25 @@ pub enum Error {
     TrivialSize,
 
     #[error(
-        "n = {n} has the prime factor {prime}; fftgen supports sizes whose prime factors are \
-         all at most 31 (try a nearby size such as {suggestion})"
+        "axis {axis} of the shape {shape:?} has the prime factor {prime}, which no radix \
+         covers, and Bluestein's algorithm cannot take it: {reason}"
     )]
-    UnsupportedPrime {
-        n: usize,
+    PrimeAxisUnsupported {
+        shape: Vec<usize>,
+        axis: usize,
         prime: usize,
-        suggestion: usize,
+        reason: String,
+    },
+
+    #[error(
+        "{choice} shapes the Stockham passes of a plan, and n = {n} runs Bluestein's \
+         algorithm (its prime factors are not all at most 31; the FFTs are of {padded} \
+         points); omit it, or transform a size whose prime factors are at most 31"
+    )]
+    ChoiceWithBluestein {
+        n: usize,
+        padded: usize,
+        choice: String,
     },
 
     #[error(

@@ -1,10 +1,11 @@
 //! From plan to kernel source: the kernel AST ([`ast`]), the one place where
 //! CUDA and OpenCL differ ([`dialect`]), and the lowerings of butterflies,
-//! complex helpers, the Stockham pass and a real step of its own into
-//! that AST.
+//! complex helpers, the Stockham pass, a real step of its own and the chirp
+//! steps of Bluestein's algorithm into that AST.
 
 pub mod ast;
 pub mod butterfly;
+pub mod chirp;
 pub mod complex_ops;
 pub mod dialect;
 pub mod key;

@@ -61,6 +61,9 @@ struct Buffers {
 /// p < Ns, p fastest: the threads of a warp hold consecutive p, so each
 /// twiddle load of a warp reads consecutive entries.
 pub fn twiddle_table(pass: &Pass) -> Vec<(f64, f64)> {
+    if let Some(chirp) = &pass.chirp {
+        return super::chirp::chirp_table(chirp);
+    }
     let mut table = Vec::new();
     for stage in pass.stages.iter().filter(|s| s.twiddle_offset.is_some()) {
         let span = stage.stride * stage.radix;
@@ -118,7 +121,8 @@ pub const TWIDDLES: &str = "twiddles";
 
 /// Whether `pass` reads twiddles (it has a stage after the first).
 pub fn has_twiddles(pass: &Pass) -> bool {
-    pass.stages.iter().any(|s| s.twiddle_offset.is_some())
+    pass.chirp.is_some()
+        || pass.stages.iter().any(|s| s.twiddle_offset.is_some())
         || pass.step_twiddle.is_some()
         || pass
             .real

@@ -10,7 +10,7 @@
 //! checked ([`super::invariants`]).
 
 use super::choices::ShapeChoices;
-use super::factor::{is_smooth, nearest_supported, prime_factors};
+use super::bluestein::needs_bluestein;
 use super::pass_planner::{max_size, plan_pass, validate_radices};
 use super::wisdom::Wisdom;
 use super::{Access, ColumnIo, ExchangeBuffers, Pass, Plan};
@@ -82,6 +82,9 @@ fn checked(spec: &FftSpec, plan: Plan) -> Result<Plan, Error> {
 /// holds as that kernel, anything else in several passes.
 fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
     let target = spec.planned_target();
+    if spec.shape.iter().any(|&n| needs_bluestein(n)) {
+        return super::bluestein::plan(spec, target, wisdom);
+    }
     if spec.kind == crate::TransformKind::R2c {
         return super::real::plan(spec, target, wisdom);
     }
@@ -249,7 +252,8 @@ fn validate(spec: &FftSpec) -> Result<(), Error> {
 }
 
 /// The axes: one to three, none empty, not all of one point (nor the real
-/// axis), at most [`MAX_POINTS`] in all, each a product of supported primes.
+/// axis), at most [`MAX_POINTS`] in all, and those with a prime factor no
+/// radix covers within what Bluestein's algorithm takes.
 fn validate_shape(spec: &FftSpec) -> Result<(), Error> {
     let shape = &spec.shape;
     let bad_shape = |reason: &str| {
@@ -284,16 +288,7 @@ fn validate_shape(spec: &FftSpec) -> Result<(), Error> {
             max: MAX_POINTS,
         });
     }
-    for &n in shape {
-        if !is_smooth(n) {
-            let prime = *prime_factors(n).last().expect("n >= 2 has a prime factor");
-            return Err(Error::UnsupportedPrime {
-                n,
-                prime,
-                suggestion: nearest_supported(n, MAX_POINTS),
-            });
-        }
-    }
+    super::bluestein::validate(spec, MAX_POINTS)?;
     Ok(())
 }
 

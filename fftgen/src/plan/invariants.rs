@@ -36,6 +36,15 @@ pub fn check(plan: &Plan, target: &Target) -> Result<(), Error> {
             check_threads(pass, target).map_err(fail)?;
             continue;
         }
+        // So do the chirp steps of Bluestein's algorithm.
+        if let Some(chirp) = pass.chirp {
+            check_threads(pass, target).map_err(fail)?;
+            check_chirp(pass, chirp).map_err(fail)?;
+            if plan.kind == TransformKind::C2c {
+                check_bounds(pass, plan).map_err(fail)?;
+            }
+            continue;
+        }
         check_stages(pass, plan.precision).map_err(fail)?;
         check_launch(pass, plan.precision, target).map_err(fail)?;
         check_real_step(pass, i < plan.passes.len()).map_err(fail)?;
@@ -62,6 +71,39 @@ pub fn check(plan: &Plan, target: &Target) -> Result<(), Error> {
 
 fn broken(pass: usize, n: usize, reason: String) -> Error {
     Error::BrokenPlan { pass, n, reason }
+}
+
+/// A chirp pass pads to a length the convolution needs, reads a table of
+/// the entries it indexes, and covers every point of its rows with the
+/// chunks of its first column.
+fn check_chirp(pass: &Pass, chirp: super::Chirp) -> Result<(), String> {
+    if chirp.n < 2 || chirp.padded < 2 * chirp.n - 1 || pass.n != chirp.padded {
+        return Err(format!(
+            "a convolution of {} points cannot hold Bluestein's for {} (it needs {})",
+            chirp.padded,
+            chirp.n,
+            2 * chirp.n.max(1) - 1
+        ));
+    }
+    let Twiddles::RoundedF64Table { len } = pass.twiddles;
+    if len != chirp.table_len() {
+        return Err(format!(
+            "its chirp table has {len} entries where it reads {}",
+            chirp.table_len()
+        ));
+    }
+    let (read, write) = chirp.side_points();
+    let chunk = pass.threads_per_fft * pass.values_per_thread;
+    let covered = pass.access.columns.first().map_or(0, |c| c.count * chunk);
+    if pass.access.columns.first().is_none_or(|c| c.input_stride != 0 || c.output_stride != 0)
+        || covered < read.max(write)
+    {
+        return Err(format!(
+            "its blocks cover {covered} points of rows of {}",
+            read.max(write)
+        ));
+    }
+    Ok(())
 }
 
 /// The stages compute a DFT of the pass's length with its threads, and
@@ -342,6 +384,8 @@ fn check_mirrored(
 /// transform, and steps between transforms as the buffer's layout does.
 fn check_bounds(pass: &Pass, plan: &Plan) -> Result<(), String> {
     let access = &pass.access;
+    // A chirp pass reads and writes rows of different lengths.
+    let (read_points, write_points) = pass.chirp.map_or((pass.n, pass.n), |c| c.side_points());
     // Elements per transform a buffer holds, and its distance.
     let extent = |buffer: Buffer| -> Option<(usize, usize)> {
         match buffer {
@@ -359,6 +403,7 @@ fn check_bounds(pass: &Pass, plan: &Plan) -> Result<(), String> {
     let sides = [
         (
             "reads",
+            read_points,
             access.reads,
             access.input_offset,
             access.input_stride,
@@ -371,6 +416,7 @@ fn check_bounds(pass: &Pass, plan: &Plan) -> Result<(), String> {
         ),
         (
             "writes",
+            write_points,
             access.writes,
             access.output_offset,
             access.output_stride,
@@ -382,8 +428,8 @@ fn check_bounds(pass: &Pass, plan: &Plan) -> Result<(), String> {
                 .collect(),
         ),
     ];
-    for (verb, buffer, offset, stride, distance, columns) in sides {
-        let reach = (pass.n - 1)
+    for (verb, points, buffer, offset, stride, distance, columns) in sides {
+        let reach = (points - 1)
             .checked_mul(stride)
             .and_then(|last| last.checked_add(offset))
             .and_then(|first_column| {

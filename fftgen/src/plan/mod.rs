@@ -26,9 +26,11 @@ pub use pass_planner::MAX_SINGLE_KERNEL;
 pub use wisdom::{PassScope, Wisdom, WisdomEntry, WisdomFile, WISDOM_ENV};
 
 pub mod access;
+pub mod bluestein;
 pub mod split;
 
 pub use access::{Access, Column, StepTwiddle, StepTwiddleForm};
+pub use bluestein::{AxisSide, Chirp, ChirpRole};
 pub use real_step::{AxisIndex, MirroredColumns, RealEnd, RealRoute, RealStep};
 
 use crate::{Direction, Layout, Normalization, Placement, Precision, TransformKind};
@@ -163,6 +165,11 @@ pub struct Pass {
     /// For the pass of an `r2c` plan along its real axis: how its FFTs meet
     /// the reals and the half spectrum (R2C forward, C2R inverse).
     pub real: Option<RealStep>,
+    /// For the steps of Bluestein's algorithm that are not FFTs: which one,
+    /// along an axis of how many points ([`bluestein`]). Such a pass has no
+    /// stages; its `n` is the padded length.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chirp: Option<Chirp>,
     /// Whether this pass scales its outputs by the plan's normalization
     /// (the last pass does, for the whole transform's length).
     pub normalizes: bool,

@@ -285,6 +285,7 @@ pub(super) fn plan_pass(
         access: access.clone(),
         step_twiddle: None,
         real: None,
+        chirp: None,
         normalizes: true,
         dynamic_shared: block.shared_bytes > target.plannable_shared_bytes(),
         input_caching,

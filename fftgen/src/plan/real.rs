@@ -885,6 +885,7 @@ fn apart_pass(
             real_n: n,
             twiddle_offset: None,
         }),
+        chirp: None,
         normalizes: direction == Direction::Forward,
         dynamic_shared: false,
         input_caching: super::InputCaching::L1AndL2,
