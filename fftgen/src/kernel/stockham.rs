@@ -608,9 +608,15 @@ impl Lowering<'_> {
     }
 
     /// Whether the pass's FFTs are a dense batch (FFT g at g n): the
-    /// addressing of every single-kernel plan.
+    /// addressing of every single-kernel plan. A pass planned with a
+    /// column tile keeps it (the planner tiles sides that are not dense;
+    /// one moved into a batch of rows, as Bluestein's FFTs are, may become so).
     fn dense(&self) -> bool {
-        self.pass.real.is_none() && self.pass.access.is_dense(self.pass.n)
+        let pass = self.pass;
+        pass.real.is_none()
+            && pass.access.is_dense(pass.n)
+            && pass.io != GlobalIo::ColumnTile
+            && pass.output_io != GlobalIo::ColumnTile
     }
 
     /// Decomposes FFT `fft` (an index variable) into the pass's column

@@ -421,9 +421,11 @@ fn in_workspace(pass: &Pass, rows: usize, rows_elements: usize, workspace: usize
     pass
 }
 
-/// The passes of the axes of a complex transform that need no Bluestein
-/// (the planner's plan of `spec` with the `prime_axes` of one point), in
-/// place on the output, and the workspace they need per transform.
+/// The passes of the axes of a complex transform that need no Bluestein,
+/// in place on the output, and the workspace they need per transform: the
+/// planner's plan of `spec` with the `prime_axes` of one point, whose
+/// kernels then run once per point of those axes (a column each, after
+/// the plan's own, like more transforms of a batch).
 fn other_axes(
     spec: &FftSpec,
     wisdom: &Wisdom,
@@ -444,20 +446,30 @@ fn other_axes(
         ..spec.clone()
     };
     let plan = super::plan_with_wisdom(&others, wisdom)?;
-    let passes = plan
-        .passes
-        .into_iter()
-        .map(|mut pass| {
+    let mut workspace = plan.scratch_elements;
+    let mut passes = plan.passes;
+    for &axis in prime_axes {
+        for pass in &mut passes {
+            let access = &mut pass.access;
             // In place, the data is the output buffer.
-            for buffer in [&mut pass.access.reads, &mut pass.access.writes] {
+            for buffer in [&mut access.reads, &mut access.writes] {
                 if *buffer == Buffer::Input {
                     *buffer = Buffer::Output;
                 }
             }
-            pass
-        })
-        .collect();
-    Ok((passes, plan.scratch_elements))
+            let stride = |buffer: Buffer| match buffer {
+                Buffer::Scratch => workspace,
+                Buffer::Input | Buffer::Output => output_layout.strides[axis],
+            };
+            access.columns.push(Column {
+                count: spec.shape[axis],
+                input_stride: stride(access.reads),
+                output_stride: stride(access.writes),
+            });
+        }
+        workspace *= spec.shape[axis];
+    }
+    Ok((passes, workspace))
 }
 
 #[cfg(test)]
