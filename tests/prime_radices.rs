@@ -5,13 +5,13 @@
 //! PoCL against the f64 reference, forward and inverse, C2C and R2C, in f32
 //! and (some shapes) f64 or in place, on a batch whose last block and
 //! last pair of real rows are partial; its CUDA kernels compile through
-//! NVRTC for sm_90 without spilling. Lengths with a prime factor above 31 are
-//! refused with the nearest size that is not.
+//! NVRTC for sm_90 without spilling. Lengths with a prime factor above 31
+//! take Bluestein's algorithm (tests/bluestein.rs).
 
 mod common;
 
 use common::*;
-use fftgen::{Error, FftSpec, Placement, Precision, TransformKind};
+use fftgen::{FftSpec, Placement, Precision, TransformKind};
 
 const ORIGIN: &str = "tests/prime_radices.rs";
 
@@ -69,7 +69,7 @@ fn prime_radix_kernels_compile_for_sm_90_without_spilling() {
 }
 
 #[test]
-fn prime_radices_plan_as_radices_and_larger_primes_are_refused() {
+fn prime_radices_plan_as_radices_and_larger_primes_take_bluestein() {
     let plan = fftgen::plan::plan(&FftSpec::new(23 * 29)).unwrap();
     let mut radices = plan.passes[0].radices();
     radices.sort_unstable();
@@ -79,9 +79,9 @@ fn prime_radices_plan_as_radices_and_larger_primes_are_refused() {
         fftgen::plan::plan(&by_hand).unwrap().passes[0].radices(),
         vec![17, 2]
     );
+    // Larger primes run Bluestein's algorithm (tests/bluestein.rs).
     for n in [37, 74, 4099, 31 * 37] {
-        let err = fftgen::plan::plan(&FftSpec::new(n)).unwrap_err();
-        assert!(matches!(err, Error::UnsupportedPrime { .. }), "{n}: {err}");
-        assert!(err.to_string().contains("at most 31"), "{n}: {err}");
+        let plan = fftgen::plan::plan(&FftSpec::new(n)).unwrap();
+        assert!(plan.passes[0].chirp.is_some(), "{n}");
     }
 }

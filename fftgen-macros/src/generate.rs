@@ -55,8 +55,9 @@ fn spanned(args: &KernelArgs, error: &GenError) -> Error {
     let at: Option<TokenStream> = match error {
         GenError::ZeroSize
         | GenError::TrivialSize
-        | GenError::UnsupportedPrime { .. }
+        | GenError::PrimeAxisUnsupported { .. }
         | GenError::TooLarge { .. } => Some(args.n_tokens.clone()),
+        GenError::ChoiceWithBluestein { .. } => radix_list.or_else(|| Some(args.n_tokens.clone())),
         GenError::UnsupportedRadix { radix } => args
             .radix_tokens
             .as_ref()

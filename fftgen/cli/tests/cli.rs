@@ -107,7 +107,7 @@ fn plan_prints_the_table() {
 fn bad_input_is_one_line_and_exit_code_2() {
     let cases: [(&[&str], &str); 9] = [
         (&["plan", "--n", "0"], "n = 0 is not a transform size"),
-        (&["plan", "--n", "37"], "prime factor 37"),
+        (&["plan", "--n", "37", "--radix", "37"], "runs Bluestein's algorithm"),
         (
             &[
                 "emit",
