@@ -397,8 +397,7 @@ fn templates() -> &'static tera::Tera {
 
 /// The launch manifest of `plan`.
 pub fn manifest(plan: &Plan) -> Manifest {
-    // Each pass with twiddles reads its own table, in pass order; the C2R's
-    // passes of a real transform reuse an equal table of the R2C's.
+    // Each pass with twiddles reads a table, in pass order.
     let mut tables: Vec<Vec<[f64; 2]>> = Vec::new();
     let table = |pass: &Pass| -> Vec<[f64; 2]> {
         twiddle_table(pass)
@@ -406,32 +405,27 @@ pub fn manifest(plan: &Plan) -> Manifest {
             .map(|(re, im)| [re, im])
             .collect()
     };
-    let table_of: Vec<Option<usize>> = plan
-        .passes
-        .iter()
-        .map(|pass| {
-            has_twiddles(pass).then(|| {
-                tables.push(table(pass));
-                tables.len() - 1
-            })
-        })
-        .collect();
-    let inverse_table_of: Vec<Option<usize>> = plan
-        .inverse_passes
-        .iter()
-        .map(|pass| {
-            has_twiddles(pass).then(|| {
-                let values = table(pass);
-                match tables.iter().position(|t| *t == values) {
-                    Some(index) => index,
-                    None => {
-                        tables.push(values);
-                        tables.len() - 1
+    // Equal tables are listed once (the chirp of Bluestein's load and
+    // store, the FFTs of M before and after the product).
+    let mut table_of = |passes: &[Pass]| -> Vec<Option<usize>> {
+        passes
+            .iter()
+            .map(|pass| {
+                has_twiddles(pass).then(|| {
+                    let values = table(pass);
+                    match tables.iter().position(|t| *t == values) {
+                        Some(index) => index,
+                        None => {
+                            tables.push(values);
+                            tables.len() - 1
+                        }
                     }
-                }
+                })
             })
-        })
-        .collect();
+            .collect()
+    };
+    let forward_table_of = table_of(&plan.passes);
+    let inverse_table_of = table_of(&plan.inverse_passes);
     let transforms = plan
         .directions
         .iter()
@@ -442,7 +436,7 @@ pub fn manifest(plan: &Plan) -> Manifest {
                 .iter()
                 .zip(match (plan.kind, direction) {
                     (TransformKind::R2c, Direction::Inverse) => &inverse_table_of,
-                    _ => &table_of,
+                    _ => &forward_table_of,
                 })
                 .map(|(pass, &table)| PassLaunch {
                     kernel: KernelKey::of(plan, pass, direction).to_string(),
