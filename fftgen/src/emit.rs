@@ -198,7 +198,7 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
             let key = KernelKey::of(plan, p, dir);
             // Passes of equal shape (the axes of a cube) share one kernel.
             if !keys.contains(&key) {
-                let kernel = match (is_apart(p), p.chirp.is_some()) {
+                let kernel = match (is_apart(p), p.chirp.is_some() && p.stages.is_empty()) {
                     (true, _) => lower_real_split(plan, p, dir),
                     (false, true) => lower_chirp(plan, p, dir),
                     (false, false) => lower_stockham(plan, p, dir),
@@ -241,7 +241,7 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
     let passes = labelled
         .into_iter()
         .map(|(label, p)| {
-            if let Some(chirp) = p.chirp {
+            if let Some(chirp) = p.chirp.filter(|_| p.stages.is_empty()) {
                 return format!(
                     "{label}: {} of Bluestein's algorithm for an axis of {} points in rows of {}, \
                      {} row chunk(s) per transform, reads {:?} (stride {}), writes {:?} (stride {})",

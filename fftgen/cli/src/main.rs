@@ -8,7 +8,7 @@
 mod commands;
 
 use clap::{Parser, Subcommand};
-use commands::{bench, check, emit, plan, tune};
+use commands::{bench, check, emit, plan, sweep, tune};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -30,6 +30,8 @@ enum Command {
     Plan(plan::PlanArgs),
     /// Run the transform on a backend with random data and report its error.
     Check(check::CheckArgs),
+    /// Check every length of a range (1D C2C, f32 and f64) and write one line per length.
+    Sweep(sweep::SweepArgs),
     /// Time the CUDA kernels against cuFFT and a device copy on a GPU; write JSON, SVG, Markdown.
     Bench(bench::BenchArgs),
     /// Time each size's planned shape and its neighbours against each other and cuFFT on a GPU.
@@ -64,6 +66,7 @@ fn main() -> ExitCode {
         Command::Emit(args) => emit::run(args),
         Command::Plan(args) => plan::run(args),
         Command::Check(args) => check::run(args),
+        Command::Sweep(args) => sweep::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Tune(args) => tune::run(args),
     };

@@ -24,6 +24,17 @@ pub fn chirp_table(chirp: &Chirp) -> Vec<(f64, f64)> {
     }
 }
 
+/// The tables an FFT of M with `chirp`'s step in its loads or stores
+/// reads after its own twiddles: the chirp, then (for the first FFT,
+/// whose stores multiply by it) the chirp's spectrum.
+pub fn fused_chirp_table(chirp: &Chirp) -> Vec<(f64, f64)> {
+    let mut table = chirp_values(chirp.n);
+    if let ChirpRole::Load { .. } = chirp.role {
+        table.extend(chirp_spectrum(chirp.n, chirp.padded));
+    }
+    table
+}
+
 /// c[j] = e^(-pi i j^2 / N) = w_2N^(j^2 mod 2N) for j < N.
 fn chirp_values(n: usize) -> Vec<(f64, f64)> {
     let period = 2 * n as u64;

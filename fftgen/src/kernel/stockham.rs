@@ -20,7 +20,7 @@ use super::key::KernelKey;
 use super::real_split::{merge, merged_with_parts, split};
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{
-    Access, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout,
+    Access, AxisSide, Chirp, ChirpRole, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout,
     MirroredColumns, Padding, Pass, Plan, RealEnd, RealRoute, RealStep, Stage, StageTwiddles,
     StepTwiddle, StepTwiddleForm,
 };
@@ -61,8 +61,8 @@ struct Buffers {
 /// p < Ns, p fastest: the threads of a warp hold consecutive p, so each
 /// twiddle load of a warp reads consecutive entries.
 pub fn twiddle_table(pass: &Pass) -> Vec<(f64, f64)> {
-    if let Some(chirp) = &pass.chirp {
-        return super::chirp::chirp_table(chirp);
+    if let Some(chirp) = pass.chirp.filter(|_| pass.stages.is_empty()) {
+        return super::chirp::chirp_table(&chirp);
     }
     let mut table = Vec::new();
     for stage in pass.stages.iter().filter(|s| s.twiddle_offset.is_some()) {
@@ -113,6 +113,12 @@ pub fn twiddle_table(pass: &Pass) -> Vec<(f64, f64)> {
             table.push(root_of_unity_f64(k as i64, real.real_n as i64, -1));
         }
     }
+    // The chirp (and its spectrum) of a Bluestein step in the FFT's loads
+    // or stores.
+    if let Some(chirp) = &pass.chirp {
+        table.resize(chirp.table_offset, (0.0, 0.0));
+        table.extend(super::chirp::fused_chirp_table(chirp));
+    }
     table
 }
 
@@ -155,10 +161,21 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
             r.route.reads_single_reals() && placement == Placement::OutOfPlace && ends(r.end)
         })
     };
-    let real_input = direction == Direction::Forward
-        && full_length(|end| matches!(end, RealEnd::Both | RealEnd::Loads(_)));
-    let real_output = direction == Direction::Inverse
-        && full_length(|end| matches!(end, RealEnd::Both | RealEnd::Stores(_)));
+    // So do the reals of a Bluestein FFT's chirped loads or stores.
+    let chirp_reals = |reads: bool| {
+        placement == Placement::OutOfPlace
+            && match pass.chirp.map(|c| c.role) {
+                Some(ChirpRole::Load { side }) => reads && side == AxisSide::Reals,
+                Some(ChirpRole::Store { side }) => !reads && side == AxisSide::Reals,
+                _ => false,
+            }
+    };
+    let real_input = (direction == Direction::Forward
+        && full_length(|end| matches!(end, RealEnd::Both | RealEnd::Loads(_))))
+        || chirp_reals(true);
+    let real_output = (direction == Direction::Inverse
+        && full_length(|end| matches!(end, RealEnd::Both | RealEnd::Stores(_))))
+        || chirp_reals(false);
     let params = kernel_params(placement, real_input, real_output, has_twiddles(pass));
     let lowering = Lowering {
         plan,
@@ -614,6 +631,7 @@ impl Lowering<'_> {
     fn dense(&self) -> bool {
         let pass = self.pass;
         pass.real.is_none()
+            && pass.chirp.is_none()
             && pass.access.is_dense(pass.n)
             && pass.io != GlobalIo::ColumnTile
             && pass.output_io != GlobalIo::ColumnTile
@@ -1117,6 +1135,11 @@ impl Lowering<'_> {
     /// stored.
     fn load_point(&self, base: &str, fft: &str, point: Expr) -> Expr {
         let stride = self.pass.access.input_stride;
+        if let Some(chirp) = self.pass.chirp {
+            if let ChirpRole::Load { side } = chirp.role {
+                return self.chirped_load(chirp, side, base, point);
+            }
+        }
         let at = var(base).add(strided(point.clone(), stride));
         let Some((real, RealEnd::Loads(index))) = self.pass.real.map(|r| (r, r.end)) else {
             return self.input_load(at);
@@ -1153,6 +1176,9 @@ impl Lowering<'_> {
     /// paired rows the real part to row x and the imaginary to row y.
     fn store_point(&self, base: &str, fft: &str, point: Expr, value: Expr) -> Vec<Stmt> {
         let stride = self.pass.access.output_stride;
+        if let Some(chirp) = self.pass.chirp {
+            return self.chirped_store(chirp, base, point, value);
+        }
         let at = var(base).add(strided(point.clone(), stride));
         if self.paired() {
             // A C2R's paired rows: real parts to row x, imaginary to row y.
@@ -1186,6 +1212,100 @@ impl Lowering<'_> {
             i.lt(uint(real.half_len())),
             vec![assign(var(self.buffers.output).at(at), self.scaled(value))],
         )]
+    }
+
+    /// Point `point` of the first FFT of Bluestein's algorithm: x[j] c[j]
+    /// for j < N (read as `side` holds the axis), 0 up to M. Past N the
+    /// address is point 0's, so every load stays inside the buffer.
+    fn chirped_load(&self, chirp: Chirp, side: AxisSide, base: &str, point: Expr) -> Expr {
+        let stride = self.pass.access.input_stride;
+        let n = chirp.n;
+        let j = point.cast(Type::Index);
+        let inside = j.clone().lt(uint(n));
+        let at_j = Expr::select(inside.clone(), j, uint(0));
+        let at = |index: Expr| var(base).add(index.mul(uint(stride)));
+        let x = match side {
+            AxisSide::Complex => self.input_load(at(at_j.clone())),
+            AxisSide::Reals => Expr::complex(
+                self.real_load(self.buffers.input, self.real_input, at(at_j.clone())),
+                Expr::Real(0.0),
+            ),
+            // Above N / 2 the conjugate of the mirror point.
+            AxisSide::HalfSpectrum => {
+                let mirrored = uint(n / 2).lt(at_j.clone());
+                let held = self.input_load(at(Expr::select(
+                    mirrored.clone(),
+                    uint(n).sub(at_j.clone()),
+                    at_j.clone(),
+                )));
+                Expr::complex(
+                    held.clone().re(),
+                    Expr::select(mirrored, held.clone().im().neg(), held.im()),
+                )
+            }
+        };
+        let chirped = self.chirp_product(x, uint(chirp.table_offset).add(at_j));
+        Expr::select(
+            inside,
+            chirped,
+            Expr::complex(Expr::Real(0.0), Expr::Real(0.0)),
+        )
+    }
+
+    /// Stores output `point` of an FFT of Bluestein's algorithm: the first
+    /// FFT's times the chirp's spectrum (into the workspace); the second
+    /// FFT's as output (M - point) mod M of the axis, times the chirp, where
+    /// that is below the points the axis keeps (the real part for reals).
+    fn chirped_store(&self, chirp: Chirp, base: &str, point: Expr, value: Expr) -> Vec<Stmt> {
+        let stride = self.pass.access.output_stride;
+        let k = point.cast(Type::Index);
+        match chirp.role {
+            ChirpRole::Load { .. } => {
+                let spectrum = uint(chirp.table_offset + chirp.n).add(k.clone());
+                vec![assign(
+                    var(self.buffers.output).at(var(base).add(k.mul(uint(stride)))),
+                    self.chirp_product(value, spectrum),
+                )]
+            }
+            ChirpRole::Store { side } => {
+                let (_, kept) = chirp.side_points();
+                let back = Expr::select(
+                    uint(0).lt(k.clone()),
+                    uint(chirp.padded).sub(k.clone()),
+                    uint(0),
+                );
+                let at = var(base).add(var("back").mul(uint(stride)));
+                let y = self.chirp_product(value, uint(chirp.table_offset).add(var("back")));
+                let store = match side {
+                    AxisSide::Reals => {
+                        let re = match self.scale() {
+                            1.0 => var("y").re(),
+                            scale => var("y").re().mul(Expr::Real(scale)),
+                        };
+                        self.real_store(self.buffers.output, self.real_output, at, re)
+                    }
+                    AxisSide::Complex | AxisSide::HalfSpectrum => {
+                        vec![assign(var(self.buffers.output).at(at), self.scaled(var("y")))]
+                    }
+                };
+                vec![Stmt::Scope(vec![
+                    let_const(Type::Index, "back", back),
+                    Stmt::If(
+                        var("back").lt(uint(kept)),
+                        [vec![let_const(Type::Complex, "y", y)], store].concat(),
+                    ),
+                ])]
+            }
+            ChirpRole::Multiply => unreachable!("a product with the spectrum is a pass of its own"),
+        }
+    }
+
+    /// `value` times table entry `index` (conjugated in the inverse).
+    fn chirp_product(&self, value: Expr, index: Expr) -> Expr {
+        Expr::call(
+            cmul_name(self.direction == Direction::Inverse, self.plan.precision),
+            vec![value, var(TWIDDLES).at(index)],
+        )
     }
 
     /// Real `index` of `buffer`: through its pointer to reals, or (in place,

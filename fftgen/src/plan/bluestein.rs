@@ -49,13 +49,22 @@ pub struct Chirp {
     pub n: usize,
     /// Length of the convolution (M >= 2N - 1).
     pub padded: usize,
+    /// Where the chirp's table starts in the pass's twiddle table: 0 for a
+    /// pass of its own, past the stages' twiddles for an FFT of M that
+    /// takes the step into its loads or stores.
+    #[serde(default)]
+    pub table_offset: usize,
 }
 
-/// The three steps of Bluestein's algorithm that are not FFTs.
+/// The three steps of Bluestein's algorithm that are not FFTs. On a pass
+/// of its own (no stages) each is a kernel; on the FFT of M where one
+/// kernel holds it, `Load` is the first FFT's loads and `Multiply` its
+/// stores, and `Store` the second FFT's stores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ChirpRole {
     /// Reads the axis (as `side` holds it), writes the chirped, zero-padded
-    /// row of M complex values.
+    /// row of M complex values; fused, the FFT's outputs are multiplied by
+    /// the chirp's spectrum too (whose table follows the chirp's).
     Load { side: AxisSide },
     /// Multiplies the row's spectrum by the chirp's, in place.
     Multiply,
@@ -89,11 +98,13 @@ impl Chirp {
         }
     }
 
-    /// Entries of the pass's table: the chirp, or the chirp's spectrum.
-    pub fn table_len(&self) -> usize {
-        match self.role {
-            ChirpRole::Multiply => self.padded,
-            ChirpRole::Load { .. } | ChirpRole::Store { .. } => self.n,
+    /// Entries of the step's tables: the chirp, or the chirp's spectrum
+    /// (both for a fused load, whose FFT's stores multiply by it).
+    pub fn table_len(&self, fused: bool) -> usize {
+        match (self.role, fused) {
+            (ChirpRole::Multiply, _) => self.padded,
+            (ChirpRole::Load { .. }, true) => self.n + self.padded,
+            (ChirpRole::Load { .. } | ChirpRole::Store { .. }, _) => self.n,
         }
     }
 }
@@ -309,7 +320,7 @@ fn axis_passes(
         row_stride *= spec.shape[other];
     }
     let chirp_pass = |role: ChirpRole, reads: (Buffer, usize, usize), writes: (Buffer, usize, usize)| {
-        let chirp = Chirp { role, n, padded };
+        let chirp = Chirp { role, n, padded, table_offset: 0 };
         let user_stride = |buffer: Buffer, layout: &Layout| match buffer {
             Buffer::Scratch => 1,
             _ => layout.strides[axis],
@@ -371,10 +382,65 @@ fn axis_passes(
             twiddle_tables: TwiddleTables::Direct,
             shared_bytes: 0,
             twiddles: Twiddles::RoundedF64Table {
-                len: chirp.table_len(),
+                len: chirp.table_len(false),
             },
         }
     };
+    if let [fft] = &fft[..] {
+        let fused = |role: ChirpRole, user_reads: bool| {
+            let mut pass = fft.clone();
+            let Twiddles::RoundedF64Table { len } = pass.twiddles;
+            let chirp = Chirp { role, n, padded, table_offset: len };
+            pass.twiddles = Twiddles::RoundedF64Table {
+                len: len + chirp.table_len(true),
+            };
+            pass.chirp = Some(chirp);
+            // Points of the user's side go straight between global memory
+            // and registers, where the step is applied.
+            pass.io = GlobalIo::Direct;
+            pass.output_io = GlobalIo::Direct;
+            let access = &mut pass.access;
+            let (user, layout) = match user_reads {
+                true => (from.0, from.1),
+                false => (to.0, to.1),
+            };
+            access.columns = row_columns
+                .iter()
+                .map(|&(count, from_stride, to_stride, scratch_stride)| {
+                    let user_stride = match user_reads {
+                        true => from_stride,
+                        false => to_stride,
+                    };
+                    match user_reads {
+                        true => Column { count, input_stride: user_stride, output_stride: scratch_stride },
+                        false => Column { count, input_stride: scratch_stride, output_stride: user_stride },
+                    }
+                })
+                .collect();
+            match user_reads {
+                true => {
+                    (access.reads, access.input_stride) = (user, layout.strides[axis]);
+                    (access.input_distance, access.input_offset) = (layout.distance, 0);
+                    access.writes = Buffer::Scratch;
+                    (access.output_stride, access.output_distance) = (1, workspace);
+                }
+                false => {
+                    (access.writes, access.output_stride) = (user, layout.strides[axis]);
+                    (access.output_distance, access.output_offset) = (layout.distance, 0);
+                    access.reads = Buffer::Scratch;
+                    (access.input_stride, access.input_distance) = (1, workspace);
+                }
+            }
+            pass
+        };
+        return Ok((
+            vec![
+                fused(ChirpRole::Load { side: from.2 }, true),
+                fused(ChirpRole::Store { side: to.2 }, false),
+            ],
+            workspace,
+        ));
+    }
     let workspace_side = (Buffer::Scratch, workspace, 0);
     let mut passes = vec![chirp_pass(
         ChirpRole::Load { side: from.2 },

@@ -10,8 +10,8 @@
 //! instead of a wrong answer or an access past a buffer.
 
 use super::{
-    ExchangeBuffers, ExchangeWidth, GlobalIo, MirroredColumns, Pass, Plan, RealEnd, RealRoute,
-    StageTwiddles, Twiddles,
+    ChirpRole, ExchangeBuffers, ExchangeWidth, GlobalIo, MirroredColumns, Pass, Plan, RealEnd,
+    RealRoute, StageTwiddles, Twiddles,
 };
 use crate::codelet::is_supported_radix;
 use crate::{Buffer, Error, Precision, Target, TransformKind};
@@ -36,14 +36,17 @@ pub fn check(plan: &Plan, target: &Target) -> Result<(), Error> {
             check_threads(pass, target).map_err(fail)?;
             continue;
         }
-        // So do the chirp steps of Bluestein's algorithm.
-        if let Some(chirp) = pass.chirp {
+        // So do the chirp steps of Bluestein's algorithm on their own.
+        if let Some(chirp) = pass.chirp.filter(|_| pass.stages.is_empty()) {
             check_threads(pass, target).map_err(fail)?;
             check_chirp(pass, chirp).map_err(fail)?;
             if plan.kind == TransformKind::C2c {
                 check_bounds(pass, plan).map_err(fail)?;
             }
             continue;
+        }
+        if let Some(chirp) = pass.chirp {
+            check_chirp(pass, chirp).map_err(fail)?;
         }
         check_stages(pass, plan.precision).map_err(fail)?;
         check_launch(pass, plan.precision, target).map_err(fail)?;
@@ -86,11 +89,22 @@ fn check_chirp(pass: &Pass, chirp: super::Chirp) -> Result<(), String> {
         ));
     }
     let Twiddles::RoundedF64Table { len } = pass.twiddles;
-    if len != chirp.table_len() {
+    let fused = !pass.stages.is_empty();
+    if len != chirp.table_offset + chirp.table_len(fused) {
         return Err(format!(
-            "its chirp table has {len} entries where it reads {}",
-            chirp.table_len()
+            "its twiddle table has {len} entries where its chirp's end at {}",
+            chirp.table_offset + chirp.table_len(fused)
         ));
+    }
+    if fused {
+        // The FFT of M with the step in its loads or stores: one row per
+        // FFT, both ends straight between global memory and registers.
+        return match (pass.io, pass.output_io, chirp.role) {
+            (GlobalIo::Direct, GlobalIo::Direct, ChirpRole::Load { .. } | ChirpRole::Store { .. }) => {
+                Ok(())
+            }
+            _ => Err("an FFT with a chirp step reads and writes global memory directly".into()),
+        };
     }
     let (read, write) = chirp.side_points();
     let chunk = pass.threads_per_fft * pass.values_per_thread;

@@ -5,4 +5,5 @@ pub mod bench;
 pub mod check;
 pub mod emit;
 pub mod plan;
+pub mod sweep;
 pub mod tune;
