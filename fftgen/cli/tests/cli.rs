@@ -211,6 +211,27 @@ fn check_passes_on_pocl_and_saved_files_agree_with_numpy() {
     let _ = std::fs::remove_dir_all(out);
 }
 
+/// The CI sample of the accuracy sweep (docs/accuracy.md ran it over
+/// every length to 10,000 through CUDA): every 997th length, a mix of
+/// Stockham's and Bluestein's, in both precisions on PoCL.
+#[test]
+fn sweep_samples_pass_on_pocl() {
+    let out = scratch("sweep").with_extension("txt");
+    let result = fftgen(&[
+        "sweep", "--backend", "opencl", "--platform", "Portable", "--from", "2", "--to", "10000",
+        "--step", "997", "--out", out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    if result.status.code() == Some(2) && stderr.contains("OpenCL") && !in_ci() {
+        return skip(&format!("PoCL unavailable: {stderr}"));
+    }
+    assert!(result.status.success(), "{stderr}");
+    let lines = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(lines.lines().count(), 22, "{lines}");
+    assert!(lines.lines().all(|l| l.ends_with(" ok")), "{lines}");
+    let _ = std::fs::remove_file(out);
+}
+
 #[test]
 fn targets_and_wisdom_files_choose_the_plan() {
     let plan = |args: &[&str], env: Option<&Path>| {

@@ -181,6 +181,41 @@ pub fn validate(spec: &FftSpec, max_points: usize) -> Result<(), Error> {
     Ok(())
 }
 
+/// Which algorithm computes each axis of `plan`, and why, one line per
+/// axis: the Stockham passes where the prime factors are radices, else
+/// Bluestein's algorithm, with its padded length and whether its steps ride
+/// in the FFTs' loads and stores.
+pub fn routes(plan: &Plan) -> Vec<String> {
+    plan.shape
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n > 1)
+        .map(|(axis, &n)| {
+            if !needs_bluestein(n) {
+                return format!(
+                    "axis {axis} ({n}): Stockham radix passes (its prime factors are at most 31)"
+                );
+            }
+            let prime = *prime_factors(n).last().expect("n >= 2 has a prime factor");
+            let padded = padded_length(n);
+            let fused = plan
+                .passes
+                .iter()
+                .any(|p| p.chirp.is_some_and(|c| c.n == n) && !p.stages.is_empty());
+            format!(
+                "axis {axis} ({n}): Bluestein's algorithm (the prime factor {prime} is no radix): \
+                 a cyclic convolution of {padded} points (the least product of 2, 3, 5 and 7 of \
+                 at least 2 x {n} - 1) by two FFTs of {padded}, {}",
+                match fused {
+                    true => "each one kernel, the chirps and the spectrum's product in their \
+                             loads and stores",
+                    false => "the chirps and the spectrum's product in kernels of their own",
+                }
+            )
+        })
+        .collect()
+}
+
 /// Plans `spec`, one of whose axes needs Bluestein's algorithm: those axes
 /// first, each from where the data is into the output, then the others in
 /// place on the output as the planner plans them.

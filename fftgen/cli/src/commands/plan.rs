@@ -155,6 +155,9 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
         spec.planned_target().name
     );
     println!("kind: {}", kind_line(&plan));
+    for line in fftgen::plan::bluestein::routes(&plan) {
+        println!("route of {line}");
+    }
     println!("shape from: {}", shape_origin(&spec, &plan));
     for line in column_pass_origins(&spec, &plan) {
         println!("column passes of {line}");
