@@ -33,6 +33,11 @@ use super::{
 use crate::{Buffer, Error, FftSpec, Layout, Normalization, Placement, Target, TransformKind};
 use serde::{Deserialize, Serialize};
 
+/// Most points a padded row may have: its chirp's spectrum is an f64 FFT
+/// on the host and a table of the manifest (2^22 points: 64 MiB of f64
+/// pairs; N to about two million).
+pub const MAX_PADDED: usize = 1 << 22;
+
 /// Threads of a chirp pass's block, and the points each takes.
 const CHIRP_THREADS: usize = 256;
 const CHIRP_POINTS_PER_THREAD: usize = 4;
@@ -133,36 +138,41 @@ pub fn padded_length(n: usize) -> usize {
 }
 
 /// Why Bluestein's algorithm on the axes of `spec` cannot be planned, if
-/// it cannot: the padded rows must fit the limits of one transform.
+/// it cannot: the padded rows must fit the limits of one transform, and
+/// the chirp's spectrum (computed on the host, held in the manifest) at
+/// most [`MAX_PADDED`] points.
 pub fn validate(spec: &FftSpec, max_points: usize) -> Result<(), Error> {
+    let Some(prime_axis) = (0..spec.shape.len()).find(|&a| needs_bluestein(spec.shape[a])) else {
+        return Ok(());
+    };
+    let prime = |n: usize| *prime_factors(n).last().expect("n >= 2 has a prime factor");
+    // A real transform takes its real axis through Bluestein's steps too.
+    let real_axis = (spec.kind == TransformKind::R2c).then(|| spec.shape.len() - 1);
     for (axis, &n) in spec.shape.iter().enumerate() {
-        if !needs_bluestein(n) {
+        if !needs_bluestein(n) && Some(axis) != real_axis {
             continue;
-        }
-        let prime = *prime_factors(n).last().expect("n >= 2 has a prime factor");
-        if spec.kind == TransformKind::R2c && spec.shape.len() > 1 {
-            return Err(Error::PrimeAxisUnsupported {
-                shape: spec.shape.clone(),
-                axis,
-                prime,
-                reason: "Bluestein's algorithm runs 1D real transforms and complex ones of \
-                         any shape; transform this shape as c2c"
-                    .into(),
-            });
         }
         let rows = spec.points() / n;
         let padded = padded_length(n);
+        let refuse = |reason: String| Error::PrimeAxisUnsupported {
+            shape: spec.shape.clone(),
+            axis: prime_axis,
+            prime: prime(spec.shape[prime_axis]),
+            reason,
+        };
+        if padded > MAX_PADDED {
+            return Err(refuse(format!(
+                "axis {axis}'s Bluestein rows pad to {padded} points, over the {MAX_PADDED} whose \
+                 chirp spectrum a plan holds; give a length whose prime factors are at most 31 \
+                 (zero-padded), or split the work"
+            )));
+        }
         if padded.checked_mul(rows).is_none_or(|p| p > max_points) {
-            return Err(Error::PrimeAxisUnsupported {
-                shape: spec.shape.clone(),
-                axis,
-                prime,
-                reason: format!(
-                    "its Bluestein rows pad to {padded} points, {rows} of them per transform, \
-                     over the {max_points} one transform may have; split the axis's work into \
-                     smaller transforms"
-                ),
-            });
+            return Err(refuse(format!(
+                "axis {axis}'s Bluestein rows pad to {padded} points, {rows} of them per \
+                 transform, over the {max_points} one transform may have; split the work into \
+                 smaller transforms"
+            )));
         }
         if !spec.choices.is_empty() {
             return Err(Error::ChoiceWithBluestein {
@@ -191,19 +201,30 @@ pub fn routes(plan: &Plan) -> Vec<String> {
         .enumerate()
         .filter(|&(_, &n)| n > 1)
         .map(|(axis, &n)| {
-            if !needs_bluestein(n) {
+            let real_axis = plan.kind == TransformKind::R2c
+                && axis + 1 == plan.shape.len()
+                && plan.shape.iter().any(|&m| needs_bluestein(m));
+            if !needs_bluestein(n) && !real_axis {
                 return format!(
                     "axis {axis} ({n}): Stockham radix passes (its prime factors are at most 31)"
                 );
             }
-            let prime = *prime_factors(n).last().expect("n >= 2 has a prime factor");
+            let why = match needs_bluestein(n) {
+                true => format!(
+                    "the prime factor {} is no radix",
+                    prime_factors(n).last().expect("n >= 2 has a prime factor")
+                ),
+                false => "the real axis of a transform with a prime axis, whose reals and half \
+                          spectrum are the chirp steps' sides"
+                    .into(),
+            };
             let padded = padded_length(n);
             let fused = plan
                 .passes
                 .iter()
                 .any(|p| p.chirp.is_some_and(|c| c.n == n) && !p.stages.is_empty());
             format!(
-                "axis {axis} ({n}): Bluestein's algorithm (the prime factor {prime} is no radix): \
+                "axis {axis} ({n}): Bluestein's algorithm ({why}): \
                  a cyclic convolution of {padded} points (the least product of 2, 3, 5 and 7 of \
                  at least 2 x {n} - 1) by two FFTs of {padded}, {}",
                 match fused {
@@ -222,57 +243,91 @@ pub fn routes(plan: &Plan) -> Vec<String> {
 pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Error> {
     let input_layout = spec.planned_input_layout();
     let output_layout = spec.planned_output_layout();
-    let prime_axes: Vec<usize> = (0..spec.shape.len())
-        .filter(|&a| needs_bluestein(spec.shape[a]))
-        .collect();
-    let mut scratch = 0;
-    let mut forward = Vec::new();
+    let mut scratch;
+    let mut forward;
     let mut inverse = Vec::new();
     match spec.kind {
         TransformKind::C2c => {
-            let mut from = (Buffer::Input, &input_layout);
-            for &axis in &prime_axes {
-                let (passes, elements) = axis_passes(
-                    spec,
-                    target,
-                    wisdom,
-                    axis,
-                    (from.0, from.1, AxisSide::Complex),
-                    (Buffer::Output, &output_layout, AxisSide::Complex),
-                )?;
-                forward.extend(passes);
-                scratch = scratch.max(elements);
-                from = (Buffer::Output, &output_layout);
-            }
-            if prime_axes.len() < spec.shape.iter().filter(|&&n| n > 1).count() {
-                let (passes, elements) = other_axes(spec, wisdom, &prime_axes, &output_layout)?;
-                forward.extend(passes);
-                scratch = scratch.max(elements);
-            }
+            let all: Vec<usize> = (0..spec.shape.len()).collect();
+            let (passes, elements) = complex_axes(
+                spec,
+                target,
+                wisdom,
+                &all,
+                (Buffer::Input, &input_layout),
+                (Buffer::Output, &output_layout),
+                0,
+            )?;
+            forward = passes;
+            scratch = elements;
         }
-        // One real axis (validate refuses the others): R2C from the reals
-        // to the half spectrum, C2R back.
+        // The real axis (the last) by Bluestein's steps whatever its length
+        // (its reals and half spectrum are the steps' sides), the others as
+        // a complex transform of the half spectrum: R2C the real axis first
+        // into the output, C2R the complex axes first (in place on the data,
+        // or out of place into the workspace's first region, which the real
+        // axis then reads).
         TransformKind::R2c => {
+            let last = spec.shape.len() - 1;
+            let complex_spec = FftSpec {
+                shape: spec.complex_shape(),
+                kind: TransformKind::C2c,
+                ..spec.clone()
+            };
+            let others: Vec<usize> = (0..last).collect();
             let (passes, elements) = axis_passes(
                 spec,
                 target,
                 wisdom,
-                0,
+                last,
                 (Buffer::Input, &input_layout, AxisSide::Reals),
                 (Buffer::Output, &output_layout, AxisSide::HalfSpectrum),
+                0,
             )?;
             forward = passes;
             scratch = elements;
-            // The C2R reads the half spectrum (its input) and writes the reals.
-            inverse = axis_passes(
+            let (passes, elements) = complex_axes(
+                &complex_spec,
+                target,
+                wisdom,
+                &others,
+                (Buffer::Output, &output_layout),
+                (Buffer::Output, &output_layout),
+                0,
+            )?;
+            forward.extend(passes);
+            scratch = scratch.max(elements);
+
+            // The C2R's input is the half spectrum; its output the reals.
+            let holds = match (others.is_empty(), spec.placement) {
+                (true, _) | (false, Placement::InPlace) => (Buffer::Input, output_layout.clone(), 0),
+                (false, Placement::OutOfPlace) => {
+                    let dense = Layout::contiguous(&spec.complex_shape());
+                    (Buffer::Scratch, dense.clone(), dense.distance)
+                }
+            };
+            let (passes, elements) = complex_axes(
+                &complex_spec,
+                target,
+                wisdom,
+                &others,
+                (Buffer::Input, &output_layout),
+                (holds.0, &holds.1),
+                holds.2,
+            )?;
+            inverse = passes;
+            scratch = scratch.max(elements);
+            let (passes, elements) = axis_passes(
                 spec,
                 target,
                 wisdom,
-                0,
-                (Buffer::Input, &output_layout, AxisSide::HalfSpectrum),
+                last,
+                (holds.0, &holds.1, AxisSide::HalfSpectrum),
                 (Buffer::Output, &input_layout, AxisSide::Reals),
-            )?
-            .0;
+                holds.2,
+            )?;
+            inverse.extend(passes);
+            scratch = scratch.max(elements);
         }
     }
     for passes in [&mut forward, &mut inverse] {
@@ -319,6 +374,7 @@ fn axis_passes(
     axis: usize,
     from: (Buffer, &Layout, AxisSide),
     to: (Buffer, &Layout, AxisSide),
+    base: usize,
 ) -> Result<(Vec<Pass>, usize), Error> {
     let n = spec.shape[axis];
     let padded = padded_length(n);
@@ -343,7 +399,7 @@ fn axis_passes(
     let fft: Vec<Pass> = row_plan
         .passes
         .iter()
-        .map(|pass| in_workspace(pass, rows, rows_elements, workspace))
+        .map(|pass| in_workspace(pass, rows, base, rows_elements, workspace))
         .collect();
 
     // The other axes tell the rows apart, the fastest first; in the
@@ -356,9 +412,13 @@ fn axis_passes(
     }
     let chirp_pass = |role: ChirpRole, reads: (Buffer, usize, usize), writes: (Buffer, usize, usize)| {
         let chirp = Chirp { role, n, padded, table_offset: 0 };
-        let user_stride = |buffer: Buffer, layout: &Layout| match buffer {
-            Buffer::Scratch => 1,
-            _ => layout.strides[axis],
+        // The load reads the axis where the user's layout (or the region
+        // of the workspace that holds it) has it, the store writes it so;
+        // the rows of M are dense, M apart, `base` into the workspace.
+        let (user_reads, user_writes) = match role {
+            ChirpRole::Load { .. } => (true, false),
+            ChirpRole::Multiply => (false, false),
+            ChirpRole::Store { .. } => (false, true),
         };
         let (read_points, write_points) = chirp.side_points();
         let chunk = CHIRP_THREADS * CHIRP_POINTS_PER_THREAD;
@@ -371,16 +431,12 @@ fn axis_passes(
         for &(count, from_stride, to_stride, scratch_stride) in &row_columns {
             columns.push(Column {
                 count,
-                input_stride: match reads.0 {
-                    Buffer::Scratch => scratch_stride,
-                    _ => from_stride,
-                },
-                output_stride: match writes.0 {
-                    Buffer::Scratch => scratch_stride,
-                    _ => to_stride,
-                },
+                input_stride: if user_reads { from_stride } else { scratch_stride },
+                output_stride: if user_writes { to_stride } else { scratch_stride },
             });
         }
+        let input_stride = if user_reads { from.1.strides[axis] } else { 1 };
+        let output_stride = if user_writes { to.1.strides[axis] } else { 1 };
         Pass {
             n: padded,
             stages: Vec::new(),
@@ -395,8 +451,8 @@ fn axis_passes(
             access: Access {
                 reads: reads.0,
                 writes: writes.0,
-                input_stride: user_stride(reads.0, from.1),
-                output_stride: user_stride(writes.0, to.1),
+                input_stride,
+                output_stride,
                 columns,
                 input_distance: reads.1,
                 output_distance: writes.1,
@@ -458,12 +514,14 @@ fn axis_passes(
                     (access.input_distance, access.input_offset) = (layout.distance, 0);
                     access.writes = Buffer::Scratch;
                     (access.output_stride, access.output_distance) = (1, workspace);
+                    access.output_offset = base;
                 }
                 false => {
                     (access.writes, access.output_stride) = (user, layout.strides[axis]);
                     (access.output_distance, access.output_offset) = (layout.distance, 0);
                     access.reads = Buffer::Scratch;
                     (access.input_stride, access.input_distance) = (1, workspace);
+                    access.input_offset = base;
                 }
             }
             pass
@@ -473,10 +531,10 @@ fn axis_passes(
                 fused(ChirpRole::Load { side: from.2 }, true),
                 fused(ChirpRole::Store { side: to.2 }, false),
             ],
-            workspace,
+            base + workspace,
         ));
     }
-    let workspace_side = (Buffer::Scratch, workspace, 0);
+    let workspace_side = (Buffer::Scratch, workspace, base);
     let mut passes = vec![chirp_pass(
         ChirpRole::Load { side: from.2 },
         (from.0, from.1.distance, 0),
@@ -490,22 +548,28 @@ fn axis_passes(
         workspace_side,
         (to.0, to.1.distance, 0),
     ));
-    Ok((passes, workspace))
+    Ok((passes, base + workspace))
 }
 
 /// `pass` of the in-place plan of one row of M, moved into the workspace
 /// of a plan whose transforms each hold `rows` such rows: the row plan's
-/// data (its input and output) at the start of the workspace, its own
+/// data (its input and output) `base` elements into the workspace, its own
 /// workspace after the `rows_elements` of the rows; the transforms of the
 /// batch `workspace` elements apart. The row plan's batch becomes the last
 /// column (the rows), so the kernel's FFTs are the same and only where
 /// they sit changes.
-fn in_workspace(pass: &Pass, rows: usize, rows_elements: usize, workspace: usize) -> Pass {
+fn in_workspace(
+    pass: &Pass,
+    rows: usize,
+    base: usize,
+    rows_elements: usize,
+    workspace: usize,
+) -> Pass {
     let mut pass = pass.clone();
     let access = &mut pass.access;
     let offset = |buffer: Buffer| match buffer {
-        Buffer::Scratch => rows_elements,
-        Buffer::Input | Buffer::Output => 0,
+        Buffer::Scratch => base + rows_elements,
+        Buffer::Input | Buffer::Output => base,
     };
     access.input_offset += offset(access.reads);
     access.output_offset += offset(access.writes);
@@ -522,45 +586,93 @@ fn in_workspace(pass: &Pass, rows: usize, rows_elements: usize, workspace: usize
     pass
 }
 
-/// The passes of the axes of a complex transform that need no Bluestein,
-/// in place on the output, and the workspace they need per transform: the
-/// planner's plan of `spec` with the `prime_axes` of one point, whose
-/// kernels then run once per point of those axes (a column each, after
-/// the plan's own, like more transforms of a batch).
+/// The passes of a complex transform of `spec` along `axes` (the others
+/// are done), from `from` into `to` (the same buffer and layout: in place),
+/// their workspace from element `base` of each transform's on, and where
+/// that ends: the axes that need Bluestein's algorithm first, each into
+/// `to`, then the others as the planner plans them.
+fn complex_axes(
+    spec: &FftSpec,
+    target: &Target,
+    wisdom: &Wisdom,
+    axes: &[usize],
+    from: (Buffer, &Layout),
+    to: (Buffer, &Layout),
+    base: usize,
+) -> Result<(Vec<Pass>, usize), Error> {
+    let mut passes = Vec::new();
+    let mut extent = base;
+    let mut at = from;
+    let prime: Vec<usize> = axes.iter().copied().filter(|&a| needs_bluestein(spec.shape[a])).collect();
+    for &axis in &prime {
+        let (axis_passes, end) = axis_passes(
+            spec,
+            target,
+            wisdom,
+            axis,
+            (at.0, at.1, AxisSide::Complex),
+            (to.0, to.1, AxisSide::Complex),
+            base,
+        )?;
+        passes.extend(axis_passes);
+        extent = extent.max(end);
+        at = to;
+    }
+    let smooth: Vec<usize> = axes
+        .iter()
+        .copied()
+        .filter(|&a| !prime.contains(&a) && spec.shape[a] > 1)
+        .collect();
+    if !smooth.is_empty() {
+        let done: Vec<usize> = (0..spec.shape.len()).filter(|a| !smooth.contains(a)).collect();
+        let (other_passes, end) = other_axes(spec, wisdom, &done, at, to, base)?;
+        passes.extend(other_passes);
+        extent = extent.max(end);
+    }
+    Ok((passes, extent))
+}
+
+/// The passes of the axes of a complex transform of `spec` but the `done`
+/// ones, from `from` into `to`, and where their workspace (from `base` on)
+/// ends: the planner's plan of `spec` with the `done` axes of one point,
+/// whose kernels then run once per point of those axes (a column each,
+/// after the plan's own, like more transforms of a batch).
 fn other_axes(
     spec: &FftSpec,
     wisdom: &Wisdom,
-    prime_axes: &[usize],
-    output_layout: &Layout,
+    done: &[usize],
+    from: (Buffer, &Layout),
+    to: (Buffer, &Layout),
+    base: usize,
 ) -> Result<(Vec<Pass>, usize), Error> {
     let mut shape = spec.shape.clone();
-    for &axis in prime_axes {
+    for &axis in done {
         shape[axis] = 1;
     }
+    let in_place = from.0 == to.0 && from.1 == to.1;
     let others = FftSpec {
         shape,
         kind: TransformKind::C2c,
-        input_layout: Some(output_layout.clone()),
-        output_layout: Some(output_layout.clone()),
-        placement: Placement::InPlace,
+        input_layout: Some(from.1.clone()),
+        output_layout: Some(to.1.clone()),
+        placement: match in_place {
+            true => Placement::InPlace,
+            false => Placement::OutOfPlace,
+        },
         normalization: Normalization::None,
+        choices: Default::default(),
         ..spec.clone()
     };
     let plan = super::plan_with_wisdom(&others, wisdom)?;
     let mut workspace = plan.scratch_elements;
     let mut passes = plan.passes;
-    for &axis in prime_axes {
+    for &axis in done.iter().filter(|&&a| spec.shape[a] > 1) {
         for pass in &mut passes {
             let access = &mut pass.access;
-            // In place, the data is the output buffer.
-            for buffer in [&mut access.reads, &mut access.writes] {
-                if *buffer == Buffer::Input {
-                    *buffer = Buffer::Output;
-                }
-            }
-            let stride = |buffer: Buffer| match buffer {
-                Buffer::Scratch => workspace,
-                Buffer::Input | Buffer::Output => output_layout.strides[axis],
+            let stride = |buffer: Buffer| match (buffer, in_place) {
+                (Buffer::Scratch, _) => workspace,
+                (Buffer::Input, _) | (Buffer::Output, true) => from.1.strides[axis],
+                (Buffer::Output, false) => to.1.strides[axis],
             };
             access.columns.push(Column {
                 count: spec.shape[axis],
@@ -570,7 +682,22 @@ fn other_axes(
         }
         workspace *= spec.shape[axis];
     }
-    Ok((passes, workspace))
+    // The sub-plan's buffers are `from`'s and `to`'s (in place: the input is
+    // the output), its workspace `base` elements in.
+    for pass in &mut passes {
+        let access = &mut pass.access;
+        for (buffer, offset) in [
+            (&mut access.reads, &mut access.input_offset),
+            (&mut access.writes, &mut access.output_offset),
+        ] {
+            match *buffer {
+                Buffer::Scratch => *offset += base,
+                Buffer::Input => *buffer = from.0,
+                Buffer::Output => *buffer = to.0,
+            }
+        }
+    }
+    Ok((passes, base + workspace))
 }
 
 #[cfg(test)]
