@@ -168,7 +168,7 @@ def main():
         "```",
         "",
         "`fftgen sweep --from 2 --to 10000` runs the same sweep on any OpenCL device",
-        "(PoCL: about a second per length); CI runs every 997th length in both",
+        "(PoCL: about a second per length); CI runs every 2499th length in both",
         "precisions (`sweep_samples_pass_on_pocl` in fftgen/cli/tests/cli.rs).",
         "",
         f"Data: docs/bench/{args.gpu}_accuracy_f32.txt, docs/bench/{args.gpu}_accuracy_f64.txt",

@@ -161,6 +161,17 @@ fn prime_radix_17_both_dialects() {
     pin("c2c_opencl_f32_n1088_radix17", &spec, Backend::OpenCl);
 }
 
+/// Bluestein's algorithm: 37 fused (the chirps in the loads and stores of
+/// two FFTs of 75), both dialects; 4099 apart on the portable target (the
+/// FFT of 8232 takes two passes; the load, product and store kernels).
+#[test]
+fn bluestein_fused_and_apart() {
+    let spec = FftSpec::new(37);
+    pin("c2c_cuda_f32_n37_bluestein_fused", &spec, Backend::Cuda);
+    pin("c2c_opencl_f32_n37_bluestein_fused", &spec, Backend::OpenCl);
+    pin("c2c_opencl_f32_n4099_bluestein_apart", &FftSpec::new(4099), Backend::OpenCl);
+}
+
 /// Real transforms: an even size by the half-length route (an FFT of 2048
 /// over the reals read in pairs, the split into the half spectrum fused
 /// into its stores, the C2R's merge into its loads) and an odd size by the

@@ -157,7 +157,7 @@ pub fn full_sweep() -> bool {
 /// run), of the sizes whose prime factors are at most 13; of those with a
 /// prime factor from 17 to 31 (as many again, and alike: each such prime is
 /// one radix, and tests/prime_radices.rs runs them in every combination) a
-/// sixty-fourth; of those with a larger prime factor (Bluestein's) a 256th.
+/// sixty-fourth; of those with a larger prime factor (Bluestein's) a 512th.
 /// The rest take the same code paths (the generator is the
 /// same for every length; what differs is the radix schedule, and the
 /// sample holds every radix); the GPU sweep (tests/gpu_sweep.rs) runs them
@@ -170,7 +170,7 @@ pub fn in_sample(n: usize) -> bool {
     match fftgen::codelet::largest_prime_factor(n) {
         // Bluestein's sizes: the same five kernels around FFTs of sizes
         // the other tiers sample (tests/bluestein.rs runs chosen ones).
-        p if p > 31 => hash >> 56 == 0,
+        p if p > 31 => hash >> 55 == 0,
         p if p > 13 => hash >> 58 == 0,
         _ => n <= 64 || n.is_power_of_two() || hash >> 62 == 0,
     }
