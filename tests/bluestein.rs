@@ -48,15 +48,27 @@ fn prime_axes_and_layouts_run_within_tolerance_on_pocl() {
     check_spec_on_pocl(&cube, 3, ORIGIN);
     check_spec_on_pocl(&spec(&[41, 43], c2c, Precision::F32), 2, ORIGIN);
     let strided = spec(&[37], c2c, Precision::F32).layouts(
-        Layout { strides: vec![2], distance: 80 },
-        Layout { strides: vec![3], distance: 120 },
+        Layout {
+            strides: vec![2],
+            distance: 80,
+        },
+        Layout {
+            strides: vec![3],
+            distance: 120,
+        },
     );
     check_spec_on_pocl(&strided, 3, ORIGIN);
     let rows = spec(&[1021], TransformKind::R2c, Precision::F32)
         .normalization(Normalization::Inverse)
         .layouts(
-            Layout { strides: vec![2], distance: 2100 },
-            Layout { strides: vec![1], distance: 520 },
+            Layout {
+                strides: vec![2],
+                distance: 2100,
+            },
+            Layout {
+                strides: vec![1],
+                distance: 520,
+            },
         );
     check_spec_on_pocl(&rows, 2, ORIGIN);
 }
@@ -83,5 +95,8 @@ fn bluestein_kernels_compile_for_sm_90_without_spilling() {
         compile_for_sm_90(&spec(&[n], TransformKind::C2c, Precision::F32), ORIGIN);
         compile_for_sm_90(&spec(&[n], TransformKind::R2c, Precision::F64), ORIGIN);
     }
-    compile_for_sm_90(&spec(&[1000, 1022], TransformKind::C2c, Precision::F32), ORIGIN);
+    compile_for_sm_90(
+        &spec(&[1000, 1022], TransformKind::C2c, Precision::F32),
+        ORIGIN,
+    );
 }

@@ -169,7 +169,11 @@ fn bluestein_fused_and_apart() {
     let spec = FftSpec::new(37);
     pin("c2c_cuda_f32_n37_bluestein_fused", &spec, Backend::Cuda);
     pin("c2c_opencl_f32_n37_bluestein_fused", &spec, Backend::OpenCl);
-    pin("c2c_opencl_f32_n4099_bluestein_apart", &FftSpec::new(4099), Backend::OpenCl);
+    pin(
+        "c2c_opencl_f32_n4099_bluestein_apart",
+        &FftSpec::new(4099),
+        Backend::OpenCl,
+    );
 }
 
 /// Real transforms: an even size by the half-length route (an FFT of 2048

@@ -107,7 +107,10 @@ fn plan_prints_the_table() {
 fn bad_input_is_one_line_and_exit_code_2() {
     let cases: [(&[&str], &str); 9] = [
         (&["plan", "--n", "0"], "n = 0 is not a transform size"),
-        (&["plan", "--n", "37", "--radix", "37"], "runs Bluestein's algorithm"),
+        (
+            &["plan", "--n", "37", "--radix", "37"],
+            "runs Bluestein's algorithm",
+        ),
         (
             &[
                 "emit",
@@ -218,8 +221,19 @@ fn check_passes_on_pocl_and_saved_files_agree_with_numpy() {
 fn sweep_samples_pass_on_pocl() {
     let out = scratch("sweep").with_extension("txt");
     let result = fftgen(&[
-        "sweep", "--backend", "opencl", "--platform", "Portable", "--from", "2", "--to", "10000",
-        "--step", "2499", "--out", out.to_str().unwrap(),
+        "sweep",
+        "--backend",
+        "opencl",
+        "--platform",
+        "Portable",
+        "--from",
+        "2",
+        "--to",
+        "10000",
+        "--step",
+        "2499",
+        "--out",
+        out.to_str().unwrap(),
     ]);
     let stderr = String::from_utf8_lossy(&result.stderr);
     if result.status.code() == Some(2) && stderr.contains("OpenCL") && !in_ci() {

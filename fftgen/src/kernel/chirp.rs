@@ -102,15 +102,26 @@ pub fn lower_chirp(plan: &Plan, pass: &Pass, direction: Direction) -> Function {
         true => ("data", "data"),
         false => ("input", "output"),
     };
-    let real_input = matches!(chirp.role, ChirpRole::Load { side: AxisSide::Reals });
-    let real_output = matches!(chirp.role, ChirpRole::Store { side: AxisSide::Reals });
+    let real_input = matches!(
+        chirp.role,
+        ChirpRole::Load {
+            side: AxisSide::Reals
+        }
+    );
+    let real_output = matches!(
+        chirp.role,
+        ChirpRole::Store {
+            side: AxisSide::Reals
+        }
+    );
     let access = &pass.access;
     let (threads, points) = (pass.threads_per_fft, pass.values_per_thread);
     let (n, padded) = (chirp.n, chirp.padded);
     let conjugate = direction == Direction::Inverse;
     let cmul = |a: Expr, w: Expr| Expr::call(cmul_name(conjugate, plan.precision), vec![a, w]);
     let table = |index: Expr| var(TWIDDLES).at(index);
-    let load = |index: Expr| var(input).at(var("in_base").add(index.mul(uint(access.input_stride))));
+    let load =
+        |index: Expr| var(input).at(var("in_base").add(index.mul(uint(access.input_stride))));
     let target =
         |index: Expr| var(output).at(var("out_base").add(index.mul(uint(access.output_stride))));
     let zero = || Expr::complex(Expr::Real(0.0), Expr::Real(0.0));
@@ -165,7 +176,10 @@ pub fn lower_chirp(plan: &Plan, pass: &Pass, direction: Direction) -> Function {
             ));
         }
         ChirpRole::Multiply => {
-            per_point.push(assign(target(p.clone()), cmul(load(p.clone()), table(p.clone()))));
+            per_point.push(assign(
+                target(p.clone()),
+                cmul(load(p.clone()), table(p.clone())),
+            ));
         }
         ChirpRole::Store { side } => {
             // The second FFT's output read backwards is the inverse FFT's.
@@ -245,8 +259,12 @@ mod tests {
     #[test]
     fn the_host_fft_is_the_dft() {
         for len in [1usize, 2, 6, 35, 60, 49] {
-            let x: Vec<(f64, f64)> = (0..len).map(|j| ((j as f64).sin(), (j * j) as f64 % 3.0)).collect();
-            let roots: Vec<(f64, f64)> = (0..len as i64).map(|k| root_of_unity_f64(k, len as i64, -1)).collect();
+            let x: Vec<(f64, f64)> = (0..len)
+                .map(|j| ((j as f64).sin(), (j * j) as f64 % 3.0))
+                .collect();
+            let roots: Vec<(f64, f64)> = (0..len as i64)
+                .map(|k| root_of_unity_f64(k, len as i64, -1))
+                .collect();
             let fast = host_fft(&x, &roots, 1);
             for (k, &(re, im)) in fast.iter().enumerate() {
                 let (mut er, mut ei) = (0.0, 0.0);
@@ -255,7 +273,10 @@ mod tests {
                     er += a * c - b * s;
                     ei += a * s + b * c;
                 }
-                assert!((re - er).abs() < 1e-9 && (im - ei).abs() < 1e-9, "{len} {k}");
+                assert!(
+                    (re - er).abs() < 1e-9 && (im - ei).abs() < 1e-9,
+                    "{len} {k}"
+                );
             }
         }
     }

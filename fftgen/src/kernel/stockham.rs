@@ -20,9 +20,9 @@ use super::key::KernelKey;
 use super::real_split::{merge, merged_with_parts, split};
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{
-    Access, AxisSide, Chirp, ChirpRole, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout,
-    MirroredColumns, Padding, Pass, Plan, RealEnd, RealRoute, RealStep, Stage, StageTwiddles,
-    StepTwiddle, StepTwiddleForm,
+    Access, AxisSide, Chirp, ChirpRole, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo,
+    InputCaching, LaneLayout, MirroredColumns, Padding, Pass, Plan, RealEnd, RealRoute, RealStep,
+    Stage, StageTwiddles, StepTwiddle, StepTwiddleForm,
 };
 use crate::{Direction, Placement};
 
@@ -1285,7 +1285,10 @@ impl Lowering<'_> {
                         self.real_store(self.buffers.output, self.real_output, at, re)
                     }
                     AxisSide::Complex | AxisSide::HalfSpectrum => {
-                        vec![assign(var(self.buffers.output).at(at), self.scaled(var("y")))]
+                        vec![assign(
+                            var(self.buffers.output).at(at),
+                            self.scaled(var("y")),
+                        )]
                     }
                 };
                 vec![Stmt::Scope(vec![

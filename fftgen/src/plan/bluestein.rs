@@ -28,7 +28,7 @@ use super::factor::{is_smooth, prime_factors};
 use super::wisdom::Wisdom;
 use super::{
     ColumnIo, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout,
-    Pass, PaddingSearch, Plan, TwiddleTables, Twiddles,
+    PaddingSearch, Pass, Plan, TwiddleTables, Twiddles,
 };
 use crate::{Buffer, Error, FftSpec, Layout, Normalization, Placement, Target, TransformKind};
 use serde::{Deserialize, Serialize};
@@ -228,7 +228,8 @@ pub fn routes(plan: &Plan) -> Vec<String> {
                  a cyclic convolution of {padded} points (the least product of 2, 3, 5 and 7 of \
                  at least 2 x {n} - 1) by two FFTs of {padded}, {}",
                 match fused {
-                    true => "each one kernel, the chirps and the spectrum's product in their \
+                    true =>
+                        "each one kernel, the chirps and the spectrum's product in their \
                              loads and stores",
                     false => "the chirps and the spectrum's product in kernels of their own",
                 }
@@ -300,7 +301,9 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
 
             // The C2R's input is the half spectrum; its output the reals.
             let holds = match (others.is_empty(), spec.placement) {
-                (true, _) | (false, Placement::InPlace) => (Buffer::Input, output_layout.clone(), 0),
+                (true, _) | (false, Placement::InPlace) => {
+                    (Buffer::Input, output_layout.clone(), 0)
+                }
                 (false, Placement::OutOfPlace) => {
                     let dense = Layout::contiguous(&spec.complex_shape());
                     (Buffer::Scratch, dense.clone(), dense.distance)
@@ -407,81 +410,105 @@ fn axis_passes(
     let mut row_columns = Vec::new();
     let mut row_stride = padded;
     for other in (0..spec.shape.len()).rev().filter(|&b| b != axis) {
-        row_columns.push((spec.shape[other], from.1.strides[other], to.1.strides[other], row_stride));
+        row_columns.push((
+            spec.shape[other],
+            from.1.strides[other],
+            to.1.strides[other],
+            row_stride,
+        ));
         row_stride *= spec.shape[other];
     }
-    let chirp_pass = |role: ChirpRole, reads: (Buffer, usize, usize), writes: (Buffer, usize, usize)| {
-        let chirp = Chirp { role, n, padded, table_offset: 0 };
-        // The load reads the axis where the user's layout (or the region
-        // of the workspace that holds it) has it, the store writes it so;
-        // the rows of M are dense, M apart, `base` into the workspace.
-        let (user_reads, user_writes) = match role {
-            ChirpRole::Load { .. } => (true, false),
-            ChirpRole::Multiply => (false, false),
-            ChirpRole::Store { .. } => (false, true),
+    let chirp_pass =
+        |role: ChirpRole, reads: (Buffer, usize, usize), writes: (Buffer, usize, usize)| {
+            let chirp = Chirp {
+                role,
+                n,
+                padded,
+                table_offset: 0,
+            };
+            // The load reads the axis where the user's layout (or the region
+            // of the workspace that holds it) has it, the store writes it so;
+            // the rows of M are dense, M apart, `base` into the workspace.
+            let (user_reads, user_writes) = match role {
+                ChirpRole::Load { .. } => (true, false),
+                ChirpRole::Multiply => (false, false),
+                ChirpRole::Store { .. } => (false, true),
+            };
+            let (read_points, write_points) = chirp.side_points();
+            let chunk = CHIRP_THREADS * CHIRP_POINTS_PER_THREAD;
+            // Column 0: the chunk of the row a block takes (the kernel adds it).
+            let mut columns = vec![Column {
+                count: read_points.max(write_points).div_ceil(chunk),
+                input_stride: 0,
+                output_stride: 0,
+            }];
+            for &(count, from_stride, to_stride, scratch_stride) in &row_columns {
+                columns.push(Column {
+                    count,
+                    input_stride: if user_reads {
+                        from_stride
+                    } else {
+                        scratch_stride
+                    },
+                    output_stride: if user_writes {
+                        to_stride
+                    } else {
+                        scratch_stride
+                    },
+                });
+            }
+            let input_stride = if user_reads { from.1.strides[axis] } else { 1 };
+            let output_stride = if user_writes { to.1.strides[axis] } else { 1 };
+            Pass {
+                n: padded,
+                stages: Vec::new(),
+                threads_per_fft: CHIRP_THREADS,
+                values_per_thread: CHIRP_POINTS_PER_THREAD,
+                ffts_per_block: 1,
+                threads_per_block: CHIRP_THREADS,
+                min_blocks_per_sm: 1,
+                lanes: LaneLayout::FftMajor,
+                io: GlobalIo::Direct,
+                output_io: GlobalIo::Direct,
+                access: Access {
+                    reads: reads.0,
+                    writes: writes.0,
+                    input_stride,
+                    output_stride,
+                    columns,
+                    input_distance: reads.1,
+                    output_distance: writes.1,
+                    input_offset: reads.2,
+                    output_offset: writes.2,
+                },
+                step_twiddle: None,
+                real: None,
+                chirp: Some(chirp),
+                normalizes: false,
+                dynamic_shared: false,
+                input_caching: InputCaching::L1AndL2,
+                fft_stride: 0,
+                exchange_width: ExchangeWidth::BothParts,
+                exchange_buffers: ExchangeBuffers::Reused,
+                first_write: FirstWrite::AfterBarrier,
+                padding_search: PaddingSearch::EvenRadices,
+                twiddle_tables: TwiddleTables::Direct,
+                shared_bytes: 0,
+                twiddles: Twiddles::RoundedF64Table {
+                    len: chirp.table_len(false),
+                },
+            }
         };
-        let (read_points, write_points) = chirp.side_points();
-        let chunk = CHIRP_THREADS * CHIRP_POINTS_PER_THREAD;
-        // Column 0: the chunk of the row a block takes (the kernel adds it).
-        let mut columns = vec![Column {
-            count: read_points.max(write_points).div_ceil(chunk),
-            input_stride: 0,
-            output_stride: 0,
-        }];
-        for &(count, from_stride, to_stride, scratch_stride) in &row_columns {
-            columns.push(Column {
-                count,
-                input_stride: if user_reads { from_stride } else { scratch_stride },
-                output_stride: if user_writes { to_stride } else { scratch_stride },
-            });
-        }
-        let input_stride = if user_reads { from.1.strides[axis] } else { 1 };
-        let output_stride = if user_writes { to.1.strides[axis] } else { 1 };
-        Pass {
-            n: padded,
-            stages: Vec::new(),
-            threads_per_fft: CHIRP_THREADS,
-            values_per_thread: CHIRP_POINTS_PER_THREAD,
-            ffts_per_block: 1,
-            threads_per_block: CHIRP_THREADS,
-            min_blocks_per_sm: 1,
-            lanes: LaneLayout::FftMajor,
-            io: GlobalIo::Direct,
-            output_io: GlobalIo::Direct,
-            access: Access {
-                reads: reads.0,
-                writes: writes.0,
-                input_stride,
-                output_stride,
-                columns,
-                input_distance: reads.1,
-                output_distance: writes.1,
-                input_offset: reads.2,
-                output_offset: writes.2,
-            },
-            step_twiddle: None,
-            real: None,
-            chirp: Some(chirp),
-            normalizes: false,
-            dynamic_shared: false,
-            input_caching: InputCaching::L1AndL2,
-            fft_stride: 0,
-            exchange_width: ExchangeWidth::BothParts,
-            exchange_buffers: ExchangeBuffers::Reused,
-            first_write: FirstWrite::AfterBarrier,
-            padding_search: PaddingSearch::EvenRadices,
-            twiddle_tables: TwiddleTables::Direct,
-            shared_bytes: 0,
-            twiddles: Twiddles::RoundedF64Table {
-                len: chirp.table_len(false),
-            },
-        }
-    };
     if let [fft] = &fft[..] {
         let fused = |role: ChirpRole, user_reads: bool| {
             let mut pass = fft.clone();
             let Twiddles::RoundedF64Table { len } = pass.twiddles;
-            let chirp = Chirp { role, n, padded, table_offset: len };
+            let chirp = Chirp {
+                role,
+                n,
+                padded,
+                table_offset: len,
+            };
             pass.twiddles = Twiddles::RoundedF64Table {
                 len: len + chirp.table_len(true),
             };
@@ -503,8 +530,16 @@ fn axis_passes(
                         false => to_stride,
                     };
                     match user_reads {
-                        true => Column { count, input_stride: user_stride, output_stride: scratch_stride },
-                        false => Column { count, input_stride: scratch_stride, output_stride: user_stride },
+                        true => Column {
+                            count,
+                            input_stride: user_stride,
+                            output_stride: scratch_stride,
+                        },
+                        false => Column {
+                            count,
+                            input_stride: scratch_stride,
+                            output_stride: user_stride,
+                        },
                     }
                 })
                 .collect();
@@ -541,7 +576,11 @@ fn axis_passes(
         workspace_side,
     )];
     passes.extend(fft.iter().cloned());
-    passes.push(chirp_pass(ChirpRole::Multiply, workspace_side, workspace_side));
+    passes.push(chirp_pass(
+        ChirpRole::Multiply,
+        workspace_side,
+        workspace_side,
+    ));
     passes.extend(fft);
     passes.push(chirp_pass(
         ChirpRole::Store { side: to.2 },
@@ -603,7 +642,11 @@ fn complex_axes(
     let mut passes = Vec::new();
     let mut extent = base;
     let mut at = from;
-    let prime: Vec<usize> = axes.iter().copied().filter(|&a| needs_bluestein(spec.shape[a])).collect();
+    let prime: Vec<usize> = axes
+        .iter()
+        .copied()
+        .filter(|&a| needs_bluestein(spec.shape[a]))
+        .collect();
     for &axis in &prime {
         let (axis_passes, end) = axis_passes(
             spec,
@@ -624,7 +667,9 @@ fn complex_axes(
         .filter(|&a| !prime.contains(&a) && spec.shape[a] > 1)
         .collect();
     if !smooth.is_empty() {
-        let done: Vec<usize> = (0..spec.shape.len()).filter(|a| !smooth.contains(a)).collect();
+        let done: Vec<usize> = (0..spec.shape.len())
+            .filter(|a| !smooth.contains(a))
+            .collect();
         let (other_passes, end) = other_axes(spec, wisdom, &done, at, to, base)?;
         passes.extend(other_passes);
         extent = extent.max(end);

@@ -9,8 +9,8 @@
 //! ([`Wisdom`]), then heuristics; no plan leaves without its invariants
 //! checked ([`super::invariants`]).
 
-use super::choices::ShapeChoices;
 use super::bluestein::needs_bluestein;
+use super::choices::ShapeChoices;
 use super::pass_planner::{max_size, plan_pass, validate_radices};
 use super::wisdom::Wisdom;
 use super::{Access, ColumnIo, ExchangeBuffers, Pass, Plan};

@@ -100,16 +100,22 @@ fn check_chirp(pass: &Pass, chirp: super::Chirp) -> Result<(), String> {
         // The FFT of M with the step in its loads or stores: one row per
         // FFT, both ends straight between global memory and registers.
         return match (pass.io, pass.output_io, chirp.role) {
-            (GlobalIo::Direct, GlobalIo::Direct, ChirpRole::Load { .. } | ChirpRole::Store { .. }) => {
-                Ok(())
-            }
+            (
+                GlobalIo::Direct,
+                GlobalIo::Direct,
+                ChirpRole::Load { .. } | ChirpRole::Store { .. },
+            ) => Ok(()),
             _ => Err("an FFT with a chirp step reads and writes global memory directly".into()),
         };
     }
     let (read, write) = chirp.side_points();
     let chunk = pass.threads_per_fft * pass.values_per_thread;
     let covered = pass.access.columns.first().map_or(0, |c| c.count * chunk);
-    if pass.access.columns.first().is_none_or(|c| c.input_stride != 0 || c.output_stride != 0)
+    if pass
+        .access
+        .columns
+        .first()
+        .is_none_or(|c| c.input_stride != 0 || c.output_stride != 0)
         || covered < read.max(write)
     {
         return Err(format!(

@@ -107,7 +107,8 @@ pub fn run(args: SweepArgs) -> Result<(), Failure> {
                 std::thread::scope(|scope| -> Result<(), Failure> {
                     for _ in 0..jobs {
                         let sender = sender.clone();
-                        let (next, lengths, target, arch) = (&next, &lengths, target.clone(), arch.clone());
+                        let (next, lengths, target, arch) =
+                            (&next, &lengths, target.clone(), arch.clone());
                         scope.spawn(move || loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(&n) = lengths.get(i) else { break };
@@ -124,8 +125,8 @@ pub fn run(args: SweepArgs) -> Result<(), Failure> {
                     }
                     drop(sender);
                     for (n, generated) in receiver {
-                        let result = generated
-                            .and_then(|g| Ok(check_cuda(&g, &device, args.batch, SEED)?));
+                        let result =
+                            generated.and_then(|g| Ok(check_cuda(&g, &device, args.batch, SEED)?));
                         let cufft = cufft_error(&device, n, precision, args.batch);
                         let (text, ok) = verdict(n, precision, result, cufft);
                         line(text, ok)?;
@@ -135,7 +136,10 @@ pub fn run(args: SweepArgs) -> Result<(), Failure> {
             }
         }
     }
-    eprintln!("{} lengths, {failed} failed", lengths.len() * args.precision.len());
+    eprintln!(
+        "{} lengths, {failed} failed",
+        lengths.len() * args.precision.len()
+    );
     match failed {
         0 => Ok(()),
         _ => Err(Failure::Inaccurate),
@@ -159,8 +163,11 @@ fn verdict(
     let cufft = cufft.map_or("-".to_string(), |e| format!("{e:.3e}"));
     match result {
         Ok(report) => {
-            let errors: Vec<String> =
-                report.directions.iter().map(|d| format!("{:.3e}", d.error)).collect();
+            let errors: Vec<String> = report
+                .directions
+                .iter()
+                .map(|d| format!("{:.3e}", d.error))
+                .collect();
             let ok = report.directions.iter().all(|d| d.passed());
             (
                 format!(
@@ -206,7 +213,12 @@ fn cufft_error(device: &CudaDevice, n: usize, precision: Precision, batch: usize
             let mut input = stream.clone_htod(&host).ok()?;
             let mut output = stream.alloc_zeros::<f32>(host.len()).ok()?;
             plan.execute(&mut input, &mut output).ok()?;
-            stream.clone_dtoh(&output).ok()?.into_iter().map(f64::from).collect()
+            stream
+                .clone_dtoh(&output)
+                .ok()?
+                .into_iter()
+                .map(f64::from)
+                .collect()
         }
         Precision::F64 => {
             let mut input = stream.clone_htod(&reals).ok()?;
