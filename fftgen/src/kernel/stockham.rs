@@ -1108,6 +1108,14 @@ impl Lowering<'_> {
         }
     }
 
+    /// One real part of an output with the normalisation applied.
+    fn scaled_real(&self, part: Expr) -> Expr {
+        match self.scale() {
+            1.0 => part,
+            scale => part.mul(Expr::Real(scale)),
+        }
+    }
+
     fn scale(&self) -> f64 {
         match self.pass.normalizes {
             true => self.plan.normalization.scale(self.plan.n, self.direction),
@@ -1182,10 +1190,7 @@ impl Lowering<'_> {
         let at = var(base).add(strided(point.clone(), stride));
         if self.paired() {
             // A C2R's paired rows: real parts to row x, imaginary to row y.
-            let scaled = |part: Expr| match self.scale() {
-                1.0 => part,
-                scale => part.mul(Expr::Real(scale)),
-            };
+            let scaled = |part: Expr| self.scaled_real(part);
             let (output, real) = (self.buffers.output, self.real_output);
             let at_y = var(format!("{base}_y")).add(strided(point, stride));
             let mut out = vec![let_const(Type::Complex, "z", value)];
@@ -1200,10 +1205,7 @@ impl Lowering<'_> {
             return vec![assign(var(self.buffers.output).at(at), self.scaled(value))];
         };
         if self.direction == Direction::Inverse {
-            let re = match self.scale() {
-                1.0 => value.re(),
-                scale => value.re().mul(Expr::Real(scale)),
-            };
+            let re = self.scaled_real(value.re());
             return self.real_store(self.buffers.output, self.real_output, at, re);
         }
         let i = var(format!("{fft}_c{}", index.column))
@@ -1278,10 +1280,7 @@ impl Lowering<'_> {
                 let y = self.chirp_product(value, uint(chirp.table_offset).add(var("back")));
                 let store = match side {
                     AxisSide::Reals => {
-                        let re = match self.scale() {
-                            1.0 => var("y").re(),
-                            scale => var("y").re().mul(Expr::Real(scale)),
-                        };
+                        let re = self.scaled_real(var("y").re());
                         self.real_store(self.buffers.output, self.real_output, at, re)
                     }
                     AxisSide::Complex | AxisSide::HalfSpectrum => {
@@ -1609,10 +1608,7 @@ impl Lowering<'_> {
             }),
             // Paired rows: the real parts are row x's, the imaginary row y's.
             (_, Some(real)) if real.route == RealRoute::PairedRows => self.walk(n, |k, slot| {
-                let scaled = |value: Expr| match self.scale() {
-                    1.0 => value,
-                    scale => value.mul(Expr::Real(scale)),
-                };
+                let scaled = |value: Expr| self.scaled_real(value);
                 let mut out = self.real_store(
                     output,
                     self.real_output,
