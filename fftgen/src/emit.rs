@@ -55,7 +55,12 @@ pub fn extension(backend: Backend) -> &'static str {
 /// Plans `spec` and emits both sources and the manifest. `invocation` is the
 /// command or macro call that reproduces the output, written in the header.
 pub fn generate(spec: &FftSpec, invocation: &str) -> Result<Generated, Error> {
-    let plan = plan(spec)?;
+    generate_plan(plan(spec)?, invocation)
+}
+
+/// Emits both sources and the manifest of `plan` (one made by hand, or a
+/// local step of a distributed plan).
+pub fn generate_plan(plan: Plan, invocation: &str) -> Result<Generated, Error> {
     let cuda_source = render_source(&plan, Backend::Cuda, invocation)?;
     let opencl_source = render_source(&plan, Backend::OpenCl, invocation)?;
     let manifest = manifest(&plan);

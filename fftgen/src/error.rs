@@ -192,6 +192,13 @@ pub enum Error {
     )]
     BadPlanJson { reason: String },
 
+    #[error("{shape:?} cannot be spread over {gpus} GPUs: {reason}")]
+    Undistributable {
+        shape: Vec<usize>,
+        gpus: usize,
+        reason: String,
+    },
+
     #[error("internal template error (a bug in fftgen, please report it): {0}")]
     Template(String),
 }

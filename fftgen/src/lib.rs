@@ -18,6 +18,7 @@
 //! uses `fft_kernel!` compiles it.
 
 pub mod codelet;
+pub mod distributed;
 pub mod emit;
 pub mod error;
 pub mod expr;
@@ -28,8 +29,8 @@ pub mod spec;
 pub use emit::{generate, Generated};
 pub use error::Error;
 pub use fftgen_manifest::{
-    Backend, Buffer, Direction, Element, Layout, Manifest, Normalization, Placement, Precision,
-    Target, TransformKind,
+    Backend, Blocks, Buffer, Direction, Element, Layout, Manifest, Normalization, Placement,
+    Precision, Target, TransformKind,
 };
 pub use plan::{Plan, ShapeChoices};
 pub use spec::FftSpec;

@@ -229,6 +229,11 @@ pub enum Error {
     /// The manifest is self-contradictory.
     #[error("invalid manifest: {0}")]
     InvalidManifest(String),
+
+    /// A transform spread over several GPUs could not run: ranks that
+    /// disagree, shares of the wrong length, a missing NCCL, a failed exchange.
+    #[error("distributed transform: {0}")]
+    Distributed(String),
 }
 
 /// Result with the runtime's [`Error`].

@@ -32,6 +32,8 @@
 
 mod call;
 pub mod cuda;
+#[cfg(feature = "planner")]
+pub mod distributed;
 pub mod error;
 mod executor;
 mod launch;

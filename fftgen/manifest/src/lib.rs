@@ -10,15 +10,19 @@
 //!   client in another language reading the JSON).
 //! - [`layout`]: a [`Layout`], where the elements of a batch of transforms
 //!   live in a buffer (strides per axis and a distance).
+//! - [`blocks`]: [`Blocks`], a buffer cut into one block per peer of an
+//!   all-to-all exchange along one axis.
 //! - [`target`]: a [`Target`], what one device allows a kernel, as data: the
 //!   planner reads it, the runtime builds it from the device it opened and
 //!   checks launches against it.
 
+pub mod blocks;
 pub mod layout;
 pub mod manifest;
 pub mod target;
 pub mod vocabulary;
 
+pub use blocks::Blocks;
 pub use layout::Layout;
 pub use manifest::{
     Buffer, GridRule, KernelArg, Manifest, PassLaunch, Side, StaticKernels, TransformLaunch,

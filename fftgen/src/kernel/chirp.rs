@@ -126,7 +126,9 @@ pub fn lower_chirp(plan: &Plan, pass: &Pass, direction: Direction) -> Function {
         |index: Expr| var(output).at(var("out_base").add(index.mul(uint(access.output_stride))));
     let zero = || Expr::complex(Expr::Real(0.0), Expr::Real(0.0));
     let scale = match pass.normalizes {
-        true => plan.normalization.scale(plan.n, direction),
+        true => plan
+            .normalization
+            .scale(plan.normalized_points(), direction),
         false => 1.0,
     };
 

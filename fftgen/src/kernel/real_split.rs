@@ -47,7 +47,9 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
     let pairs_per_thread = pass.values_per_thread / 2;
     let precision = plan.precision;
     let scale = match pass.normalizes {
-        true => plan.normalization.scale(plan.n, direction),
+        true => plan
+            .normalization
+            .scale(plan.normalized_points(), direction),
         false => 1.0,
     };
     let scaled = |value: Expr| match scale {

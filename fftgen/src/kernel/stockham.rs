@@ -24,7 +24,7 @@ use crate::plan::{
     InputCaching, LaneLayout, MirroredColumns, Padding, Pass, Plan, RealEnd, RealRoute, RealStep,
     Stage, StageTwiddles, StepTwiddle, StepTwiddleForm,
 };
-use crate::{Direction, Placement};
+use crate::{Blocks, Direction, Placement};
 
 /// The helper that applies a [`Padding`]: `index + index / period * gap`.
 pub const PAD: &str = "fftgen_pad";
@@ -1043,10 +1043,7 @@ impl Lowering<'_> {
     fn staged_store(&self) -> Vec<Stmt> {
         self.staged_copy(|e, slot| {
             let value = self.scaled(self.staging().load(slot));
-            vec![assign(
-                var(self.buffers.output).at(var("block_base").add(e)),
-                value,
-            )]
+            vec![assign(self.output_element(var("block_base").add(e)), value)]
         })
     }
 
@@ -1080,9 +1077,15 @@ impl Lowering<'_> {
             .collect()
     }
 
+    /// Complex element `index` of the output: where the output is cut
+    /// into blocks for an exchange, at its blocked place.
+    fn output_element(&self, index: Expr) -> Expr {
+        var(self.buffers.output).at(blocked(index, self.pass.access.output_blocks))
+    }
+
     /// `input[index]`, through the caches the plan chose.
     fn input_load(&self, index: Expr) -> Expr {
-        let element = var(self.buffers.input).at(index);
+        let element = var(self.buffers.input).at(blocked(index, self.pass.access.input_blocks));
         match self.pass.input_caching {
             InputCaching::L1AndL2 => element,
             InputCaching::L2Only => element.l2_only(),
@@ -1118,7 +1121,10 @@ impl Lowering<'_> {
 
     fn scale(&self) -> f64 {
         match self.pass.normalizes {
-            true => self.plan.normalization.scale(self.plan.n, self.direction),
+            true => self
+                .plan
+                .normalization
+                .scale(self.plan.normalized_points(), self.direction),
             false => 1.0,
         }
     }
@@ -1202,7 +1208,7 @@ impl Lowering<'_> {
             return vec![Stmt::Scope(out)];
         }
         let Some((real, RealEnd::Stores(index))) = self.pass.real.map(|r| (r, r.end)) else {
-            return vec![assign(var(self.buffers.output).at(at), self.scaled(value))];
+            return vec![assign(self.output_element(at), self.scaled(value))];
         };
         if self.direction == Direction::Inverse {
             let re = self.scaled_real(value.re());
@@ -1212,7 +1218,7 @@ impl Lowering<'_> {
             .add(point.cast(Type::Index).mul(uint(index.points)));
         vec![Stmt::If(
             i.lt(uint(real.half_len())),
-            vec![assign(var(self.buffers.output).at(at), self.scaled(value))],
+            vec![assign(self.output_element(at), self.scaled(value))],
         )]
     }
 
@@ -1265,7 +1271,7 @@ impl Lowering<'_> {
             ChirpRole::Load { .. } => {
                 let spectrum = uint(chirp.table_offset + chirp.n).add(k.clone());
                 vec![assign(
-                    var(self.buffers.output).at(var(base).add(k.mul(uint(stride)))),
+                    self.output_element(var(base).add(k.mul(uint(stride)))),
                     self.chirp_product(value, spectrum),
                 )]
             }
@@ -1284,10 +1290,7 @@ impl Lowering<'_> {
                         self.real_store(self.buffers.output, self.real_output, at, re)
                     }
                     AxisSide::Complex | AxisSide::HalfSpectrum => {
-                        vec![assign(
-                            var(self.buffers.output).at(at),
-                            self.scaled(var("y")),
-                        )]
+                        vec![assign(self.output_element(at), self.scaled(var("y")))]
                     }
                 };
                 vec![Stmt::Scope(vec![
@@ -1542,14 +1545,17 @@ impl Lowering<'_> {
                         ),
                     ];
                     let mut low = split(var("zk"), var("zm"), var("wk"));
-                    low.push(assign(var(output).at(at(k.clone())), self.scaled(var("x"))));
+                    low.push(assign(
+                        self.output_element(at(k.clone())),
+                        self.scaled(var("x")),
+                    ));
                     let mut high = split(
                         var("zm"),
                         var("zk"),
                         Expr::complex(var("wk").re().neg(), var("wk").im()),
                     );
                     high.push(assign(
-                        var(output).at(at(uint(n).sub(k))),
+                        self.output_element(at(uint(n).sub(k))),
                         self.scaled(var("x")),
                     ));
                     let mut out = loads;
@@ -1567,7 +1573,7 @@ impl Lowering<'_> {
                         shared(uint(n).sub(k.clone()).rem(uint(n))),
                         var(TWIDDLES).at(uint(offset).add(k.clone())),
                     );
-                    out.push(assign(var(output).at(at(k)), self.scaled(var("x"))));
+                    out.push(assign(self.output_element(at(k)), self.scaled(var("x"))));
                     out
                 })
             }
@@ -1588,7 +1594,7 @@ impl Lowering<'_> {
                     let_const(Type::Complex, "zk", staged(slot)),
                     let_const(Type::Complex, "zm", staged(mirror)),
                     assign(
-                        var(output).at(at(k.clone())),
+                        self.output_element(at(k.clone())),
                         Expr::complex(
                             half(zk.clone().re().add(zm.clone().re())),
                             half(zk.clone().im().sub(zm.clone().im())),
@@ -1597,7 +1603,7 @@ impl Lowering<'_> {
                     Stmt::If(
                         var("walk_has_y"),
                         vec![assign(
-                            var(output).at(at_y(k)),
+                            self.output_element(at_y(k)),
                             Expr::complex(
                                 half(zk.clone().im().add(zm.clone().im())),
                                 half(zm.re().sub(zk.re())),
@@ -1629,7 +1635,7 @@ impl Lowering<'_> {
             _ => self.walk(n, |k, slot| {
                 let value =
                     Expr::complex(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
-                vec![assign(var(output).at(at(k)), self.scaled(value))]
+                vec![assign(self.output_element(at(k)), self.scaled(value))]
             }),
         }
     }
@@ -1844,7 +1850,7 @@ impl Lowering<'_> {
                         };
                         match self.dense() {
                             true => vec![assign(
-                                var(self.buffers.output).at(self.output_at(point)),
+                                self.output_element(self.output_at(point)),
                                 self.scaled(value),
                             )],
                             false => self.store_point("out_base", "fft", point, value),
@@ -2011,6 +2017,33 @@ fn strided(point: Expr, stride: usize) -> Expr {
     match stride {
         1 => point,
         _ => point.cast(Type::Index).mul(uint(stride)),
+    }
+}
+
+/// Natural element `index` of a buffer cut into `blocks` (if it is) at its
+/// blocked place ([`Blocks::place`], every divisor a constant).
+fn blocked(index: Expr, blocks: Option<Blocks>) -> Expr {
+    let Some(blocks) = blocks.filter(|b| !b.is_identity()) else {
+        return index;
+    };
+    let index = index.cast(Type::Index);
+    let q = blocks.part_len();
+    let (lo, u) = match blocks.stride {
+        1 => (None, index),
+        s => (Some(index.clone().rem(uint(s))), index.div(uint(s))),
+    };
+    let i = u.clone().rem(uint(blocks.len));
+    let u = u.div(uint(blocks.len));
+    let t = u.clone().div(uint(blocks.outer));
+    let h = u.rem(uint(blocks.outer));
+    let placed = t
+        .mul(uint(blocks.transform_elements()))
+        .add(i.clone().div(uint(q)).mul(uint(blocks.block_elements())))
+        .add(h.mul(uint(q * blocks.stride)))
+        .add(strided(i.rem(uint(q)), blocks.stride));
+    match lo {
+        Some(lo) => placed.add(lo),
+        None => placed,
     }
 }
 

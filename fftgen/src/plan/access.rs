@@ -6,7 +6,7 @@
 //! (four-step) FFT (IV.C, seed 001), whose twiddle ([`StepTwiddle`]) the
 //! pass applies to its outputs.
 
-use crate::Buffer;
+use crate::{Blocks, Buffer};
 use serde::{Deserialize, Serialize};
 
 /// A coordinate that tells a pass's FFTs apart, with how far apart its
@@ -40,6 +40,13 @@ pub struct Access {
     /// the first region holds the data).
     pub input_offset: usize,
     pub output_offset: usize,
+    /// Where the buffer read is cut into blocks for an exchange between
+    /// GPUs: every element read moves to its blocked place.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_blocks: Option<Blocks>,
+    /// Where the buffer written is cut into blocks for an exchange.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_blocks: Option<Blocks>,
 }
 
 /// As derived, with the offsets only where they are not 0: kernel names
@@ -58,6 +65,10 @@ impl std::fmt::Debug for Access {
             s.field("input_offset", &self.input_offset)
                 .field("output_offset", &self.output_offset);
         }
+        if self.input_blocks.is_some() || self.output_blocks.is_some() {
+            s.field("input_blocks", &self.input_blocks)
+                .field("output_blocks", &self.output_blocks);
+        }
         s.finish()
     }
 }
@@ -75,6 +86,8 @@ impl Access {
             output_distance: n,
             input_offset: 0,
             output_offset: 0,
+            input_blocks: None,
+            output_blocks: None,
         }
     }
 
@@ -98,6 +111,8 @@ impl Access {
         };
         self.input_offset == 0
             && self.output_offset == 0
+            && self.input_blocks.is_none()
+            && self.output_blocks.is_none()
             && dense_side(
                 self.input_stride,
                 self.columns.iter().map(|c| c.input_stride).collect(),

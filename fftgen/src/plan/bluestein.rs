@@ -364,6 +364,7 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
         column_io: ColumnIo::Tile,
         passes: forward,
         inverse_passes: inverse,
+        normalization_points: None,
     })
 }
 
@@ -480,6 +481,8 @@ fn axis_passes(
                     output_distance: writes.1,
                     input_offset: reads.2,
                     output_offset: writes.2,
+                    input_blocks: None,
+                    output_blocks: None,
                 },
                 step_twiddle: None,
                 real: None,

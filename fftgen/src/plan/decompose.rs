@@ -211,6 +211,7 @@ fn one_kernel_plan(spec: &FftSpec, pass: Pass) -> Plan {
         column_io: ColumnIo::Tile,
         passes: vec![pass],
         inverse_passes: Vec::new(),
+        normalization_points: None,
     }
 }
 

@@ -31,6 +31,7 @@ pub fn check(plan: &Plan, target: &Target) -> Result<(), Error> {
     }
     for (i, pass) in passes.iter().enumerate() {
         let fail = |reason: String| broken(i, pass.n, reason);
+        check_blocks(pass, plan, i < plan.passes.len()).map_err(fail)?;
         // The split or merge of a real transform on its own computes no FFT.
         if pass.real.is_some_and(|real| real.end == RealEnd::Apart) {
             check_threads(pass, target).map_err(fail)?;
@@ -56,7 +57,12 @@ pub fn check(plan: &Plan, target: &Target) -> Result<(), Error> {
         }
     }
     if plan.kind == TransformKind::C2c {
+        // An axis with no factors is not transformed (a step of a
+        // distributed transform along the others).
         for (axis, factors) in plan.axis_factors.iter().enumerate() {
+            if factors.is_empty() && plan.normalization_points.is_some() {
+                continue;
+            }
             let product = factors.iter().try_fold(1usize, |a, &f| a.checked_mul(f));
             if product != plan.shape.get(axis).copied() {
                 return Err(broken(
@@ -67,6 +73,45 @@ pub fn check(plan: &Plan, target: &Target) -> Result<(), Error> {
                     ),
                 ));
             }
+        }
+    }
+    Ok(())
+}
+
+/// A buffer cut into blocks for an exchange: blocks that cut evenly, over
+/// a dense complex buffer whose transforms they cover exactly, read and
+/// written by passes whose every access goes through the blocked place
+/// (not Bluestein's steps, nor a real transform's split or merge apart).
+fn check_blocks(pass: &Pass, plan: &Plan, forward: bool) -> Result<(), String> {
+    let access = &pass.access;
+    for (blocks, buffer) in [
+        (access.input_blocks, access.reads),
+        (access.output_blocks, access.writes),
+    ] {
+        let Some(blocks) = blocks else { continue };
+        blocks.check()?;
+        if pass.chirp.is_some() || pass.real.is_some_and(|r| r.end == RealEnd::Apart) {
+            return Err("a chirp step or a real split apart cannot move blocks".into());
+        }
+        let complex = plan.complex_shape();
+        // A C2R reads the complex side (the R2C's output layout) and writes reals.
+        let layout = match (plan.kind, buffer, forward) {
+            (TransformKind::C2c, Buffer::Input, _) => &plan.input_layout,
+            (TransformKind::C2c, Buffer::Output, _) => &plan.output_layout,
+            (TransformKind::R2c, Buffer::Output, true) => &plan.output_layout,
+            (TransformKind::R2c, Buffer::Input, false) => &plan.output_layout,
+            _ => {
+                return Err(format!(
+                    "blocks on the {buffer:?} buffer, which is not complex"
+                ))
+            }
+        };
+        // The blocks cover whole transforms: one or several of the batch.
+        if !layout.is_contiguous(&complex) || blocks.transform_elements() % layout.distance != 0 {
+            return Err(format!(
+                "blocks {blocks:?} on the {buffer:?} buffer, whose layout {layout:?} is not \
+                 the dense one they cover"
+            ));
         }
     }
     Ok(())

@@ -7,6 +7,7 @@
 //! read a [`Plan`], so a tuner can later make plans of its own and tests can
 //! assert their shape.
 
+pub mod axes;
 pub mod choices;
 pub mod decompose;
 pub mod factor;
@@ -74,6 +75,11 @@ pub struct Plan {
     /// last (its pre-processing needs the whole spectrum of each row). Empty
     /// for `c2c`, whose inverse runs [`Plan::passes`].
     pub inverse_passes: Vec<Pass>,
+    /// The points the normalization divides by where they are not `n`: a
+    /// local step of a transform spread over several GPUs scales by the
+    /// whole transform's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub normalization_points: Option<usize>,
 }
 
 impl Plan {
@@ -91,6 +97,11 @@ impl Plan {
             other => other,
         })?;
         Ok(plan)
+    }
+
+    /// The points the normalization divides by.
+    pub fn normalized_points(&self) -> usize {
+        self.normalization_points.unwrap_or(self.n)
     }
 
     /// The passes `direction` runs, in order.

@@ -159,6 +159,7 @@ pub(super) fn plan_axes(
         column_io,
         passes,
         inverse_passes: Vec::new(),
+        normalization_points: None,
     })
 }
 
@@ -434,6 +435,8 @@ fn step_access<'a>(
         output_distance: write.distance,
         input_offset: 0,
         output_offset: 0,
+        input_blocks: None,
+        output_blocks: None,
     };
     (access, twiddle)
 }

@@ -211,6 +211,7 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
         column_io: super::ColumnIo::Tile,
         passes: workspace.finish(forward),
         inverse_passes: workspace.finish(inverse),
+        normalization_points: None,
     })
 }
 
@@ -923,6 +924,8 @@ fn row_access(shape: &[usize], from: (Buffer, &Layout), to: (Buffer, &Layout)) -
         output_distance: to.1.distance,
         input_offset: 0,
         output_offset: 0,
+        input_blocks: None,
+        output_blocks: None,
     }
 }
 

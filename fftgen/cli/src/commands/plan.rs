@@ -20,6 +20,14 @@ pub struct PlanArgs {
     /// Print the plan as JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// Spread the transform (2D or 3D) over this many GPUs: print the
+    /// distributed plan (decomposition, each rank's share, the local steps
+    /// and the exchanges).
+    #[arg(long)]
+    gpus: Option<usize>,
+    /// With --gpus, the process grid: P (slabs) or P0xP1 (pencils, 3D).
+    #[arg(long, requires = "gpus", value_parser = fftgen_cli::shape::parse_shape)]
+    grid: Option<fftgen_cli::shape::Shape>,
 }
 
 /// Where the plan's shape came from: the user's choices, the first wisdom
@@ -137,6 +145,19 @@ fn real_row_origin(spec: &FftSpec, plan: &Plan) -> Option<String> {
 
 pub fn run(args: PlanArgs) -> Result<(), Failure> {
     let spec = args.transform.spec()?;
+    if let Some(gpus) = args.gpus {
+        let distributed = fftgen::distributed::DistributedSpec {
+            spec,
+            gpus,
+            grid: args.grid.map(|g| g.0),
+        };
+        let plan = fftgen::distributed::plan_distributed(&distributed)?;
+        match args.json {
+            true => println!("{}", serde_json::to_string_pretty(&plan)?),
+            false => print!("{}", plan.describe()),
+        }
+        return Ok(());
+    }
     let plan = fftgen::plan::plan(&spec)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&plan)?);

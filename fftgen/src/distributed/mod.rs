@@ -1,0 +1,262 @@
+//! A 2D or 3D transform spread over several GPUs (FFTW-MPI's and heFFTe's
+//! slab and pencil decompositions, cuFFTMp's distributions): each GPU (a
+//! rank) holds a share of the array, transforms the axes it holds whole,
+//! and trades blocks with its peers in an all-to-all so that the next axes
+//! become whole. The plan is data like a single-GPU [`Plan`]: every local
+//! step is a plan of its own, whose passes pack the blocks a rank sends in
+//! their stores and unpack those it received in their loads
+//! ([`crate::Blocks`]), so no transpose kernel runs; the exchanges only
+//! name their peers and block sizes. [`decompose`] makes the plan.
+
+pub mod decompose;
+
+pub use decompose::plan_distributed;
+
+use crate::plan::Plan;
+use crate::{FftSpec, Normalization, Precision, TransformKind};
+use serde::Serialize;
+
+/// A transform to spread over `gpus` ranks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DistributedSpec {
+    /// The whole transform: its shape (2D or 3D), kind, precision,
+    /// normalization and target. Layouts are dense: each rank's share is a
+    /// row-major array of its own.
+    pub spec: FftSpec,
+    pub gpus: usize,
+    /// The process grid: `[P]` cuts the first axis in slabs, `[P0, P1]` the
+    /// first two in pencils (3D). `None`: slabs where P divides the axes
+    /// they need, else the squarest pencil grid that does.
+    pub grid: Option<Vec<usize>>,
+}
+
+/// How an array is shared out: for each axis, the dimension of the process
+/// grid that cuts it into equal ranges (rank coordinate c holds range c),
+/// or `None` where every rank holds it whole.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Distribution {
+    pub cut_by: Vec<Option<usize>>,
+}
+
+impl Distribution {
+    /// The shape of the share of rank coordinates `coords` of an array of
+    /// `shape` (every range is the same length).
+    pub fn local_shape(&self, shape: &[usize], grid: &[usize]) -> Vec<usize> {
+        shape
+            .iter()
+            .zip(&self.cut_by)
+            .map(|(&n, cut)| cut.map_or(n, |d| n / grid[d]))
+            .collect()
+    }
+}
+
+/// Where a step reads or writes on each rank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Region {
+    /// The caller's input (for the inverse, the forward's output).
+    Input,
+    /// The caller's output.
+    Output,
+    /// The blocks a rank sends: one per peer, one after another.
+    Send,
+    /// The blocks a rank receives, in its peers' order.
+    Recv,
+}
+
+/// One step of a distributed transform, as every rank runs it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum Step {
+    /// Kernels on each rank's share alone: `plan` (one direction) run as a
+    /// batch of `batch_per_transform` of its transforms for each transform
+    /// of the caller's batch.
+    Local {
+        plan: Plan,
+        batch_per_transform: usize,
+        reads: Region,
+        writes: Region,
+    },
+    /// An all-to-all among the ranks that differ only in coordinate
+    /// `grid_axis` of the process grid: block `s` of each transform of
+    /// the batch in [`Region::Send`] goes to the peer of coordinate `s`,
+    /// which receives it as block `r` (the sender's coordinate) of
+    /// [`Region::Recv`].
+    Exchange {
+        grid_axis: usize,
+        peers: usize,
+        /// Complex elements of one block of one transform.
+        block_elements: usize,
+    },
+}
+
+/// The plan of a [`DistributedSpec`]: the same on every rank.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DistributedPlan {
+    /// The whole transform's shape (of the real side for `r2c`).
+    pub shape: Vec<usize>,
+    pub kind: TransformKind,
+    pub precision: Precision,
+    pub normalization: Normalization,
+    /// The process grid; ranks are numbered row-major over it.
+    pub grid: Vec<usize>,
+    /// Where the forward's input is (the inverse's output).
+    pub input: Distribution,
+    /// Where the forward's output is (the inverse's input): the last axis
+    /// exchanged stays cut, as FFTW-MPI's transposed output, which saves an
+    /// exchange back.
+    pub output: Distribution,
+    pub forward: Vec<Step>,
+    pub inverse: Vec<Step>,
+}
+
+impl DistributedPlan {
+    pub fn ranks(&self) -> usize {
+        self.grid.iter().product()
+    }
+
+    /// A rank's coordinates on the process grid.
+    pub fn coords(&self, rank: usize) -> Vec<usize> {
+        let mut coords = vec![0; self.grid.len()];
+        let mut r = rank;
+        for d in (0..self.grid.len()).rev() {
+            coords[d] = r % self.grid[d];
+            r /= self.grid[d];
+        }
+        coords
+    }
+
+    /// The rank at `coords`.
+    pub fn rank_at(&self, coords: &[usize]) -> usize {
+        coords
+            .iter()
+            .zip(&self.grid)
+            .fold(0, |rank, (&c, &n)| rank * n + c)
+    }
+
+    /// The ranks `rank` trades with along `grid_axis`, in block order.
+    pub fn peers(&self, rank: usize, grid_axis: usize) -> Vec<usize> {
+        let mut coords = self.coords(rank);
+        (0..self.grid[grid_axis])
+            .map(|c| {
+                coords[grid_axis] = c;
+                self.rank_at(&coords)
+            })
+            .collect()
+    }
+
+    /// The complex side's shape (for `r2c`, the half spectrum).
+    pub fn complex_shape(&self) -> Vec<usize> {
+        self.kind.complex_shape(&self.shape)
+    }
+
+    /// Values of one transform each rank holds on the input side (reals
+    /// for `r2c`) and on the output side (complex).
+    pub fn local_input_shape(&self) -> Vec<usize> {
+        self.input.local_shape(&self.shape, &self.grid)
+    }
+
+    pub fn local_output_shape(&self) -> Vec<usize> {
+        self.output.local_shape(&self.complex_shape(), &self.grid)
+    }
+
+    /// Complex elements of one transform in each rank's send and receive
+    /// regions (its share of the complex side).
+    pub fn exchange_elements(&self) -> usize {
+        self.complex_shape().iter().product::<usize>() / self.ranks()
+    }
+
+    pub fn steps(&self, direction: crate::Direction) -> &[Step] {
+        match direction {
+            crate::Direction::Forward => &self.forward,
+            crate::Direction::Inverse => &self.inverse,
+        }
+    }
+
+    /// A fingerprint of the plan that ranks compare before they exchange
+    /// anything (FNV-1a of its JSON): ranks that planned different
+    /// transforms would trade blocks of different meaning.
+    pub fn fingerprint(&self) -> u64 {
+        let text = serde_json::to_string(self).expect("a plan serialises");
+        text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+            (hash ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    }
+
+    /// The plan in words, as `fftgen plan --gpus P` prints it.
+    pub fn describe(&self) -> String {
+        let shape = |s: &[usize]| crate::emit::shape_text(s);
+        let cut = |d: &Distribution| {
+            d.cut_by
+                .iter()
+                .enumerate()
+                .filter_map(|(a, c)| c.map(|g| format!("axis {a} cut {} ways", self.grid[g])))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let kind = match self.grid.len() {
+            1 => "slabs",
+            _ => "pencils",
+        };
+        let mut out = format!(
+            "{} {} {} over {} GPUs in {kind} (grid {}), fingerprint {:016x}\n",
+            self.kind,
+            shape(&self.shape),
+            self.precision,
+            self.ranks(),
+            shape(&self.grid),
+            self.fingerprint()
+        );
+        out += &format!(
+            "input: {} per rank ({})\noutput: {} per rank ({}; the inverse reads it so)\n",
+            shape(&self.local_input_shape()),
+            cut(&self.input),
+            shape(&self.local_output_shape()),
+            cut(&self.output)
+        );
+        let bytes = self.precision.complex_bytes();
+        for direction in [crate::Direction::Forward, crate::Direction::Inverse] {
+            out += &format!("{direction}:\n");
+            for (i, step) in self.steps(direction).iter().enumerate() {
+                out += &match step {
+                    Step::Local {
+                        plan,
+                        batch_per_transform,
+                        reads,
+                        writes,
+                    } => {
+                        let axes: Vec<String> = plan
+                            .axis_factors
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, f)| !f.is_empty())
+                            .map(|(a, f)| {
+                                let f: Vec<String> = f.iter().map(|x| x.to_string()).collect();
+                                format!("axis {a} ({})", f.join("x"))
+                            })
+                            .collect();
+                        let packs = |blocks: Option<crate::Blocks>| blocks.is_some();
+                        let passes = plan.passes_of(direction);
+                        let unpacked = passes.iter().any(|p| packs(p.access.input_blocks));
+                        let packed = passes.iter().any(|p| packs(p.access.output_blocks));
+                        format!(
+                            "  {i}. {} kernels on {} x{batch_per_transform} along {}, {reads:?} -> {writes:?}{}{}\n",
+                            passes.len(),
+                            shape(&plan.shape),
+                            axes.join(", "),
+                            if unpacked { ", loads unpack the blocks received" } else { "" },
+                            if packed { ", stores pack the blocks to send" } else { "" },
+                        )
+                    }
+                    Step::Exchange {
+                        grid_axis,
+                        peers,
+                        block_elements,
+                    } => format!(
+                        "  {i}. all-to-all among {peers} ranks along grid axis {grid_axis}: {} bytes to each peer per transform\n",
+                        block_elements * bytes
+                    ),
+                };
+            }
+        }
+        out
+    }
+}
