@@ -10,44 +10,11 @@
 mod common;
 
 use common::*;
-use fftgen::distributed::{DistributedPlan, DistributedSpec, Distribution};
+use fftgen::distributed::DistributedSpec;
 use fftgen::{Direction, FftSpec, Normalization, Precision, TransformKind};
 use fftgen_cli::accuracy::reference_nd;
 use fftgen_runtime::distributed::OpenClRanks;
 use num_complex::Complex;
-
-/// The global offset of each element of rank `rank`'s share of a batch of
-/// arrays of `shape` cut by `cut`, in the share's row-major order.
-fn share_offsets(
-    plan: &DistributedPlan,
-    shape: &[usize],
-    cut: &Distribution,
-    rank: usize,
-    batch: usize,
-) -> Vec<usize> {
-    let local = cut.local_shape(shape, &plan.grid);
-    let coords = plan.coords(rank);
-    let points: usize = shape.iter().product();
-    let local_points: usize = local.iter().product();
-    let mut offsets = Vec::with_capacity(local_points * batch);
-    for t in 0..batch {
-        for flat in 0..local_points {
-            let mut rest = flat;
-            let mut index = vec![0; shape.len()];
-            for a in (0..shape.len()).rev() {
-                index[a] = rest % local[a];
-                rest /= local[a];
-            }
-            let mut global = 0;
-            for a in 0..shape.len() {
-                let start = cut.cut_by[a].map_or(0, |d| coords[d] * local[a]);
-                global = global * shape[a] + start + index[a];
-            }
-            offsets.push(t * points + global);
-        }
-    }
-    offsets
-}
 
 fn check(
     shape: &[usize],
@@ -91,10 +58,10 @@ fn check(
         }
     };
     let ins: Vec<Vec<usize>> = (0..plan.ranks())
-        .map(|r| share_offsets(&plan, shape, &plan.input, r, batch))
+        .map(|r| plan.global_offsets(false, r, batch))
         .collect();
     let outs: Vec<Vec<usize>> = (0..plan.ranks())
-        .map(|r| share_offsets(&plan, &complex, &plan.output, r, batch))
+        .map(|r| plan.global_offsets(true, r, batch))
         .collect();
     let tol = tolerance(points, precision);
     macro_rules! run {
@@ -207,4 +174,166 @@ fn shapes_the_gpus_cannot_cut_are_refused() {
     refused(&[64, 37], C2c, 2, None);
     refused(&[8, 8, 8], C2c, 4, Some(vec![3, 2]));
     refused(&[8, 8, 8], C2c, 0, None);
+}
+
+/// NCCL and at least `gpus` GPUs, or `None` with a visible message (CI has
+/// no GPU: these run on the device machine).
+fn nccl_gpus(gpus: usize) -> bool {
+    use fftgen_runtime::distributed::nccl::nccl_available;
+    let count = fftgen_runtime::CudaDevice::count().unwrap_or(0);
+    let ok = nccl_available() && count >= gpus;
+    if !ok {
+        skip(&format!(
+            "NCCL and {gpus} GPUs needed (NCCL loads: {}, GPUs: {count})",
+            nccl_available()
+        ));
+    }
+    ok
+}
+
+/// One process driving `gpus` GPUs through NCCL: the forward against the f64
+/// reference, the inverse back to the input.
+fn check_nccl(
+    shape: &[usize],
+    kind: TransformKind,
+    gpus: usize,
+    grid: Option<Vec<usize>>,
+    batch: usize,
+) {
+    use fftgen_runtime::distributed::nccl::{on_every_rank, CudaRank};
+    if !nccl_gpus(gpus) {
+        return;
+    }
+    let spec = DistributedSpec {
+        spec: FftSpec::with_shape(shape)
+            .kind(kind)
+            .normalization(Normalization::Inverse),
+        gpus,
+        grid,
+    };
+    let ranks = CudaRank::<f32>::all_devices(&spec)
+        .unwrap_or_else(|e| panic!("{shape:?} over {gpus}: {e}"));
+    let plan = ranks[0].plan().clone();
+    let label = format!(
+        "NCCL {kind} {shape:?} over grid {:?}, batch {batch}",
+        plan.grid
+    );
+    let points: usize = shape.iter().product();
+    let complex = plan.complex_shape();
+    let mut input = random_input(points * batch, 27);
+    let real = kind == TransformKind::R2c;
+    if real {
+        input.iter_mut().for_each(|c| c.im = 0.0);
+    }
+    let full = reference_nd(shape, &input, Direction::Forward, Normalization::None);
+    let expected: Vec<Complex<f64>> = match real {
+        false => full,
+        true => {
+            let (n, h) = (shape[shape.len() - 1], complex[complex.len() - 1]);
+            full.chunks(n).flat_map(|row| row[..h].to_vec()).collect()
+        }
+    };
+    let results = on_every_rank(&ranks, |rank| {
+        let stream = rank.device().stream();
+        let ins = plan.global_offsets(false, rank.rank(), batch);
+        let host: Vec<f32> = match real {
+            true => ins.iter().map(|&o| input[o].re as f32).collect(),
+            false => ins
+                .iter()
+                .flat_map(|&o| [input[o].re as f32, input[o].im as f32])
+                .collect(),
+        };
+        let (_, output_len) = rank.share_lens(Direction::Forward);
+        let slab = stream.clone_htod(&host).unwrap();
+        let mut spectrum = stream.alloc_zeros::<f32>(2 * output_len * batch).unwrap();
+        let mut back = stream.alloc_zeros::<f32>(host.len()).unwrap();
+        rank.launch(Direction::Forward, &slab, &mut spectrum, batch)
+            .unwrap();
+        rank.launch(Direction::Inverse, &spectrum, &mut back, batch)
+            .unwrap();
+        (
+            host,
+            stream.clone_dtoh(&spectrum).unwrap(),
+            stream.clone_dtoh(&back).unwrap(),
+        )
+    });
+    let mut got = vec![Complex::new(0.0, 0.0); expected.len()];
+    let (mut sent, mut returned) = (Vec::new(), Vec::new());
+    for (rank, (host, spectrum, back)) in results.iter().enumerate() {
+        for (i, &o) in plan.global_offsets(true, rank, batch).iter().enumerate() {
+            got[o] = Complex::new(spectrum[2 * i] as f64, spectrum[2 * i + 1] as f64);
+        }
+        sent.extend(host.iter().map(|&v| Complex::new(v as f64, 0.0)));
+        returned.extend(back.iter().map(|&v| Complex::new(v as f64, 0.0)));
+    }
+    let tol = tolerance(points, Precision::F32);
+    let error = relative_l2(&got, &expected);
+    assert!(
+        error <= tol,
+        "{label} forward: error {error:.3e} > {tol:.3e}"
+    );
+    let back_error = relative_l2(&returned, &sent);
+    assert!(
+        back_error <= tol,
+        "{label} inverse: error {back_error:.3e} > {tol:.3e}"
+    );
+    println!(
+        "{label}: forward error {error:.2e}, round trip {back_error:.2e} (tolerance {tol:.2e})"
+    );
+}
+
+#[test]
+fn nccl_ranks_match_the_whole_transform_on_gpus() {
+    // One rank: the NCCL path on a single GPU.
+    check_nccl(&[64, 48, 40], C2c, 1, None, 2);
+    check_nccl(&[64, 48, 40], R2c, 1, None, 1);
+    check_nccl(&[256, 128, 64], C2c, 2, None, 1);
+    check_nccl(&[128, 96, 64], R2c, 2, None, 2);
+    check_nccl(&[1024, 512], C2c, 2, None, 3);
+    check_nccl(&[64, 64, 64], C2c, 4, None, 1);
+    check_nccl(&[64, 48, 40], C2c, 4, Some(vec![2, 2]), 1);
+    check_nccl(&[64, 48, 40], R2c, 4, Some(vec![2, 2]), 1);
+}
+
+/// One process per GPU, as MPI jobs run (here a thread per rank, each
+/// joining by the shared id): ranks whose plans agree run; ranks that
+/// planned different transforms stop with an error before any exchange.
+#[test]
+fn ranks_joined_by_id_compare_their_plans() {
+    use fftgen_runtime::distributed::nccl::{CudaRank, NcclId};
+    if !nccl_gpus(2) {
+        return;
+    }
+    let spec = |shape: &[usize]| DistributedSpec {
+        spec: FftSpec::with_shape(shape),
+        gpus: 2,
+        grid: None,
+    };
+    let join = |specs: [DistributedSpec; 2]| -> Vec<Result<(), String>> {
+        let id = NcclId::new().unwrap();
+        let id = NcclId::from_hex(&id.to_hex()).unwrap();
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = specs
+                .iter()
+                .enumerate()
+                .map(|(rank, spec)| {
+                    scope.spawn(move || {
+                        let device =
+                            fftgen_runtime::CudaDevice::new(rank).map_err(|e| e.to_string())?;
+                        CudaRank::<f32>::join(device, rank, &id, spec)
+                            .map(|_| ())
+                            .map_err(|e| e.to_string())
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        })
+    };
+    for result in join([spec(&[64, 64]), spec(&[64, 64])]) {
+        result.expect("ranks with one plan join");
+    }
+    for result in join([spec(&[64, 64]), spec(&[64, 32])]) {
+        let error = result.expect_err("ranks with different plans are refused");
+        assert!(error.contains("planned another transform"), "{error}");
+    }
 }

@@ -7,8 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 rm -rf .devbin && mkdir -p .devbin/lib
 cargo build --release -p fftgen-cli -p fft-macro-example
-cp target/release/fftgen target/release/fft-macro-example .devbin/
-for test in gpu_sweep runtime_planner repeatability; do
+cargo build --release -p fftgen-runtime --features planner --example two_gpus
+cp target/release/fftgen target/release/fft-macro-example target/release/examples/two_gpus .devbin/
+for test in gpu_sweep runtime_planner repeatability distributed; do
     exe=$(cargo test --release --no-run --test "$test" 2>&1 | sed -n "s/.*Executable tests\/$test.rs (\(.*\))/\1/p")
     cp "$exe" ".devbin/$test"
 done
@@ -19,5 +20,5 @@ cp scripts/device/run.sh scripts/device/tune.sh scripts/device/profile.sh script
     scripts/device/variants.sh scripts/device/compare_builds.sh scripts/device/tune_list.sh \
     scripts/device/opt_in_sweep.sh scripts/device/vkfft.sh scripts/device/vkfft_bench.py \
     scripts/device/ab_wisdom.sh scripts/device/ncu_light.sh scripts/device/odd_real.sh \
-    scripts/device/prime_radices.sh scripts/device/bluestein.sh scripts/device/accuracy_sweep.sh .devbin/
+    scripts/device/prime_radices.sh scripts/device/bluestein.sh scripts/device/accuracy_sweep.sh scripts/device/multi_gpu.sh .devbin/
 ls -la .devbin

@@ -7,7 +7,7 @@
 //! starts there.
 
 use super::{DistributedPlan, DistributedSpec, Distribution, Region, Step};
-use crate::plan::axes::plan_axes;
+use crate::plan::axes::plan_first_axis;
 use crate::plan::bluestein::needs_bluestein;
 use crate::plan::Plan;
 use crate::{Blocks, Direction, Error, FftSpec, Normalization, Placement};
@@ -123,27 +123,27 @@ fn local_spec(whole: &FftSpec, shape: &[usize], direction: Direction, complex: b
     }
 }
 
-/// The plan of a step along the trailing axes `shape` of the user's kind
-/// (R2C or C2R where the transform is real), or along `axes` of a complex
-/// `shape`; unpacking `input` and packing `output` blocks; normalizing by
-/// the whole transform where `last`.
+/// The plan of a step along every axis of `shape` in the user's kind (R2C
+/// or C2R where the transform is real), or, `first_axis_only`, along the
+/// first axis of a complex `shape`; unpacking `input` and packing `output`
+/// blocks; normalizing by the whole transform where `last`.
 #[allow(clippy::too_many_arguments)]
 fn step(
     whole: &FftSpec,
     direction: Direction,
     shape: &[usize],
-    axes: Option<&[usize]>,
+    first_axis_only: bool,
     input: Option<Blocks>,
     output: Option<Blocks>,
     last: bool,
 ) -> Result<Plan, Error> {
-    let mut spec = local_spec(whole, shape, direction, axes.is_some());
+    let mut spec = local_spec(whole, shape, direction, first_axis_only);
     if last {
         spec.normalization = whole.normalization;
     }
-    let mut plan = match axes {
-        Some(axes) => plan_axes(&spec, axes)?,
-        None => crate::plan::plan(&spec)?,
+    let mut plan = match first_axis_only {
+        true => plan_first_axis(&spec)?,
+        false => crate::plan::plan(&spec)?,
     };
     plan.normalization_points = Some(whole.points());
     let passes = match (plan.kind, direction) {
@@ -212,7 +212,7 @@ fn slabs(whole: &FftSpec, grid: &[usize]) -> Result<DistributedPlan, Error> {
                 whole,
                 Direction::Forward,
                 rest,
-                None,
+                false,
                 None,
                 Some(cut_axis_1),
                 false,
@@ -223,15 +223,7 @@ fn slabs(whole: &FftSpec, grid: &[usize]) -> Result<DistributedPlan, Error> {
         ),
         exchange.clone(),
         local(
-            step(
-                whole,
-                Direction::Forward,
-                &turned,
-                Some(&[0]),
-                None,
-                None,
-                true,
-            )?,
+            step(whole, Direction::Forward, &turned, true, None, None, true)?,
             1,
             Region::Recv,
             Region::Output,
@@ -239,15 +231,7 @@ fn slabs(whole: &FftSpec, grid: &[usize]) -> Result<DistributedPlan, Error> {
     ];
     let inverse = vec![
         local(
-            step(
-                whole,
-                Direction::Inverse,
-                &turned,
-                Some(&[0]),
-                None,
-                None,
-                false,
-            )?,
+            step(whole, Direction::Inverse, &turned, true, None, None, false)?,
             1,
             Region::Input,
             Region::Send,
@@ -258,7 +242,7 @@ fn slabs(whole: &FftSpec, grid: &[usize]) -> Result<DistributedPlan, Error> {
                 whole,
                 Direction::Inverse,
                 rest,
-                None,
+                false,
                 Some(cut_axis_1),
                 None,
                 true,
@@ -297,7 +281,8 @@ fn pencils(whole: &FftSpec, grid: &[usize]) -> Result<DistributedPlan, Error> {
         parts: p1,
         outer: m0 * m1,
     };
-    let middle = [m0, n1, q2];
+    // Axis 1 of [m0][n1][q2]: the first axis of [n1][q2], m0 of them.
+    let middle = [n1, q2];
     let middle_in_rows = Blocks {
         stride: q2,
         len: n1,
@@ -323,7 +308,7 @@ fn pencils(whole: &FftSpec, grid: &[usize]) -> Result<DistributedPlan, Error> {
     let axis_2 = &whole.shape[2..];
     let forward = vec![
         local(
-            step(whole, f, axis_2, None, None, Some(row_blocks), false)?,
+            step(whole, f, axis_2, false, None, Some(row_blocks), false)?,
             m0 * m1,
             Region::Input,
             Region::Send,
@@ -334,18 +319,18 @@ fn pencils(whole: &FftSpec, grid: &[usize]) -> Result<DistributedPlan, Error> {
                 whole,
                 f,
                 &middle,
-                Some(&[1]),
+                true,
                 Some(middle_in_rows),
                 Some(middle_in_columns),
                 false,
             )?,
-            1,
+            m0,
             Region::Recv,
             Region::Send,
         ),
         in_columns.clone(),
         local(
-            step(whole, f, &last, Some(&[0]), None, None, true)?,
+            step(whole, f, &last, true, None, None, true)?,
             1,
             Region::Recv,
             Region::Output,
@@ -353,7 +338,7 @@ fn pencils(whole: &FftSpec, grid: &[usize]) -> Result<DistributedPlan, Error> {
     ];
     let inverse = vec![
         local(
-            step(whole, i, &last, Some(&[0]), None, None, false)?,
+            step(whole, i, &last, true, None, None, false)?,
             1,
             Region::Input,
             Region::Send,
@@ -364,18 +349,18 @@ fn pencils(whole: &FftSpec, grid: &[usize]) -> Result<DistributedPlan, Error> {
                 whole,
                 i,
                 &middle,
-                Some(&[1]),
+                true,
                 Some(middle_in_columns),
                 Some(middle_in_rows),
                 false,
             )?,
-            1,
+            m0,
             Region::Recv,
             Region::Send,
         ),
         in_rows,
         local(
-            step(whole, i, axis_2, None, Some(row_blocks), None, true)?,
+            step(whole, i, axis_2, false, Some(row_blocks), None, true)?,
             m0 * m1,
             Region::Recv,
             Region::Output,

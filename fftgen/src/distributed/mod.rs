@@ -164,6 +164,37 @@ impl DistributedPlan {
         self.complex_shape().iter().product::<usize>() / self.ranks()
     }
 
+    /// Where each value of rank `rank`'s share of `batch` transforms sits
+    /// in the whole batch (row-major arrays one after another), in the
+    /// share's own row-major order: of the forward's input (reals for
+    /// `r2c`) with `output` false, of its output (complex) with `output` true.
+    pub fn global_offsets(&self, output: bool, rank: usize, batch: usize) -> Vec<usize> {
+        let (shape, cut) = match output {
+            false => (self.shape.clone(), &self.input),
+            true => (self.complex_shape(), &self.output),
+        };
+        let local = cut.local_shape(&shape, &self.grid);
+        let coords = self.coords(rank);
+        let points: usize = shape.iter().product();
+        let local_points: usize = local.iter().product();
+        let mut offsets = Vec::with_capacity(local_points * batch);
+        for t in 0..batch {
+            for flat in 0..local_points {
+                let mut rest = flat;
+                let mut global = 0;
+                let mut place = 1;
+                for a in (0..shape.len()).rev() {
+                    let start = cut.cut_by[a].map_or(0, |d| coords[d] * local[a]);
+                    global += (start + rest % local[a]) * place;
+                    rest /= local[a];
+                    place *= shape[a];
+                }
+                offsets.push(t * points + global);
+            }
+        }
+        offsets
+    }
+
     pub fn steps(&self, direction: crate::Direction) -> &[Step] {
         match direction {
             crate::Direction::Forward => &self.forward,

@@ -1,76 +1,57 @@
-//! A transform along some axes of an array, the others left as they are
-//! (numpy's `fftn(axes=...)`): the local steps of a transform spread over
-//! several GPUs, each of which transforms the axes a GPU holds whole. The
-//! planner plans the array with the other axes one point long, and the
-//! kernels then run once per point of those axes (a column each, after the
-//! plan's own), as Bluestein's steps plan the axes they do not take.
+//! A transform along the first axis of an array alone, the other axes left
+//! as they are: the local steps of a transform spread over several GPUs
+//! that take the axis a rank has just received whole. The planner plans
+//! the whole array, which it transforms last axis first, so the first
+//! axis's passes come last and read the array as the other axes' passes
+//! left it, dense; kept alone, they read it from the input instead. They
+//! are the planner's own column passes (tiled, coalesced along the other
+//! axes), as fast as in a whole transform.
 
-use super::access::Column;
 use super::Plan;
 use crate::{Buffer, Error, FftSpec, Layout, Placement, TransformKind};
 
-/// The plan of `spec` (dense layouts, out of place) along `axes` only:
-/// every other axis keeps its points. Its `axis_factors` are empty for the
-/// axes it does not transform.
-pub fn plan_axes(spec: &FftSpec, axes: &[usize]) -> Result<Plan, Error> {
+/// The plan of `spec` (complex, dense, out of place) along its first axis only.
+pub fn plan_first_axis(spec: &FftSpec) -> Result<Plan, Error> {
+    let refuse = |reason: &str| Error::Undistributable {
+        shape: spec.shape.clone(),
+        gpus: 1,
+        reason: reason.into(),
+    };
     if spec.kind != TransformKind::C2c {
-        return Err(Error::Undistributable {
-            shape: spec.shape.clone(),
-            gpus: 1,
-            reason: "a step along some axes only is complex to complex".into(),
-        });
+        return Err(refuse("a step along one axis only is complex to complex"));
     }
     let dense = Layout::contiguous(&spec.shape);
-    let kept: Vec<usize> = (0..spec.shape.len())
-        .filter(|a| !axes.contains(a) && spec.shape[*a] > 1)
-        .collect();
-    let mut shape = spec.shape.clone();
-    for &axis in &kept {
-        shape[axis] = 1;
-    }
-    let along = FftSpec {
-        shape,
+    let whole = FftSpec {
         input_layout: Some(dense.clone()),
         output_layout: Some(dense.clone()),
         placement: Placement::OutOfPlace,
         ..spec.clone()
     };
-    let mut plan = super::plan(&along)?;
-    let mut scratch = plan.scratch_elements;
-    for &axis in &kept {
-        let count = spec.shape[axis];
-        for pass in plan.passes.iter_mut().chain(plan.inverse_passes.iter_mut()) {
-            let access = &mut pass.access;
-            let stride = |buffer: Buffer| match buffer {
-                Buffer::Scratch => scratch,
-                Buffer::Input | Buffer::Output => dense.strides[axis],
-            };
-            access.columns.push(Column {
-                count,
-                input_stride: stride(access.reads),
-                output_stride: stride(access.writes),
-            });
-        }
-        scratch *= count;
+    let mut plan = super::plan(&whole)?;
+    // Passes run last axis first; those of the first axis are the last ones.
+    let first_axis = plan.axis_factors[0].len();
+    let later: usize = (1..spec.shape.len())
+        .filter(|&a| spec.shape[a] > 1)
+        .map(|a| plan.axis_factors[a].len())
+        .sum();
+    if spec.shape[0] < 2 || plan.passes.len() != later + first_axis {
+        return Err(refuse("the plan's passes are not one run per axis"));
     }
-    // The workspace of one transform now holds one per point of the kept axes.
-    for pass in plan.passes.iter_mut().chain(plan.inverse_passes.iter_mut()) {
-        let access = &mut pass.access;
-        if access.reads == Buffer::Scratch {
-            access.input_distance = scratch;
+    plan.passes.drain(..later);
+    let points = spec.points();
+    let first = &mut plan.passes[0].access;
+    // The other axes' passes left the array dense where this pass reads it.
+    if first.reads != Buffer::Input {
+        if first.input_offset != 0 || first.input_distance != points {
+            return Err(refuse(
+                "the first axis's passes read a region that is not dense",
+            ));
         }
-        if access.writes == Buffer::Scratch {
-            access.output_distance = scratch;
-        }
+        first.reads = Buffer::Input;
     }
-    for &axis in &kept {
-        plan.axis_factors[axis].clear();
+    for factors in plan.axis_factors.iter_mut().skip(1) {
+        factors.clear();
     }
-    plan.shape = spec.shape.clone();
-    plan.n = spec.points();
-    plan.normalization_points = Some(axes.iter().map(|&a| spec.shape[a]).product());
-    plan.input_layout = dense.clone();
-    plan.output_layout = dense;
-    plan.scratch_elements = scratch;
+    plan.normalization_points = Some(spec.shape[0]);
     Ok(plan)
 }

@@ -22,6 +22,7 @@
 //! - [`tune`]: `fftgen tune`, shapes around the plan timed against each other.
 
 pub mod cufft;
+pub mod distributed;
 pub mod opencl;
 pub mod real;
 pub mod report;

@@ -57,6 +57,18 @@ pub struct BenchArgs {
     /// exit without a GPU.
     #[arg(long)]
     print_sizes: bool,
+    /// Spread each shape (2D or 3D) over this many GPUs of the machine
+    /// (one process, NCCL between them): time it whole, its local steps
+    /// alone and its exchanges alone (NCCL's all-to-all of the same bytes),
+    /// next to the same transform on one GPU.
+    #[arg(long)]
+    gpus: Option<usize>,
+    /// With --gpus, the process grid: P (slabs) or P0xP1 (pencils, 3D).
+    #[arg(long, requires = "gpus", value_parser = fftgen_cli::shape::parse_shape)]
+    grid: Option<Shape>,
+    /// With --gpus, transforms per call (default: as many as fill 1 GiB).
+    #[arg(long, requires = "gpus", default_value_t = 0)]
+    batch: usize,
 }
 
 pub fn run(args: BenchArgs) -> Result<(), Failure> {
@@ -81,6 +93,50 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
         return Ok(());
     }
     config.schedule = args.run.schedule(Schedule::default().groups)?;
+    if let Some(gpus) = args.gpus {
+        let distributed = bench::distributed::DistributedConfig {
+            shapes: config.sizes.clone(),
+            kind: args.kind,
+            precision,
+            gpus,
+            grid: args.grid.map(|g| g.0),
+            batch: args.batch,
+            schedule: config.schedule,
+        };
+        let rows = bench::distributed::run(&distributed)?;
+        let device = fftgen_runtime::CudaDevice::new(0)?;
+        let line = format!(
+            "{gpus} x {}, `{}`, {}",
+            device.name(),
+            command_line(),
+            fftgen::VERSION
+        );
+        let table = bench::distributed::markdown(&rows, &line);
+        print!("{table}");
+        std::fs::write(&args.json, serde_json::to_string_pretty(&rows)?)?;
+        println!("wrote {}", args.json.display());
+        if let Some(path) = &args.markdown {
+            std::fs::write(path, &table)?;
+            println!("wrote {}", path.display());
+        }
+        let inaccurate: Vec<_> = rows
+            .iter()
+            .filter(|r| r.error.is_some_and(|e| e > r.tolerance))
+            .collect();
+        for row in &inaccurate {
+            eprintln!(
+                "{}: error {:.3e} against the {} is past the tolerance {:.3e}",
+                row.shape,
+                row.error.unwrap_or(0.0),
+                row.error_against,
+                row.tolerance
+            );
+        }
+        return match inaccurate.is_empty() {
+            true => Ok(()),
+            false => Err(Failure::Inaccurate),
+        };
+    }
     config.device = args.run.device;
     config.opencl = !args.no_opencl;
     config.seed = args.run.seed;
