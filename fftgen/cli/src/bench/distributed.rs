@@ -21,9 +21,9 @@ use fftgen_runtime::{Complex, CudaDevice, Real};
 use serde::Serialize;
 
 /// Largest batch of points whose f64 reference the host computes.
-const HOST_REFERENCE_POINTS: usize = 1 << 24;
+const HOST_REFERENCE_POINTS: usize = 1 << 27;
 /// Largest batch of points gathered to the host to compare with one GPU.
-const HOST_COMPARE_POINTS: usize = 1 << 30;
+const HOST_COMPARE_POINTS: usize = 1 << 28;
 
 /// What `fftgen bench --gpus P` times.
 #[derive(Debug, Clone)]
@@ -80,19 +80,16 @@ pub fn run(config: &DistributedConfig) -> Result<Vec<DistributedRow>, BenchError
         .collect()
 }
 
-/// splitmix64: fast reproducible values in [-1, 1).
-fn random_values(len: usize, seed: u64) -> Vec<f64> {
-    let mut state = seed;
-    (0..len)
-        .map(|_| {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^= z >> 31;
-            (z >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        })
-        .collect()
+/// Real `index` of the random input, in [-1, 1): splitmix64 of the index,
+/// so each rank makes its own share without the whole array.
+fn random_value(index: usize) -> f64 {
+    let mut z = (index as u64)
+        .wrapping_add(26)
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
 }
 
 fn driver(call: &str) -> impl Fn(fftgen_runtime::cudarc::driver::DriverError) -> BenchError + '_ {
@@ -121,11 +118,11 @@ fn run_shape<T: Sample>(
         b => b,
     };
     let real = config.kind == TransformKind::R2c;
-    // The whole batch's input on the host, scattered to the ranks.
-    let values = random_values(points * batch * if real { 1 } else { 2 }, 26);
+    // The whole batch's input: reals (r2c) or pairs of reals, each rank
+    // making its share.
     let value_of = |i: usize| match real {
-        true => Complex::new(values[i], 0.0),
-        false => Complex::new(values[2 * i], values[2 * i + 1]),
+        true => Complex::new(random_value(i), 0.0),
+        false => Complex::new(random_value(2 * i), random_value(2 * i + 1)),
     };
     let (input_len, output_len) = ranks[0].share_lens(Direction::Forward);
     let uploads: Vec<Result<(CudaSlice<T>, CudaSlice<T>), BenchError>> =
@@ -133,10 +130,18 @@ fn run_shape<T: Sample>(
             let stream = rank.device().stream();
             let offsets = plan.global_offsets(false, rank.rank(), batch);
             let host: Vec<T> = match real {
-                true => offsets.iter().map(|&o| T::from_f64(values[o])).collect(),
+                true => offsets
+                    .iter()
+                    .map(|&o| T::from_f64(random_value(o)))
+                    .collect(),
                 false => offsets
                     .iter()
-                    .flat_map(|&o| [T::from_f64(values[2 * o]), T::from_f64(values[2 * o + 1])])
+                    .flat_map(|&o| {
+                        [
+                            T::from_f64(random_value(2 * o)),
+                            T::from_f64(random_value(2 * o + 1)),
+                        ]
+                    })
                     .collect(),
             };
             let input = stream.clone_htod(&host).map_err(driver("cuMemcpyHtoD"))?;
@@ -231,7 +236,7 @@ fn run_shape<T: Sample>(
         .then(|| gather::<T>(&ranks, &plan, &buffers, batch, output_len))
         .transpose()?;
     // One GPU: the same batch through fftgen's single-GPU plan.
-    let (one_gpu_ms, one_gpu_result) = one_gpu::<T>(config, &spec, &values, batch, schedule)?;
+    let (one_gpu_ms, one_gpu_result) = one_gpu::<T>(config, &spec, batch, schedule)?;
     let tol = tolerance(points, config.precision);
     let (error, error_against, one_gpu_error) = match &gathered {
         Some(got) if points * batch <= HOST_REFERENCE_POINTS => {
@@ -330,7 +335,6 @@ fn gather<T: Sample>(
 fn one_gpu<T: Sample>(
     config: &DistributedConfig,
     spec: &FftSpec,
-    values: &[f64],
     batch: usize,
     schedule: Schedule,
 ) -> Result<(Option<f64>, Option<Vec<Complex<f64>>>), BenchError> {
@@ -351,7 +355,9 @@ fn one_gpu<T: Sample>(
     if bytes + (1 << 30) > free {
         return Ok((None, None));
     }
-    let host: Vec<T> = values.iter().map(|&v| T::from_f64(v)).collect();
+    let host: Vec<T> = (0..in_reals)
+        .map(|i| T::from_f64(random_value(i)))
+        .collect();
     let input = stream.clone_htod(&host).map_err(driver("cuMemcpyHtoD"))?;
     let mut output = stream
         .alloc_zeros::<T>(out_reals)
