@@ -176,7 +176,98 @@ fn local(plan: Plan, batch_per_transform: usize, reads: Region, writes: Region) 
         batch_per_transform,
         reads,
         writes,
+        after: Vec::new(),
     }
+}
+
+/// An exchange of whole blocks of `block_elements`.
+fn exchange(grid_axis: usize, peers: usize, block_elements: usize) -> Step {
+    Step::Exchange {
+        grid_axis,
+        peers,
+        block_elements,
+        run_offset: 0,
+        run_elements: block_elements,
+        after: Vec::new(),
+    }
+}
+
+/// `steps`, each after the one before it (no overlap).
+fn in_turn(mut steps: Vec<Step>) -> Vec<Step> {
+    for (i, step) in steps.iter_mut().enumerate().skip(1) {
+        match step {
+            Step::Local { after, .. } | Step::Exchange { after, .. } => *after = vec![i - 1],
+        }
+    }
+    steps
+}
+
+/// Chunks a slab's planes are exchanged in: each chunk's exchange runs while
+/// the next chunk's kernels do. Four hide most of the shorter of the two and
+/// keep each run megabytes long at the sizes worth spreading.
+const CHUNKS: usize = 4;
+
+/// The part of `plan` (one plane per transform of its batch) that
+/// transforms planes `[chunk * planes / chunks, (chunk + 1) * planes / chunks)`
+/// of a slab of `planes` per transform: the plane becomes a column of its
+/// passes (the slab's leading axis, not transformed) and the chunk an
+/// offset, so the blocks its stores pack land in the chunk's part of each
+/// peer's block. Each side steps by the plane as its pass counts it (a real
+/// step reads reals as complex pairs).
+fn chunk_of(
+    plan: &Plan,
+    target: &crate::Target,
+    slab_shape: &[usize],
+    chunks: usize,
+    chunk: usize,
+) -> Result<Plan, Error> {
+    let planes = slab_shape[0];
+    let per_chunk = planes / chunks;
+    let mut part = plan.clone();
+    let scratch = part.scratch_elements;
+    for pass in part.passes.iter_mut().chain(part.inverse_passes.iter_mut()) {
+        let access = &mut pass.access;
+        access.columns.push(crate::plan::Column {
+            count: per_chunk,
+            input_stride: access.input_distance,
+            output_stride: access.output_distance,
+        });
+        for (buffer, offset, distance) in [
+            (
+                access.reads,
+                &mut access.input_offset,
+                &mut access.input_distance,
+            ),
+            (
+                access.writes,
+                &mut access.output_offset,
+                &mut access.output_distance,
+            ),
+        ] {
+            match buffer {
+                crate::Buffer::Scratch => *distance *= per_chunk,
+                crate::Buffer::Input | crate::Buffer::Output => {
+                    *offset += chunk * per_chunk * *distance;
+                    *distance *= planes;
+                }
+            }
+        }
+    }
+    part.scratch_elements = scratch * per_chunk;
+    part.shape = slab_shape.to_vec();
+    part.n = slab_shape.iter().product();
+    part.axis_factors.insert(0, Vec::new());
+    let complex = part.kind.complex_shape(slab_shape);
+    let (real_side, complex_side) = (
+        crate::Layout::contiguous(slab_shape),
+        crate::Layout::contiguous(&complex),
+    );
+    (part.input_layout, part.output_layout) = match part.kind {
+        crate::TransformKind::C2c => (complex_side.clone(), complex_side),
+        crate::TransformKind::R2c => (real_side, complex_side),
+    };
+    crate::plan::invariants::check(&part, target)?;
+    Ok(part)
 }
 
 /// Slabs: rank r holds range r of axis 0; the forward transforms the other
@@ -197,61 +288,76 @@ fn slabs(whole: &FftSpec, grid: &[usize]) -> Result<DistributedPlan, Error> {
         parts: p,
         outer: m,
     };
-    let exchange = Step::Exchange {
+    let block = m * q * inner;
+    let chunks = (1..=CHUNKS.min(m)).rev().find(|k| m % k == 0).unwrap_or(1);
+    let target = whole.target.clone().unwrap_or(crate::Target::PORTABLE);
+    let run = block / chunks;
+    let mut slab_shape = whole.shape.clone();
+    slab_shape[0] = m;
+    let chunk_exchange = |chunk: usize, after: usize| Step::Exchange {
         grid_axis: 0,
         peers: p,
-        block_elements: m * q * inner,
+        block_elements: block,
+        run_offset: chunk * run,
+        run_elements: run,
+        after: vec![after],
     };
     let mut input = vec![None; complex.len()];
     input[0] = Some(0);
     let mut output = vec![None; complex.len()];
     output[1] = Some(0);
-    let forward = vec![
-        local(
-            step(
-                whole,
-                Direction::Forward,
-                rest,
-                false,
-                None,
-                Some(cut_axis_1),
-                false,
-            )?,
-            m,
-            Region::Input,
-            Region::Send,
-        ),
-        exchange.clone(),
-        local(
-            step(whole, Direction::Forward, &turned, true, None, None, true)?,
-            1,
-            Region::Recv,
-            Region::Output,
-        ),
-    ];
-    let inverse = vec![
-        local(
-            step(whole, Direction::Inverse, &turned, true, None, None, false)?,
-            1,
-            Region::Input,
-            Region::Send,
-        ),
-        exchange,
-        local(
-            step(
-                whole,
-                Direction::Inverse,
-                rest,
-                false,
-                Some(cut_axis_1),
-                None,
-                true,
-            )?,
-            m,
-            Region::Recv,
-            Region::Output,
-        ),
-    ];
+    // Forward: the planes chunk by chunk, each chunk's exchange after its
+    // kernels and beside the next chunk's; axis 0 once every chunk arrived.
+    let planes = step(
+        whole,
+        Direction::Forward,
+        rest,
+        false,
+        None,
+        Some(cut_axis_1),
+        false,
+    )?;
+    let mut forward = Vec::new();
+    for chunk in 0..chunks {
+        let part = chunk_of(&planes, &target, &slab_shape, chunks, chunk)?;
+        forward.push(local(part, 1, Region::Input, Region::Send));
+        forward.push(chunk_exchange(chunk, forward.len() - 1));
+    }
+    let mut last = local(
+        step(whole, Direction::Forward, &turned, true, None, None, true)?,
+        1,
+        Region::Recv,
+        Region::Output,
+    );
+    if let Step::Local { after, .. } = &mut last {
+        *after = vec![forward.len() - 1];
+    }
+    forward.push(last);
+    // Inverse: axis 0, then each chunk's exchange and its planes' kernels.
+    let mut inverse = vec![local(
+        step(whole, Direction::Inverse, &turned, true, None, None, false)?,
+        1,
+        Region::Input,
+        Region::Send,
+    )];
+    let planes = step(
+        whole,
+        Direction::Inverse,
+        rest,
+        false,
+        Some(cut_axis_1),
+        None,
+        true,
+    )?;
+    for chunk in 0..chunks {
+        inverse.push(chunk_exchange(chunk, 0));
+        let part = chunk_of(&planes, &target, &slab_shape, chunks, chunk)?;
+        let mut planes_step = local(part, 1, Region::Recv, Region::Output);
+        if let Step::Local { after, .. } = &mut planes_step {
+            *after = vec![inverse.len() - 1];
+        }
+        inverse.push(planes_step);
+    }
     debug_assert_eq!(n0, m * p);
     Ok(DistributedPlan {
         shape: whole.shape.clone(),
@@ -294,16 +400,8 @@ fn pencils(whole: &FftSpec, grid: &[usize]) -> Result<DistributedPlan, Error> {
         ..middle_in_rows
     };
     let last = [n0, r1, q2];
-    let in_rows = Step::Exchange {
-        grid_axis: 1,
-        peers: p1,
-        block_elements: m0 * m1 * q2,
-    };
-    let in_columns = Step::Exchange {
-        grid_axis: 0,
-        peers: p0,
-        block_elements: m0 * r1 * q2,
-    };
+    let in_rows = exchange(1, p1, m0 * m1 * q2);
+    let in_columns = exchange(0, p0, m0 * r1 * q2);
     let (f, i) = (Direction::Forward, Direction::Inverse);
     let axis_2 = &whole.shape[2..];
     let forward = vec![
@@ -378,7 +476,7 @@ fn pencils(whole: &FftSpec, grid: &[usize]) -> Result<DistributedPlan, Error> {
         output: Distribution {
             cut_by: vec![None, Some(0), Some(1)],
         },
-        forward,
-        inverse,
+        forward: in_turn(forward),
+        inverse: in_turn(inverse),
     })
 }

@@ -74,17 +74,28 @@ pub enum Step {
         batch_per_transform: usize,
         reads: Region,
         writes: Region,
+        /// Earlier steps (by index) this one must follow beyond the order
+        /// of its own kind: local steps run in order on a rank's compute
+        /// stream, exchanges on its communication stream, so that an
+        /// exchange of one chunk overlaps the kernels of the next.
+        after: Vec<usize>,
     },
     /// An all-to-all among the ranks that differ only in coordinate
     /// `grid_axis` of the process grid: block `s` of each transform of
     /// the batch in [`Region::Send`] goes to the peer of coordinate `s`,
     /// which receives it as block `r` (the sender's coordinate) of
-    /// [`Region::Recv`].
+    /// [`Region::Recv`]; a chunk's exchange moves its run of each block.
     Exchange {
         grid_axis: usize,
         peers: usize,
         /// Complex elements of one block of one transform.
         block_elements: usize,
+        /// The run of each block this exchange moves: `run_elements` from
+        /// `run_offset` in (the whole block, or one chunk's part of it).
+        run_offset: usize,
+        run_elements: usize,
+        /// Earlier steps (by index) this one must follow (see `Local`).
+        after: Vec<usize>,
     },
 }
 
@@ -253,6 +264,7 @@ impl DistributedPlan {
                         batch_per_transform,
                         reads,
                         writes,
+                        after,
                     } => {
                         let axes: Vec<String> = plan
                             .axis_factors
@@ -264,26 +276,41 @@ impl DistributedPlan {
                                 format!("axis {a} ({})", f.join("x"))
                             })
                             .collect();
-                        let packs = |blocks: Option<crate::Blocks>| blocks.is_some();
                         let passes = plan.passes_of(direction);
-                        let unpacked = passes.iter().any(|p| packs(p.access.input_blocks));
-                        let packed = passes.iter().any(|p| packs(p.access.output_blocks));
+                        let unpacked = passes.iter().any(|p| {
+                            p.access.reads == crate::Buffer::Input && p.access.input_blocks.is_some()
+                        });
+                        let packed = passes.iter().any(|p| {
+                            p.access.writes == crate::Buffer::Output && p.access.output_blocks.is_some()
+                        });
                         format!(
-                            "  {i}. {} kernels on {} x{batch_per_transform} along {}, {reads:?} -> {writes:?}{}{}\n",
+                            "  {i}. {} kernels on {} x{batch_per_transform} along {}, {reads:?} -> {writes:?}{}{}{}\n",
                             passes.len(),
                             shape(&plan.shape),
                             axes.join(", "),
                             if unpacked { ", loads unpack the blocks received" } else { "" },
                             if packed { ", stores pack the blocks to send" } else { "" },
+                            match after.is_empty() {
+                                true => String::new(),
+                                false => format!(", after step {}", after.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", ")),
+                            },
                         )
                     }
                     Step::Exchange {
                         grid_axis,
                         peers,
                         block_elements,
+                        run_elements,
+                        after,
+                        ..
                     } => format!(
-                        "  {i}. all-to-all among {peers} ranks along grid axis {grid_axis}: {} bytes to each peer per transform\n",
-                        block_elements * bytes
+                        "  {i}. all-to-all among {peers} ranks along grid axis {grid_axis}: {} bytes to each peer per transform{}, after step {}\n",
+                        run_elements * bytes,
+                        match run_elements == block_elements {
+                            true => String::new(),
+                            false => format!(" (a chunk of the {}-byte blocks)", block_elements * bytes),
+                        },
+                        after.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", ")
                     ),
                 };
             }

@@ -18,13 +18,13 @@
 use super::{direction_index, generate_steps};
 use crate::planner::PlanError;
 use crate::{CudaDevice, CudaFft, Error, Real, Value};
-use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut};
+use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
 use cudarc::nccl::{result as nccl, sys, NcclType};
 use fftgen::distributed::{DistributedPlan, DistributedSpec, Region, Step};
 use fftgen::Direction;
 use std::ffi::c_void;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The environment variable that hands the [`NcclId`] to every process.
@@ -154,6 +154,9 @@ impl Drop for Communicator {
 pub struct CudaRank<T: Real + NcclType> {
     device: CudaDevice,
     comm: Communicator,
+    /// Where the exchanges run, beside the kernels on the device's stream,
+    /// so that one chunk's exchange overlaps the next chunk's kernels.
+    comm_stream: Arc<CudaStream>,
     rank: usize,
     plan: DistributedPlan,
     steps: [Vec<Option<CudaFft>>; 2],
@@ -240,9 +243,14 @@ impl<T: Real + NcclType> CudaRank<T> {
                     .collect()
             };
         let steps = [load(&generated[0])?, load(&generated[1])?];
+        let comm_stream = device
+            .context()
+            .new_stream()
+            .map_err(|e| Error::cuda("cuStreamCreate", e))?;
         Ok(CudaRank {
             device,
             comm,
+            comm_stream,
             rank,
             plan,
             steps,
@@ -344,14 +352,34 @@ impl<T: Real + NcclType> CudaRank<T> {
     /// The exchanges alone, on this rank's regions: the all-to-all of the
     /// same bytes the transform moves between GPUs.
     pub fn launch_exchanges(&self, direction: Direction, batch: usize) -> crate::Result<()> {
+        self.bind()?;
         let mut regions = self.regions_for(batch)?;
         let (send, recv) = regions.as_mut().expect("regions allocated");
+        self.follow(&self.comm_stream, self.device.stream())?;
         for step in self.plan.steps(direction) {
             if let Step::Exchange { .. } = step {
                 self.exchange(step, send, recv, batch)?;
             }
         }
+        self.follow(self.device.stream(), &self.comm_stream)?;
         Ok(())
+    }
+
+    fn bind(&self) -> crate::Result<()> {
+        self.device
+            .context()
+            .bind_to_thread()
+            .map_err(|e| Error::cuda("cuCtxSetCurrent", e))
+    }
+
+    /// Makes `stream` wait for everything enqueued on `other` so far.
+    fn follow(&self, stream: &CudaStream, other: &CudaStream) -> crate::Result<()> {
+        let event = other
+            .record_event(None)
+            .map_err(|e| Error::cuda("cuEventRecord", e))?;
+        stream
+            .wait(&event)
+            .map_err(|e| Error::cuda("cuStreamWaitEvent", e))
     }
 
     fn regions_for(
@@ -362,12 +390,29 @@ impl<T: Real + NcclType> CudaRank<T> {
         let mut regions = self.regions.lock().unwrap_or_else(|e| e.into_inner());
         if regions.as_ref().is_none_or(|(send, _)| send.len() < reals) {
             let stream = self.device.stream();
+            let context = self.device.context();
+            // The plan orders the two streams' uses of these regions
+            // itself (`after`); cudarc's own tracking would make each
+            // chunk's kernels wait for the exchange of the chunk before.
+            let tracking = context.is_event_tracking();
+            // SAFETY: the regions are used on this rank's two streams only,
+            // in the order the plan's `after` and `run`'s events give, and
+            // freed once the device stream has finished with them (below).
+            unsafe { context.disable_event_tracking() };
             let alloc = || {
                 stream
                     .alloc_zeros::<T>(reals.max(1))
                     .map_err(|e| Error::cuda("cuMemAlloc", e))
             };
-            *regions = Some((alloc()?, alloc()?));
+            let allocated = alloc().and_then(|send| Ok((send, alloc()?)));
+            if tracking {
+                // SAFETY: back to cudarc's default for everything else.
+                unsafe { context.enable_event_tracking() };
+            }
+            stream
+                .synchronize()
+                .map_err(|e| Error::cuda("cuStreamSynchronize", e))?;
+            *regions = Some(allocated?);
         }
         Ok(regions)
     }
@@ -394,15 +439,33 @@ impl<T: Real + NcclType> CudaRank<T> {
                 )));
             }
         }
-        self.device
-            .context()
-            .bind_to_thread()
-            .map_err(|e| Error::cuda("cuCtxSetCurrent", e))?;
+        self.bind()?;
         let stream = self.device.stream();
         let mut regions = self.regions_for(batch)?;
         let (send, recv) = regions.as_mut().expect("regions allocated");
         let ffts = &self.steps[direction_index(direction)];
-        for (step, fft) in self.plan.steps(direction).iter().zip(ffts) {
+        let steps = self.plan.steps(direction);
+        // The event each step recorded on its stream, for the steps after it.
+        let mut done: Vec<Option<CudaEvent>> = Vec::with_capacity(steps.len());
+        let on_comm = |step: &Step| matches!(step, Step::Exchange { .. }) && exchanges;
+        // The first exchange may not read what the caller is still writing.
+        self.follow(&self.comm_stream, stream)?;
+        for (step, fft) in steps.iter().zip(ffts) {
+            let own = match on_comm(step) {
+                true => &self.comm_stream,
+                false => stream,
+            };
+            let after = match step {
+                Step::Local { after, .. } | Step::Exchange { after, .. } => after,
+            };
+            for &earlier in after {
+                if on_comm(&steps[earlier]) != on_comm(step) {
+                    if let Some(event) = &done[earlier] {
+                        own.wait(event)
+                            .map_err(|e| Error::cuda("cuStreamWaitEvent", e))?;
+                    }
+                }
+            }
             match (step, fft) {
                 (
                     Step::Local {
@@ -436,7 +499,13 @@ impl<T: Real + NcclType> CudaRank<T> {
                 (Step::Exchange { .. }, _) => {}
                 _ => unreachable!("a local step has its kernels"),
             }
+            done.push(Some(
+                own.record_event(None)
+                    .map_err(|e| Error::cuda("cuEventRecord", e))?,
+            ));
         }
+        // The caller waits on the device's stream: it follows every exchange.
+        self.follow(stream, &self.comm_stream)?;
         Ok(())
     }
 
@@ -453,14 +522,17 @@ impl<T: Real + NcclType> CudaRank<T> {
         let Step::Exchange {
             grid_axis,
             block_elements,
+            run_offset,
+            run_elements,
             ..
         } = step
         else {
             return Ok(());
         };
-        let stream = self.device.stream();
+        let stream = &self.comm_stream;
         let exchange = 2 * self.plan.exchange_elements();
         let block = 2 * block_elements;
+        let (run_offset, run) = (2 * run_offset, 2 * run_elements);
         let bytes = std::mem::size_of::<T>();
         let peers = self.plan.peers(self.rank, *grid_axis);
         let (from, _f) = send.device_ptr(stream);
@@ -469,13 +541,13 @@ impl<T: Real + NcclType> CudaRank<T> {
         let mut result = Ok(());
         'calls: for t in 0..batch {
             for (s, &peer) in peers.iter().enumerate() {
-                let offset = ((t * exchange + s * block) * bytes) as u64;
-                // SAFETY: block s of transform t lies within both regions
-                // (batch transforms of `exchange` reals each).
+                let offset = ((t * exchange + s * block + run_offset) * bytes) as u64;
+                // SAFETY: the run of block s of transform t lies within both
+                // regions (batch transforms of `exchange` reals each).
                 let calls = unsafe {
                     nccl::send(
                         (from + offset) as *const c_void,
-                        block,
+                        run,
                         T::as_nccl_type(),
                         peer as i32,
                         self.comm.0,
@@ -484,7 +556,7 @@ impl<T: Real + NcclType> CudaRank<T> {
                     .and_then(|_| {
                         nccl::recv(
                             (to + offset) as *mut c_void,
-                            block,
+                            run,
                             T::as_nccl_type(),
                             peer as i32,
                             self.comm.0,

@@ -2,7 +2,9 @@
 //! process: each rank's regions are buffers of their own and an exchange
 //! copies block `s` of rank `r`'s send buffer to block `r` of peer `s`'s
 //! receive buffer, exactly what NCCL's all-to-all moves between GPUs. CI
-//! checks the decomposition and the exchange pattern so on PoCL.
+//! checks the decomposition and the exchange pattern so on PoCL. The steps
+//! run one after another (one queue): their order is one the GPUs' streams
+//! may take.
 
 use super::{direction_index, generate_steps};
 use crate::planner::PlanError;
@@ -140,6 +142,8 @@ impl<'d> OpenClRanks<'d> {
                     Step::Exchange {
                         grid_axis,
                         block_elements,
+                        run_offset,
+                        run_elements,
                         ..
                     },
                     _,
@@ -149,8 +153,8 @@ impl<'d> OpenClRanks<'d> {
                         let me = plan.coords(r)[*grid_axis];
                         for (s, peer) in plan.peers(r, *grid_axis).into_iter().enumerate() {
                             for t in 0..batch {
-                                let from = (t * exchange + s * block_elements) * bytes;
-                                let to = (t * exchange + me * block_elements) * bytes;
+                                let from = (t * exchange + s * block_elements + run_offset) * bytes;
+                                let to = (t * exchange + me * block_elements + run_offset) * bytes;
                                 let send = ranks_buffers[r].send.get();
                                 let recv = &mut ranks_buffers[peer].recv;
                                 // SAFETY: both ranges lie within their buffers
@@ -162,7 +166,7 @@ impl<'d> OpenClRanks<'d> {
                                         recv.get(),
                                         from,
                                         to,
-                                        block_elements * bytes,
+                                        run_elements * bytes,
                                         0,
                                         ptr::null(),
                                     )
