@@ -24,6 +24,19 @@ fn check(
     grid: Option<Vec<usize>>,
     batch: usize,
 ) {
+    check_in_chunks(shape, kind, precision, gpus, grid, batch, None)
+}
+
+/// [`check`] with the slab's exchange in `chunks` (`None`: the planner's).
+fn check_in_chunks(
+    shape: &[usize],
+    kind: TransformKind,
+    precision: Precision,
+    gpus: usize,
+    grid: Option<Vec<usize>>,
+    batch: usize,
+    chunks: Option<usize>,
+) {
     let Some(device) = pocl() else { return };
     let spec = DistributedSpec {
         spec: FftSpec::with_shape(shape)
@@ -32,6 +45,7 @@ fn check(
             .normalization(Normalization::Inverse),
         gpus,
         grid,
+        chunks,
     };
     let ranks =
         OpenClRanks::new(device, &spec).unwrap_or_else(|e| panic!("{shape:?} over {gpus}: {e}"));
@@ -146,6 +160,16 @@ fn slabs_2d_and_3d_match_the_whole_transform_on_pocl() {
     check(&[8, 12, 10], R2c, Precision::F64, 4, Some(vec![4]), 1);
 }
 
+/// Slabs whose exchange runs in chunks, each chunk's kernels a column and
+/// an offset of the step's plan: every chunk count that cuts the planes.
+#[test]
+fn slabs_exchanged_in_chunks_match_on_pocl() {
+    check_in_chunks(&[8, 12, 10], C2c, Precision::F32, 2, None, 2, Some(4));
+    check_in_chunks(&[12, 6, 10], R2c, Precision::F32, 3, None, 2, Some(4));
+    check_in_chunks(&[16, 12], C2c, Precision::F64, 2, None, 1, Some(2));
+    check_in_chunks(&[8, 8, 6], R2c, Precision::F32, 2, None, 1, Some(3));
+}
+
 #[test]
 fn pencils_match_the_whole_transform_on_pocl() {
     check(&[8, 12, 10], C2c, Precision::F32, 4, Some(vec![2, 2]), 2);
@@ -162,6 +186,7 @@ fn shapes_the_gpus_cannot_cut_are_refused() {
             spec: FftSpec::with_shape(shape).kind(kind),
             gpus,
             grid,
+            chunks: None,
         };
         let error = fftgen::distributed::plan_distributed(&spec)
             .expect_err("refused")
@@ -210,6 +235,7 @@ fn check_nccl(
             .normalization(Normalization::Inverse),
         gpus,
         grid,
+        chunks: None,
     };
     let ranks = CudaRank::<f32>::all_devices(&spec)
         .unwrap_or_else(|e| panic!("{shape:?} over {gpus}: {e}"));
@@ -308,6 +334,7 @@ fn ranks_joined_by_id_compare_their_plans() {
         spec: FftSpec::with_shape(shape),
         gpus: 2,
         grid: None,
+        chunks: None,
     };
     let join = |specs: [DistributedSpec; 2]| -> Vec<Result<(), String>> {
         let id = NcclId::new().unwrap();

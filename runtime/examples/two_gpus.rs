@@ -23,6 +23,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         spec: FftSpec::with_shape(&[256, 256, 256]).normalization(Normalization::Inverse),
         gpus: GPUS,
         grid: None,
+        chunks: None,
     };
     let errors = match std::env::var("FFTGEN_RANK") {
         // One process per GPU.

@@ -61,7 +61,7 @@ pub fn plan_distributed(spec: &DistributedSpec) -> Result<DistributedPlan, Error
         return Err(refuse(reason));
     }
     match grid.len() {
-        1 => slabs(whole, &grid),
+        1 => slabs(whole, &grid, spec.chunks),
         _ => pencils(whole, &grid),
     }
 }
@@ -202,10 +202,15 @@ fn in_turn(mut steps: Vec<Step>) -> Vec<Step> {
     steps
 }
 
-/// Chunks a slab's planes are exchanged in: each chunk's exchange runs while
-/// the next chunk's kernels do. Four hide most of the shorter of the two and
-/// keep each run megabytes long at the sizes worth spreading.
-const CHUNKS: usize = 4;
+/// Chunks a slab's planes are exchanged in, where they are: each chunk's
+/// exchange runs while the next chunk's kernels do.
+pub const CHUNKS: usize = 4;
+
+/// Bytes a peer's block must hold before a 3D slab exchanges it in chunks.
+/// Measured on two H100s (docs/perf.md): chunks of 512^3 and 1024^3 (blocks
+/// of 256 MiB and 2 GiB) took 5-7% off; 2D slabs and batches of 256^3 ran
+/// slower in chunks (NCCL's smaller runs, its kernels beside ours).
+pub const CHUNKED_BLOCK_BYTES: usize = 256 << 20;
 
 /// The part of `plan` (one plane per transform of its batch) that
 /// transforms planes `[chunk * planes / chunks, (chunk + 1) * planes / chunks)`
@@ -272,7 +277,7 @@ fn chunk_of(
 
 /// Slabs: rank r holds range r of axis 0; the forward transforms the other
 /// axes, trades blocks of axis 1, transforms axis 0 and leaves axis 1 cut.
-fn slabs(whole: &FftSpec, grid: &[usize]) -> Result<DistributedPlan, Error> {
+fn slabs(whole: &FftSpec, grid: &[usize], chunks: Option<usize>) -> Result<DistributedPlan, Error> {
     let p = grid[0];
     let complex = whole.kind.complex_shape(&whole.shape);
     let (n0, m) = (complex[0], complex[0] / p);
@@ -289,7 +294,23 @@ fn slabs(whole: &FftSpec, grid: &[usize]) -> Result<DistributedPlan, Error> {
         outer: m,
     };
     let block = m * q * inner;
-    let chunks = (1..=CHUNKS.min(m)).rev().find(|k| m % k == 0).unwrap_or(1);
+    let wanted = chunks.unwrap_or(
+        match whole.shape.len() == 3
+            && block * whole.precision.complex_bytes() >= CHUNKED_BLOCK_BYTES
+        {
+            true => CHUNKS,
+            false => 1,
+        },
+    );
+    if wanted == 0 {
+        return Err(Error::Undistributable {
+            shape: whole.shape.clone(),
+            gpus: p,
+            reason: "an exchange in 0 chunks; give 1 or more".into(),
+        });
+    }
+    // The most chunks up to the wanted ones that cut the planes evenly.
+    let chunks = (1..=wanted.min(m)).rev().find(|k| m % k == 0).unwrap_or(1);
     let target = whole.target.clone().unwrap_or(crate::Target::PORTABLE);
     let run = block / chunks;
     let mut slab_shape = whole.shape.clone();

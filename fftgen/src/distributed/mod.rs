@@ -28,6 +28,10 @@ pub struct DistributedSpec {
     /// first two in pencils (3D). `None`: slabs where P divides the axes
     /// they need, else the squarest pencil grid that does.
     pub grid: Option<Vec<usize>>,
+    /// Chunks a slab's exchange is cut into, each overlapping the next
+    /// chunk's kernels. `None`: the planner's choice ([`decompose::CHUNKS`]
+    /// for 3D slabs whose blocks are large, else 1).
+    pub chunks: Option<usize>,
 }
 
 /// How an array is shared out: for each axis, the dimension of the process

@@ -35,6 +35,8 @@ pub struct DistributedConfig {
     pub grid: Option<Vec<usize>>,
     /// Transforms per call (0: as many as fill 1 GiB of the whole array, at least 1).
     pub batch: usize,
+    /// Chunks of a slab's exchange (`None`: the planner's).
+    pub chunks: Option<usize>,
     pub schedule: Schedule,
 }
 
@@ -46,6 +48,8 @@ pub struct DistributedRow {
     pub precision: Precision,
     pub gpus: usize,
     pub grid: Vec<usize>,
+    /// Chunks of the first exchange (1: whole blocks).
+    pub chunks: usize,
     pub batch: usize,
     /// The forward, every step (median ms).
     pub total_ms: f64,
@@ -115,6 +119,7 @@ fn run_shape<T: Sample>(
         spec: spec.clone(),
         gpus: config.gpus,
         grid: config.grid.clone(),
+        chunks: config.chunks,
     };
     let ranks =
         CudaRank::<T>::all_devices(&distributed).map_err(|e| BenchError::Invalid(e.to_string()))?;
@@ -233,13 +238,26 @@ fn run_shape<T: Sample>(
     let local_ms = time(Contender::Local)?;
     let exchange_ms = time(Contender::Exchange)?;
     // The result of the whole transform, gathered where the host can hold it.
-    let exchanges = plan
+    // Bytes each GPU sends (its own block included) per call.
+    let per_gpu_bytes: usize = plan
         .forward
         .iter()
-        .filter(|s| matches!(s, fftgen::distributed::Step::Exchange { .. }))
+        .map(|step| match step {
+            fftgen::distributed::Step::Exchange {
+                peers,
+                run_elements,
+                ..
+            } => peers * run_elements,
+            _ => 0,
+        })
+        .sum::<usize>()
+        * batch
+        * config.precision.complex_bytes();
+    let chunks = plan
+        .forward
+        .iter()
+        .filter(|s| matches!(s, fftgen::distributed::Step::Exchange { grid_axis: 0, .. }))
         .count();
-    let per_gpu_bytes =
-        exchanges * plan.exchange_elements() * batch * config.precision.complex_bytes();
     let gathered = (complex_points * batch <= HOST_COMPARE_POINTS)
         .then(|| gather::<T>(&ranks, &plan, &buffers, batch, output_len))
         .transpose()?;
@@ -280,6 +298,7 @@ fn run_shape<T: Sample>(
         precision: config.precision,
         gpus: config.gpus,
         grid: plan.grid.clone(),
+        chunks,
         batch,
         total_ms,
         local_ms,
@@ -412,18 +431,19 @@ fn one_gpu<T: Sample>(
 /// The rows as a Markdown table (docs/perf.md's multi-GPU table).
 pub fn markdown(rows: &[DistributedRow], device: &str) -> String {
     let mut out = format!(
-        "| shape | kind | GPUs (grid) | batch | total ms | local steps ms | all-to-all ms | total / (local + all-to-all) | all-to-all GB/s per GPU | one GPU ms | speedup | error (against) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+        "| shape | kind | GPUs (grid) | chunks | batch | total ms | local steps ms | all-to-all ms | total / (local + all-to-all) | all-to-all GB/s per GPU | one GPU ms | speedup | error (against) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     );
     for r in rows {
         let opt =
             |v: Option<f64>, digits: usize| v.map_or("-".to_string(), |v| format!("{v:.digits$}"));
         out += &format!(
-            "| {} | {} {} | {} ({}) | {} | {:.3} | {:.3} | {:.3} | {:.2} | {:.0} | {} | {} | {} ({}) |\n",
+            "| {} | {} {} | {} ({}) | {} | {} | {:.3} | {:.3} | {:.3} | {:.2} | {:.0} | {} | {} | {} ({}) |\n",
             r.shape,
             r.kind,
             r.precision,
             r.gpus,
             fftgen::emit::shape_text(&r.grid),
+            r.chunks,
             r.batch,
             r.total_ms,
             r.local_ms,

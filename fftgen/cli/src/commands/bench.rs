@@ -69,6 +69,9 @@ pub struct BenchArgs {
     /// With --gpus, transforms per call (default: as many as fill 1 GiB).
     #[arg(long, requires = "gpus", default_value_t = 0)]
     batch: usize,
+    /// With --gpus, chunks a slab's exchange is cut into; default: the planner's.
+    #[arg(long, requires = "gpus")]
+    chunks: Option<usize>,
 }
 
 pub fn run(args: BenchArgs) -> Result<(), Failure> {
@@ -101,6 +104,7 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
             gpus,
             grid: args.grid.map(|g| g.0),
             batch: args.batch,
+            chunks: args.chunks,
             schedule: config.schedule,
         };
         let rows = bench::distributed::run(&distributed)?;

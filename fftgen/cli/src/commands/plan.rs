@@ -28,6 +28,10 @@ pub struct PlanArgs {
     /// With --gpus, the process grid: P (slabs) or P0xP1 (pencils, 3D).
     #[arg(long, requires = "gpus", value_parser = fftgen_cli::shape::parse_shape)]
     grid: Option<fftgen_cli::shape::Shape>,
+    /// With --gpus, chunks a slab's exchange is cut into (each overlapping
+    /// the next chunk's kernels); default: the planner's.
+    #[arg(long, requires = "gpus")]
+    chunks: Option<usize>,
 }
 
 /// Where the plan's shape came from: the user's choices, the first wisdom
@@ -150,6 +154,7 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
             spec,
             gpus,
             grid: args.grid.map(|g| g.0),
+            chunks: args.chunks,
         };
         let plan = fftgen::distributed::plan_distributed(&distributed)?;
         match args.json {
