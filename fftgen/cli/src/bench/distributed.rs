@@ -8,7 +8,7 @@
 //! against the one-GPU result.
 
 use super::timing::{median, Schedule};
-use super::BenchError;
+use super::{BenchError, Sample};
 use crate::accuracy::{reference_nd, relative_l2, tolerance};
 use crate::shape::Shape;
 use fftgen::distributed::{DistributedPlan, DistributedSpec};
@@ -17,7 +17,7 @@ use fftgen_runtime::cudarc::driver::sys::CUevent_flags;
 use fftgen_runtime::cudarc::driver::CudaSlice;
 use fftgen_runtime::cudarc::nccl::NcclType;
 use fftgen_runtime::distributed::nccl::{on_every_rank, CudaRank};
-use fftgen_runtime::{Complex, CudaDevice, Real};
+use fftgen_runtime::{Complex, CudaDevice};
 use serde::Serialize;
 
 /// Largest batch of points whose f64 reference the host computes.
@@ -108,7 +108,7 @@ fn driver(call: &str) -> impl Fn(fftgen_runtime::cudarc::driver::DriverError) ->
     move |e| BenchError::driver(call, e)
 }
 
-fn run_shape<T: Sample>(
+fn run_shape<T: Sample + NcclType>(
     config: &DistributedConfig,
     shape: &Shape,
 ) -> Result<DistributedRow, BenchError> {
@@ -314,25 +314,8 @@ fn run_shape<T: Sample>(
     })
 }
 
-/// The precisions a distributed bench runs: reals NCCL moves.
-pub trait Sample: Real + NcclType + Into<f64> {
-    fn from_f64(value: f64) -> Self;
-}
-
-impl Sample for f32 {
-    fn from_f64(value: f64) -> Self {
-        value as f32
-    }
-}
-
-impl Sample for f64 {
-    fn from_f64(value: f64) -> Self {
-        value
-    }
-}
-
 /// Every rank's output, in the whole batch's order, widened to f64.
-fn gather<T: Sample>(
+fn gather<T: Sample + NcclType>(
     ranks: &[CudaRank<T>],
     plan: &DistributedPlan,
     buffers: &[std::sync::Mutex<(CudaSlice<T>, CudaSlice<T>)>],
@@ -359,7 +342,7 @@ fn gather<T: Sample>(
 /// The single-GPU fftgen transform of the same batch on GPU 0: its median
 /// time and (where the host holds it) its result; `None` where it does not
 /// fit the GPU.
-fn one_gpu<T: Sample>(
+fn one_gpu<T: Sample + NcclType>(
     config: &DistributedConfig,
     spec: &FftSpec,
     batch: usize,
