@@ -67,7 +67,7 @@ fn sweep(precision: Precision, part: usize, parts: usize) {
     }
     let mut checked = 0;
     let mut failed = Vec::new();
-    let lengths = (2..=4096).filter(|&n| in_sample(n));
+    let lengths = (2..=4096).filter(|&n| in_sample_of(n, precision));
     for n in lengths.skip(part).step_by(parts) {
         let batch = 1 + 2 * (n % 2);
         // One failure (its message printed) does not hide the lengths after it.

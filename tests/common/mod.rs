@@ -176,6 +176,19 @@ pub fn in_sample(n: usize) -> bool {
     }
 }
 
+/// [`in_sample`] for sweeps run in both precisions: f64 takes half of the
+/// sampled lengths past 64 that are not powers of two (its kernels are the
+/// f32 ones in another type; FFTGEN_FULL_SWEEP=1 runs them all).
+pub fn in_sample_of(n: usize, precision: fftgen::Precision) -> bool {
+    let hash = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    in_sample(n)
+        && (precision == fftgen::Precision::F32
+            || full_sweep()
+            || n <= 64
+            || n.is_power_of_two()
+            || (hash >> 40) & 1 == 0)
+}
+
 /// The sizes of `sizes` [`in_sample`].
 pub fn sampled(sizes: impl IntoIterator<Item = usize>) -> Vec<usize> {
     sizes.into_iter().filter(|&n| in_sample(n)).collect()
