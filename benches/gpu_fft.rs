@@ -11,7 +11,8 @@
 //! --benches`) it does nothing.
 
 use fftgen::Precision;
-use fftgen_cli::bench::{self, BenchConfig, Outputs};
+use fftgen::TransformKind;
+use fftgen_cli::bench::{self, BenchCase, BenchConfig, Outputs};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -42,13 +43,14 @@ fn run() -> Result<bool, String> {
     };
     let mut config = BenchConfig::new(precision);
     if let Ok(text) = std::env::var("FFTGEN_BENCH_SIZES") {
-        config.sizes = text
+        let shapes: Vec<_> = text
             .split(',')
             .map(|s| {
                 fftgen_cli::shape::parse_shape(s.trim())
                     .map_err(|e| format!("FFTGEN_BENCH_SIZES: `{s}`: {e}"))
             })
             .collect::<Result<_, _>>()?;
+        config.cases = BenchCase::listed(&shapes, precision, TransformKind::C2c);
     }
     config.opencl = std::env::var_os("FFTGEN_BENCH_NO_OPENCL").is_none();
     config.command = format!(

@@ -416,3 +416,50 @@ fn shapes_and_layouts_are_parsed_and_checked() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
 }
+
+/// `fftgen bench --random K --seed S --list`: the drawn cases, one per line,
+/// without a GPU; the same lines for the same seed in every build (scripts
+/// reuse them), the shorter draw the start of the longer.
+#[test]
+fn bench_random_lists_the_same_cases_for_a_seed() {
+    let list = |args: &[&str]| {
+        let result = fftgen(args);
+        assert!(
+            result.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+        String::from_utf8(result.stdout).unwrap()
+    };
+    let drawn = list(&["bench", "--random", "8", "--seed", "42", "--list"]);
+    assert_eq!(
+        drawn,
+        "3x14 f32 c2c\n24948 f64 c2c\n6x8788 f32 c2c\n1820x13860 f64 c2c\n\
+         704x2x1120 f64 r2c\n676x4 f32 c2c\n10x3 f64 c2c\n31x267 f64 r2c\n"
+    );
+    let longer = list(&["bench", "--random", "20", "--seed", "42", "--list"]);
+    assert!(longer.starts_with(&drawn) && longer.lines().count() == 20);
+    assert_ne!(
+        drawn,
+        list(&["bench", "--random", "8", "--seed", "43", "--list"])
+    );
+    let sizes = list(&["bench", "--random", "8", "--seed", "42", "--print-sizes"]);
+    assert_eq!(
+        sizes,
+        "3x14,24948,6x8788,1820x13860,704x2x1120,676x4,10x3,31x267\n"
+    );
+    // Listed shapes list the same way, in the order they run.
+    let listed = list(&["bench", "--kind", "r2c", "--n", "4096,8", "--list"]);
+    assert_eq!(listed, "8 f32 r2c\n4096 f32 r2c\n");
+    // Drawn cases carry their own shapes, precisions and kinds.
+    for args in [
+        &["bench", "--random", "5", "--n", "4096"][..],
+        &["bench", "--random", "5", "--precision", "f64"],
+        &["bench", "--random", "0", "--list"],
+    ] {
+        let result = fftgen(args);
+        assert_eq!(result.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    }
+}

@@ -13,7 +13,9 @@
 //! transforms (`--kind r2c`) give two rows per shape, the R2C and the C2R,
 //! each against cuFFT's R2C or C2R on the same input ([`real`]).
 //!
-//! - [`runner`]: the run itself (device buffers, per-size loop).
+//! - [`case`]: what a run times, case by case (shape, precision, kind);
+//!   [`random_shapes`]: cases drawn at random from a seed (`--random`).
+//! - [`runner`]: the run itself (device buffers, per-case loop).
 //! - [`timing`]: event-timed groups and their median.
 //! - [`cufft`]: a batched cuFFT plan on our buffers (C2C, R2C, C2R).
 //! - [`real`]: the sides, batch and bytes of real transforms.
@@ -21,9 +23,11 @@
 //! - [`report`], [`svg`]: rows, console table, Markdown, JSON, and the plot.
 //! - [`tune`]: `fftgen tune`, shapes around the plan timed against each other.
 
+pub mod case;
 pub mod cufft;
 pub mod distributed;
 pub mod opencl;
+pub mod random_shapes;
 pub mod real;
 pub mod report;
 pub mod runner;
@@ -32,6 +36,8 @@ pub mod svg;
 pub mod timing;
 pub mod tune;
 
+pub use case::BenchCase;
+pub use random_shapes::RandomDraw;
 pub use report::{BenchReport, BenchRow};
 pub use runner::run;
 pub use timing::{Schedule, Timing};
@@ -49,13 +55,11 @@ pub const BUFFER_BYTES: usize = 1 << 30;
 /// What to run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BenchConfig {
-    pub precision: Precision,
-    /// `c2c`, or `r2c`: every shape as a real transform, its R2C and C2R
-    /// each a row.
-    pub kind: TransformKind,
-    /// Transform shapes (a 1D length is a shape of one axis), measured in
-    /// increasing order of their points.
-    pub sizes: Vec<Shape>,
+    /// What to time, in this order: each case a shape in its own precision
+    /// as its own kind (`r2c`: its R2C and C2R each a row).
+    pub cases: Vec<BenchCase>,
+    /// How `cases` were drawn, when `--random` drew them (the report says so).
+    pub draw: Option<RandomDraw>,
     pub schedule: Schedule,
     /// CUDA device ordinal.
     pub device: usize,
@@ -71,19 +75,13 @@ pub struct BenchConfig {
 }
 
 impl BenchConfig {
-    /// The default run for `precision`: `c2c`, [`default_sizes`] and
-    /// [`default_large_shapes`], 3
-    /// warm-ups, 7 groups of 10 launches, device 0, OpenCL on, seed 1.
+    /// The default run for `precision`: `c2c` of [`default_shapes`] in
+    /// increasing order of points, 3 warm-ups, 7 groups of 10 launches,
+    /// device 0, OpenCL on, seed 1.
     pub fn new(precision: Precision) -> Self {
         BenchConfig {
-            precision,
-            kind: TransformKind::C2c,
-            sizes: default_sizes(precision)
-                .into_iter()
-                .map(|n| vec![n])
-                .chain(default_large_shapes(precision))
-                .map(Shape)
-                .collect(),
+            cases: BenchCase::listed(&default_shapes(precision), precision, TransformKind::C2c),
+            draw: None,
             schedule: Schedule::default(),
             device: 0,
             opencl: true,
@@ -92,6 +90,17 @@ impl BenchConfig {
             overrides: Default::default(),
         }
     }
+}
+
+/// The shapes `fftgen bench` times in `precision` when no `--sizes` are
+/// given: [`default_sizes`] and [`default_large_shapes`].
+pub fn default_shapes(precision: Precision) -> Vec<Shape> {
+    default_sizes(precision)
+        .into_iter()
+        .map(|n| vec![n])
+        .chain(default_large_shapes(precision))
+        .map(Shape)
+        .collect()
 }
 
 /// Every power of two from 2 up to the largest single-kernel size (4096),

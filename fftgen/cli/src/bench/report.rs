@@ -6,6 +6,7 @@
 //! real one: `r2c 4096 forward` (R2C) or `c2r 4096 inverse` (C2R), ours and
 //! cuFFT's in that direction.
 
+use super::random_shapes::RandomDraw;
 use super::real::RealSides;
 use super::timing::{Schedule, Timing};
 use crate::shape::shape_text;
@@ -229,7 +230,12 @@ pub struct BenchReport {
     /// The command line that produced the report.
     pub command: String,
     pub generator_version: String,
-    pub precision: Precision,
+    /// The precision of every row; `None` (JSON null) when the rows mix f32
+    /// and f64 (`--random`: each row names its own).
+    pub precision: Option<Precision>,
+    /// How many cases were drawn at random and from which seed, when
+    /// `--random` drew them (in the order drawn); `None` for listed shapes.
+    pub random: Option<RandomDraw>,
     /// cuFFT's version number, if it was loaded.
     pub cufft_version: Option<i32>,
     /// The OpenCL device used, or why the OpenCL column is empty.
@@ -243,7 +249,7 @@ pub struct BenchReport {
 
 impl BenchReport {
     /// The transforms the rows measure, as a heading names them.
-    fn kinds(&self) -> &'static str {
+    pub fn kinds(&self) -> &'static str {
         let complex = self.rows.iter().any(|r| r.kind == TransformKind::C2c);
         let real = self.rows.iter().any(|r| r.kind == TransformKind::R2c);
         match (complex, real) {
@@ -251,6 +257,32 @@ impl BenchReport {
             (false, true) => "R2C and C2R",
             _ => "C2C",
         }
+    }
+
+    /// The precisions the rows measure, as a heading names them: `f32`,
+    /// `f64`, or `f32 and f64`.
+    pub fn precisions(&self) -> String {
+        if let Some(precision) = self.precision {
+            return precision.to_string();
+        }
+        let mut precisions: Vec<Precision> = self.rows.iter().map(|r| r.precision).collect();
+        precisions.sort_unstable();
+        precisions.dedup();
+        let words: Vec<String> = precisions.iter().map(|p| p.to_string()).collect();
+        words.join(" and ")
+    }
+
+    /// What the report says of drawn cases, if `--random` drew them: how
+    /// many, from which seed, and the command that lists them.
+    fn random_words(&self) -> String {
+        self.random
+            .map_or(String::new(), |RandomDraw { count, seed }| {
+                format!(
+                    "{count} cases (shape, precision, kind) drawn at random with seed {seed}, in \
+                 the order drawn (`fftgen bench --random {count} --seed {seed} --list` lists \
+                 them)."
+                )
+            })
     }
 
     /// What the Markdown adds about real rows, if there are any.
@@ -331,7 +363,7 @@ impl BenchReport {
         let _ = writeln!(
             out,
             "### {} batched {} FFT, {} (compute capability {})\n",
-            self.precision,
+            self.precisions(),
             self.kinds(),
             self.device,
             self.compute_capability
@@ -346,7 +378,7 @@ impl BenchReport {
              Errors are relative L2 against an f64 reference on the first transforms of the batch \
              (tolerance eps * log2 N, N all the points of a transform); a transform of several \
              passes is timed whole. Plan creation is cold (NVRTC, empty caches), from the disk \
-             cache and from memory.{} cuFFT version: {}. OpenCL: {}.\n",
+             cache and from memory.{}{} cuFFT version: {}. OpenCL: {}.\n",
             self.date_utc,
             self.command,
             self.buffer_bytes >> 20,
@@ -355,6 +387,10 @@ impl BenchReport {
             self.schedule.repeats,
             self.schedule.warmup,
             self.real_words(),
+            match self.random {
+                Some(_) => format!(" {}", self.random_words()),
+                None => String::new(),
+            },
             self.cufft_version.map_or("not loaded".to_string(), |v| v.to_string()),
             self.opencl,
         );
@@ -392,12 +428,15 @@ impl BenchReport {
             "{} (compute capability {}), {}, {}, cuFFT {}, OpenCL: {}",
             self.device,
             self.compute_capability,
-            self.precision,
+            self.precisions(),
             self.date_utc,
             self.cufft_version
                 .map_or("not loaded".to_string(), |v| v.to_string()),
             self.opencl
         );
+        if self.random.is_some() {
+            let _ = writeln!(out, "{}", self.random_words());
+        }
         let cells: Vec<Vec<String>> = self
             .rows
             .iter()
@@ -637,7 +676,8 @@ pub(crate) mod tests {
             date_utc: "2026-11-20T12:34:56Z".into(),
             command: "fftgen bench --sizes 256,1000,4096".into(),
             generator_version: fftgen::VERSION.into(),
-            precision: Precision::F32,
+            precision: Some(Precision::F32),
+            random: None,
             cufft_version: Some(12000),
             opencl: "not available: no NVIDIA OpenCL platform".into(),
             buffer_bytes: 1 << 30,
@@ -907,6 +947,54 @@ pub(crate) mod tests {
         assert!(text.contains("c2r 4096 inverse"), "{text}");
         let svg = crate::bench::svg::render_report(&report);
         assert!(svg.contains(">r2c 4096 forward</text>"), "{svg}");
+    }
+
+    #[test]
+    fn drawn_reports_name_their_draw_and_each_rows_precision() {
+        let mut report = synthetic_report();
+        let mut f64_row = BenchRow::for_shape(&[64, 48], 1 << 14, Precision::F64);
+        f64_row.notes.push("drawn".into());
+        report.rows.insert(1, f64_row);
+        report.precision = None;
+        report.random = Some(RandomDraw { count: 4, seed: 7 });
+        report.command = "fftgen bench --random 4 --seed 7".into();
+        assert_eq!(report.precisions(), "f32 and f64");
+        let markdown = report.to_markdown();
+        assert!(
+            markdown.starts_with("### f32 and f64 batched C2C FFT,"),
+            "{markdown}"
+        );
+        let listing = "`fftgen bench --random 4 --seed 7 --list` lists them";
+        assert!(markdown.contains("4 cases (shape, precision, kind) drawn at random with seed 7"));
+        assert!(markdown.contains(listing), "{markdown}");
+        let table: Vec<&str> = markdown.lines().filter(|l| l.starts_with('|')).collect();
+        // The rows keep the order they ran in, each with its precision.
+        assert!(
+            table[3].starts_with("| 64x48 | 16384 | f64 |"),
+            "{}",
+            table[3]
+        );
+        assert!(
+            table[4].starts_with("| 1000 | 134217 | f32 |"),
+            "{}",
+            table[4]
+        );
+        let text = report.to_text();
+        assert!(
+            text.lines().next().unwrap().contains(", f32 and f64, "),
+            "{text}"
+        );
+        assert!(text.contains(listing), "{text}");
+        let value: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        assert!(value["precision"].is_null());
+        assert_eq!(value["random"], serde_json::json!({"count": 4, "seed": 7}));
+        assert_eq!(value["rows"][1]["precision"], "f64");
+        // Listed shapes: one precision, no draw.
+        let listed: serde_json::Value =
+            serde_json::from_str(&synthetic_report().to_json()).unwrap();
+        assert_eq!(listed["precision"], "f32");
+        assert!(listed["random"].is_null());
+        assert!(!synthetic_report().to_text().contains("drawn at random"));
     }
 
     #[test]

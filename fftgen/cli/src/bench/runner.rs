@@ -1,6 +1,7 @@
 //! The benchmark run: one CUDA device, two 1 GiB device buffers allocated
-//! once and reused for every shape (larger when one transform is larger),
-//! the input filled once from a fixed seed; then for each shape our kernels
+//! once per precision and reused for every case of it (larger when one
+//! transform is larger; [`sessions`]), the input filled once from a fixed
+//! seed; then for each case, in the run's order, our kernels
 //! (forward and inverse, every pass, the runtime's own scratch between
 //! passes) and cuFFT are checked, and timed with a device-to-device copy,
 //! group by group in turn, on those same buffers; our OpenCL kernels are
@@ -12,8 +13,10 @@
 
 mod prefix;
 mod r2c;
+mod sessions;
 
 use prefix::{prefixes, Prefix};
+use sessions::Sessions;
 
 use super::cufft::{self, CufftPlan, CufftTransform};
 use super::opencl::OpenClBench;
@@ -24,7 +27,7 @@ use super::tune::{
     StageGraphPick, TuneConfig, TuneReport, TuneRow, Variant,
 };
 use super::{
-    batch_for, buffer_complex, buffer_reals, larger_than_batch, BenchConfig, BenchError, Sample,
+    batch_for, buffer_complex, larger_than_batch, BenchCase, BenchConfig, BenchError, Sample,
     BUFFER_BYTES,
 };
 use crate::accuracy::{reference, reference_nd, relative_l2};
@@ -41,20 +44,54 @@ use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
-/// Runs the benchmark described by `config`, calling `on_row` as each size
-/// finishes (for progress output).
-pub fn run(config: &BenchConfig, on_row: impl FnMut(&BenchRow)) -> Result<BenchReport, BenchError> {
-    preflight(&config.sizes, config.precision, config.kind)?;
-    match config.precision {
-        Precision::F32 => run_typed::<f32>(config, on_row),
-        Precision::F64 => run_typed::<f64>(config, on_row),
+/// Runs the benchmark described by `config`, its cases in order, calling
+/// `on_row` as each row finishes (for progress output).
+pub fn run(
+    config: &BenchConfig,
+    mut on_row: impl FnMut(&BenchRow),
+) -> Result<BenchReport, BenchError> {
+    preflight(&config.cases)?;
+    let date_utc = utc_timestamp(SystemTime::now());
+    let mut sessions = Sessions::new(config);
+    let mut rows = Vec::new();
+    for case in &config.cases {
+        // Pinned shape choices name 1D sizes.
+        let choices = match case.shape.0.as_slice() {
+            [n] => config.overrides.get(n),
+            _ => None,
+        };
+        for row in sessions.bench(case, choices)? {
+            on_row(&row);
+            rows.push(row);
+        }
     }
+    let device = sessions
+        .device()
+        .ok_or_else(|| BenchError::Invalid("no case ran".into()))?;
+    let (major, minor) = device.compute_capability();
+    let first = config.cases[0].precision;
+    let one_precision = config.cases.iter().all(|c| c.precision == first);
+    Ok(BenchReport {
+        device: device.name().to_string(),
+        compute_capability: format!("{major}.{minor}"),
+        date_utc,
+        command: config.command.clone(),
+        generator_version: fftgen::VERSION.to_string(),
+        precision: one_precision.then_some(first),
+        random: config.draw,
+        cufft_version: cufft::version(),
+        opencl: sessions.opencl_status(),
+        buffer_bytes: BUFFER_BYTES as u64,
+        seed: config.seed,
+        schedule: config.schedule,
+        rows,
+    })
 }
 
-/// Checks what every run needs before touching the device: shapes the
-/// planner accepts as transforms of `kind`, a CUDA driver and NVRTC.
-fn preflight(sizes: &[Shape], precision: Precision, kind: TransformKind) -> Result<(), BenchError> {
-    check_shapes(sizes, precision, kind)?;
+/// Checks what every run needs before touching the device: cases the
+/// planner accepts, a CUDA driver and NVRTC.
+fn preflight(cases: &[BenchCase]) -> Result<(), BenchError> {
+    check_cases(cases)?;
     if !driver_available() {
         return Err(BenchError::NoCudaDriver);
     }
@@ -64,24 +101,22 @@ fn preflight(sizes: &[Shape], precision: Precision, kind: TransformKind) -> Resu
     Ok(())
 }
 
-/// Refuses an empty list, and any shape the planner refuses (planned as
+/// Refuses an empty list, and any case the planner refuses (planned as
 /// for any GPU; each row is planned again for the device it runs on).
-fn check_shapes(
-    sizes: &[Shape],
-    precision: Precision,
-    kind: TransformKind,
-) -> Result<(), BenchError> {
-    if sizes.is_empty() {
+fn check_cases(cases: &[BenchCase]) -> Result<(), BenchError> {
+    if cases.is_empty() {
         return Err(BenchError::Invalid(
             "no sizes to measure; give --sizes N,N,... (a shape is axes joined by x: 1024x1024)"
                 .into(),
         ));
     }
-    for shape in sizes {
-        let spec = FftSpec::with_shape(&shape.0)
-            .kind(kind)
-            .precision(precision);
-        if let Err(e) = fftgen::plan::plan(&spec) {
+    for case in cases {
+        if let Err(e) = fftgen::plan::plan(&case.spec()) {
+            let BenchCase {
+                shape,
+                precision,
+                kind,
+            } = case;
             return Err(BenchError::Invalid(format!(
                 "cannot measure {shape} ({kind}, {precision}): {e}"
             )));
@@ -97,7 +132,11 @@ pub fn tune(
     mut on_row: impl FnMut(&TuneRow),
 ) -> Result<TuneReport, BenchError> {
     let shapes: Vec<Shape> = config.sizes.iter().map(|&n| Shape(vec![n])).collect();
-    preflight(&shapes, config.precision, TransformKind::C2c)?;
+    preflight(&BenchCase::listed(
+        &shapes,
+        config.precision,
+        TransformKind::C2c,
+    ))?;
     match config.precision {
         Precision::F32 => tune_typed::<f32>(config, &mut on_row),
         Precision::F64 => tune_typed::<f64>(config, &mut on_row),
@@ -164,58 +203,6 @@ struct Buffers {
     opencl: bool,
     /// Whether to allocate the half-spectrum buffer of real transforms.
     spectrum: bool,
-}
-
-fn run_typed<T: Sample>(
-    config: &BenchConfig,
-    mut on_row: impl FnMut(&BenchRow),
-) -> Result<BenchReport, BenchError> {
-    let date_utc = utc_timestamp(SystemTime::now());
-    let real = config.kind == TransformKind::R2c;
-    let buffers = Buffers {
-        reals: buffer_reals(&config.sizes, T::PRECISION),
-        opencl: config.opencl && !real,
-        spectrum: real,
-    };
-    let (mut session, mut opencl_status) =
-        Session::<T>::open(config.device, config.seed, config.schedule, buffers)?;
-    if real && config.opencl {
-        opencl_status = "not run: real transforms (r2c) are timed through CUDA only".into();
-    }
-    let (major, minor) = session.device.compute_capability();
-    let mut sizes = config.sizes.clone();
-    sizes.sort_by_key(|shape| (shape.points(), shape.0.clone()));
-    sizes.dedup();
-    let mut rows = Vec::new();
-    for shape in sizes {
-        // Pinned shape choices name 1D sizes.
-        let choices = match shape.0.as_slice() {
-            [n] => config.overrides.get(n),
-            _ => None,
-        };
-        let shape_rows = match config.kind {
-            TransformKind::C2c => vec![session.bench_size(&shape, choices)],
-            TransformKind::R2c => session.bench_real_shape(&shape, choices),
-        };
-        for row in shape_rows {
-            on_row(&row);
-            rows.push(row);
-        }
-    }
-    Ok(BenchReport {
-        device: session.device.name().to_string(),
-        compute_capability: format!("{major}.{minor}"),
-        date_utc,
-        command: config.command.clone(),
-        generator_version: fftgen::VERSION.to_string(),
-        precision: T::PRECISION,
-        cufft_version: cufft::version(),
-        opencl: opencl_status,
-        buffer_bytes: BUFFER_BYTES as u64,
-        seed: config.seed,
-        schedule: config.schedule,
-        rows,
-    })
 }
 
 /// `len` reals uniform in [-1, 1) from `seed`, rounded to `T` (never zeros).
@@ -977,6 +964,15 @@ mod tests {
         assert_eq!(checked_transforms(1 << 20, 128), 1);
         assert_eq!(checked_transforms(1 << 24, 8), 1);
         assert_eq!(checked_transforms(1 << 27, 1), 1);
+    }
+
+    /// [`check_cases`] of `shapes`, each in `precision` as `kind`.
+    fn check_shapes(
+        shapes: &[Shape],
+        precision: Precision,
+        kind: TransformKind,
+    ) -> Result<(), BenchError> {
+        check_cases(&BenchCase::listed(shapes, precision, kind))
     }
 
     #[test]

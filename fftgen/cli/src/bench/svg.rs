@@ -41,8 +41,9 @@ pub fn report_plot(report: &BenchReport) -> Plot {
     rows.sort_by_key(|r| (r.n, r.axes.clone()));
     Plot {
         title: format!(
-            "{} batched C2C FFT, % of copy bandwidth: {} ({})",
-            report.precision,
+            "{} batched {} FFT, % of copy bandwidth: {} ({})",
+            report.precisions(),
+            report.kinds(),
             report.device,
             report.date()
         ),

@@ -209,7 +209,7 @@ pub struct RunArgs {
     /// CUDA device ordinal.
     #[arg(long, default_value_t = 0)]
     pub device: usize,
-    /// Seed of the random input.
+    /// Seed of the random input (and of the cases `bench --random` draws).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }

@@ -4,13 +4,16 @@
 //! JSON, an SVG plot and optionally Markdown. Exit code 2 when it cannot run
 //! (no driver, no device), 1 when one of our kernels failed or was inaccurate.
 //! `--kind r2c` measures real transforms: per shape an R2C row and a C2R
-//! row, each against cuFFT's R2C or C2R.
+//! row, each against cuFFT's R2C or C2R. `--random K` times K cases drawn
+//! from `--seed` ([`bench::random_shapes`]), each in its own precision and
+//! kind; `--list` prints the cases a command would time and exits.
 
 use super::args::{PrecisionArg, RunArgs};
 use crate::Failure;
 use clap::{Args, FromArgMatches};
 use fftgen::{Precision, ShapeChoices, TransformKind};
-use fftgen_cli::bench::{self, BenchConfig, BenchRow, Outputs, Schedule};
+use fftgen_cli::bench::random_shapes::MAX_CASES;
+use fftgen_cli::bench::{self, BenchCase, BenchConfig, BenchRow, Outputs, RandomDraw, Schedule};
 use fftgen_cli::shape::{shape_text, Shape};
 use std::path::PathBuf;
 
@@ -28,6 +31,23 @@ pub struct BenchArgs {
     /// the f32 list's other sizes to 4000). `--n` is the same option.
     #[arg(long, visible_alias = "n", value_delimiter = ',', value_name = "SHAPE,SHAPE,..", value_parser = fftgen_cli::shape::parse_shape)]
     sizes: Option<Vec<Shape>>,
+    /// Time K cases drawn at random from --seed instead of listed shapes,
+    /// in the order drawn, each a shape in its own precision as its own
+    /// kind: 1D to 2^27 points, 2D and 3D axes to 16384, log-uniform,
+    /// mostly 13-smooth (1 in 8 of any length, Bluestein's where a prime
+    /// factor passes 31), f32 and f64, c2c and r2c, each within the 1 GiB
+    /// batch. The same seed draws the same cases everywhere.
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_CASES as u64),
+        conflicts_with_all = ["sizes", "precision", "kind", "gpus"]
+    )]
+    random: Option<usize>,
+    /// Print the cases this command would time, one per line as `SHAPE
+    /// PRECISION KIND` (`1024x1024 f32 c2c`), and exit without a GPU.
+    #[arg(long, conflicts_with = "print_sizes")]
+    list: bool,
     /// c2c, or r2c: real transforms, each shape's R2C and C2R in rows of
     /// their own against cuFFT's R2C and C2R (D2Z and Z2D in f64).
     #[arg(long, default_value = "c2c")]
@@ -80,25 +100,22 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
         PrecisionArg::F64 => Precision::F64,
     };
     let mut config = BenchConfig::new(precision);
-    config.kind = args.kind;
-    if args.kind == TransformKind::R2c {
-        config.sizes = bench::default_real_sizes(precision)
-            .into_iter()
-            .map(|n| Shape(vec![n]))
-            .collect();
-    }
-    if let Some(sizes) = args.sizes {
-        config.sizes = sizes;
-    }
-    if args.print_sizes {
-        let shapes: Vec<String> = config.sizes.iter().map(|s| shape_text(&s.0)).collect();
-        println!("{}", shapes.join(","));
+    let sizes = listed_shapes(&args, precision);
+    config.draw = args.random.map(|count| RandomDraw {
+        count,
+        seed: args.run.seed,
+    });
+    config.cases = match config.draw {
+        Some(draw) => draw.cases(),
+        None => BenchCase::listed(&sizes, precision, args.kind),
+    };
+    if print_only(&args, &config, &sizes) {
         return Ok(());
     }
     config.schedule = args.run.schedule(Schedule::default().groups)?;
     if let Some(gpus) = args.gpus {
         let distributed = bench::distributed::DistributedConfig {
-            shapes: config.sizes.clone(),
+            shapes: sizes,
             kind: args.kind,
             precision,
             gpus,
@@ -153,9 +170,8 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     config.command = command_line();
 
     eprintln!(
-        "fftgen bench: {} {precision}, {} shapes, {} warm-ups + {} groups of {} launches each",
-        config.kind,
-        config.sizes.len(),
+        "fftgen bench: {}, {} warm-ups + {} groups of {} launches each",
+        what_runs(&config, args.kind, precision),
         config.schedule.warmup,
         config.schedule.groups,
         config.schedule.repeats
@@ -183,8 +199,9 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
             ),
         };
         eprintln!(
-            "N = {}: our kernel did not pass ({errors}, tolerance {:.3e}, unwritten {:?}){}",
+            "N = {} ({}): our kernel did not pass ({errors}, tolerance {:.3e}, unwritten {:?}){}",
             row.label(),
+            row.precision,
             row.tolerance,
             row.ours_unwritten,
             row.notes
@@ -196,6 +213,49 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     Err(Failure::Inaccurate)
 }
 
+/// Prints what `--print-sizes` (the shapes, joined by commas: listed in
+/// the order given, drawn in the order drawn) or `--list` (the cases, one
+/// per line) asks for; whether one did, and the command ends there.
+fn print_only(args: &BenchArgs, config: &BenchConfig, sizes: &[Shape]) -> bool {
+    if args.print_sizes {
+        let shapes: Vec<String> = match config.draw {
+            Some(_) => config.cases.iter().map(|c| c.shape.to_string()).collect(),
+            None => sizes.iter().map(|s| shape_text(&s.0)).collect(),
+        };
+        println!("{}", shapes.join(","));
+    }
+    if args.list {
+        for case in &config.cases {
+            println!("{case}");
+        }
+    }
+    args.print_sizes || args.list
+}
+
+/// The shapes `--sizes` lists, or by default the bench's list for the
+/// precision and kind.
+fn listed_shapes(args: &BenchArgs, precision: Precision) -> Vec<Shape> {
+    match (&args.sizes, args.kind) {
+        (Some(sizes), _) => sizes.clone(),
+        (None, TransformKind::C2c) => bench::default_shapes(precision),
+        (None, TransformKind::R2c) => bench::default_real_sizes(precision)
+            .into_iter()
+            .map(|n| Shape(vec![n]))
+            .collect(),
+    }
+}
+
+/// What the run times, as its first line says: `c2c f32, 40 shapes`, or
+/// `100 cases drawn with seed 1 (f32 and f64, c2c and r2c)`.
+fn what_runs(config: &BenchConfig, kind: TransformKind, precision: Precision) -> String {
+    match config.draw {
+        Some(RandomDraw { count, seed }) => {
+            format!("{count} cases drawn with seed {seed} (f32 and f64, c2c and r2c)")
+        }
+        None => format!("{kind} {precision}, {} shapes", config.cases.len()),
+    }
+}
+
 /// One line on stderr as each shape finishes.
 fn progress(row: &BenchRow) {
     let ms = |t: &Option<bench::Timing>| {
@@ -204,9 +264,10 @@ fn progress(row: &BenchRow) {
     };
     let error = |e: Option<f64>| e.map_or("-".to_string(), |e| format!("{e:.2e}"));
     eprintln!(
-        "  N = {:>4} {}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}, \
+        "  N = {:>4} {} {}: ours {} ms, cuFFT {} ms, copy {} ms, OpenCL {} ms, ours error {}, \
          cuFFT error {}{}",
         row.label(),
+        row.precision,
         passes_or_shape(row),
         ms(&row.ours),
         ms(&row.cufft),
@@ -326,5 +387,58 @@ mod tests {
         // `--n` is `--sizes`: given twice, the lists add up.
         let both = bench_args(&["--n", "8", "--sizes", "16"]).unwrap();
         assert_eq!(both.sizes.unwrap(), [Shape(vec![8]), Shape(vec![16])]);
+    }
+
+    #[test]
+    fn random_draws_its_own_cases_and_conflicts_with_listed_ones() {
+        let args = bench_args(&["--random", "100", "--seed", "3", "--list"]).unwrap();
+        assert_eq!(
+            (args.random, args.run.seed, args.list),
+            (Some(100), 3, true)
+        );
+        assert_eq!(bench_args(&[]).unwrap().random, None);
+        // Drawn cases carry their own shapes, precisions and kinds.
+        for listed in [
+            &["--sizes", "4096"][..],
+            &["--n", "1024x1024"],
+            &["--precision", "f64"],
+            &["--kind", "r2c"],
+            &["--gpus", "2"],
+        ] {
+            let mut line = vec!["--random", "5"];
+            line.extend(listed);
+            let error = bench_args(&line).err().unwrap();
+            assert_eq!(
+                error.kind(),
+                clap::error::ErrorKind::ArgumentConflict,
+                "{line:?}"
+            );
+        }
+        for count in ["0", "10001", "-1", "many"] {
+            assert!(bench_args(&["--random", count]).is_err(), "{count}");
+        }
+        // --list prints listed shapes too, one case a line; not with --print-sizes.
+        assert!(bench_args(&["--n", "4096", "--list"]).unwrap().list);
+        assert!(bench_args(&["--list", "--print-sizes"]).is_err());
+    }
+
+    #[test]
+    fn listed_and_drawn_cases() {
+        let args = bench_args(&["--kind", "r2c", "--n", "8192,4096,4096"]).unwrap();
+        let sizes = listed_shapes(&args, Precision::F64);
+        assert_eq!(sizes.len(), 3);
+        let lines: Vec<String> = BenchCase::listed(&sizes, Precision::F64, args.kind)
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        assert_eq!(lines, ["4096 f64 r2c", "8192 f64 r2c"]);
+        let defaults = listed_shapes(&bench_args(&[]).unwrap(), Precision::F32);
+        assert_eq!(defaults, bench::default_shapes(Precision::F32));
+        let mut config = BenchConfig::new(Precision::F32);
+        config.draw = Some(RandomDraw { count: 3, seed: 1 });
+        assert_eq!(
+            what_runs(&config, TransformKind::C2c, Precision::F32),
+            "3 cases drawn with seed 1 (f32 and f64, c2c and r2c)"
+        );
     }
 }
