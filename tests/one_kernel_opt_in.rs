@@ -217,7 +217,7 @@ fn opt_in_sample_on_pocl_through_the_manifest() {
                         .iter()
                         .map(|c| num_complex::Complex::new(c.re as f32, c.im as f32))
                         .collect();
-                    let got = manifest_client::run_one_pass(
+                    let got = manifest_client::run_passes(
                         device,
                         &generated.opencl_source,
                         &generated.manifest,
@@ -228,7 +228,7 @@ fn opt_in_sample_on_pocl_through_the_manifest() {
                     relative_l2(&widen(&got), &want)
                 }
                 Precision::F64 => {
-                    let got = manifest_client::run_one_pass(
+                    let got = manifest_client::run_passes(
                         device,
                         &generated.opencl_source,
                         &generated.manifest,
@@ -302,7 +302,7 @@ fn real_errors<T: Scalar>(
     let spectrum =
         fftgen_cli::accuracy::real_forward_reference(&[n], &reals, fftgen::Normalization::None);
     let run = |direction, input: &[T]| {
-        manifest_client::run_one_pass_scalars(
+        manifest_client::run_passes_scalars(
             device,
             &generated.opencl_source,
             manifest,

@@ -18,9 +18,9 @@ use num_complex::Complex;
 use std::ptr;
 
 /// `batch` transforms of `input` (interleaved reals of the manifest's
-/// precision, `T`) in `direction`, through the one pass of an out-of-place
+/// precision, `T`) in `direction`, through the passes of an out-of-place
 /// complex `manifest`.
-pub fn run_one_pass<T: Copy + Default>(
+pub fn run_passes<T: Copy + Default>(
     device: &OpenClDevice,
     source: &str,
     manifest: &Manifest,
@@ -31,7 +31,7 @@ pub fn run_one_pass<T: Copy + Default>(
     assert_eq!(manifest.kind, TransformKind::C2c, "a complex plan");
     assert_eq!(manifest.placement, Placement::OutOfPlace, "out of place");
     let scalars: Vec<T> = input.iter().flat_map(|c| [c.re, c.im]).collect();
-    let output = run_one_pass_scalars(device, source, manifest, direction, &scalars, batch);
+    let output = run_passes_scalars(device, source, manifest, direction, &scalars, batch);
     output
         .chunks(2)
         .map(|pair| Complex::new(pair[0], pair[1]))
@@ -47,13 +47,13 @@ fn scalars(element: Element, elements: usize) -> usize {
     }
 }
 
-/// `batch` transforms in `direction` through the one pass of `manifest`, of
+/// `batch` transforms in `direction` through the passes of `manifest`, of
 /// either kind and placement: `input` is the input buffer as scalars of the
 /// manifest's precision `T` (a complex element two of them), laid out as
 /// the manifest's input side says, at least as long as that side needs.
 /// Returns the output buffer (in place: the one buffer, as long as the
 /// longer side needs; out of place it starts zeroed).
-pub fn run_one_pass_scalars<T: Copy + Default>(
+pub fn run_passes_scalars<T: Copy + Default>(
     device: &OpenClDevice,
     source: &str,
     manifest: &Manifest,
@@ -61,15 +61,11 @@ pub fn run_one_pass_scalars<T: Copy + Default>(
     input: &[T],
     batch: usize,
 ) -> Vec<T> {
-    assert_eq!(manifest.scratch_elements, 0, "a plan without a workspace");
     let transform = manifest
         .transforms
         .iter()
         .find(|t| t.direction == direction)
         .expect("the direction was generated");
-    let [pass] = transform.passes.as_slice() else {
-        panic!("a plan of one pass");
-    };
     let input_side = manifest.input_side(direction);
     let output_side = manifest.output_side(direction);
     let input_len = scalars(input_side.element, input_side.elements(batch));
@@ -86,7 +82,6 @@ pub fn run_one_pass_scalars<T: Copy + Default>(
     let queue = device.queue();
     let program = Program::create_and_build_from_source(context, source, "-cl-std=CL1.2")
         .unwrap_or_else(|log| panic!("PoCL did not build the source: {log}"));
-    let kernel = Kernel::create(&program, &pass.kernel).expect("the manifest's kernel");
 
     let buffer = |len: usize| {
         // SAFETY: a new buffer of `len` scalars, no host pointer.
@@ -97,6 +92,8 @@ pub fn run_one_pass_scalars<T: Copy + Default>(
     };
     let mut device_input = buffer(input_len);
     let mut device_output = buffer(output_len);
+    // The workspace holds complex elements of the manifest's precision.
+    let scratch = buffer(2 * manifest.scratch_elements as usize * batch);
     // SAFETY: blocking writes of host slices of the buffers' lengths.
     unsafe {
         queue
@@ -131,28 +128,38 @@ pub fn run_one_pass_scalars<T: Copy + Default>(
         .collect();
 
     let batch_arg = batch as cl_uint;
-    let grid = pass.grid.grid(batch);
-    let mut run = ExecuteKernel::new(&kernel);
-    for arg in &pass.args {
-        // SAFETY: the generated signatures take buffers and a uint, in the
-        // manifest's order.
-        unsafe {
-            match arg {
-                KernelArg::Input { .. } | KernelArg::InOut { .. } => run.set_arg(&device_input),
-                KernelArg::Output { .. } => run.set_arg(&device_output),
-                KernelArg::BatchCount { .. } => run.set_arg(&batch_arg),
-                KernelArg::Twiddles { table, .. } => run.set_arg(&tables[*table]),
-            };
+    let data = |role: fftgen_runtime::Buffer| match (role, in_place) {
+        (fftgen_runtime::Buffer::Scratch, _) => &scratch,
+        (_, true) | (fftgen_runtime::Buffer::Input, false) => &device_input,
+        (fftgen_runtime::Buffer::Output, false) => &device_output,
+    };
+    for pass in &transform.passes {
+        let kernel = Kernel::create(&program, &pass.kernel).expect("the manifest's kernel");
+        let grid = pass.grid.grid(batch);
+        let mut run = ExecuteKernel::new(&kernel);
+        for arg in &pass.args {
+            // SAFETY: the generated signatures take buffers and a uint, in
+            // the manifest's order.
+            unsafe {
+                match arg {
+                    KernelArg::Input { .. } | KernelArg::InOut { .. } => {
+                        run.set_arg(data(pass.reads))
+                    }
+                    KernelArg::Output { .. } => run.set_arg(data(pass.writes)),
+                    KernelArg::BatchCount { .. } => run.set_arg(&batch_arg),
+                    KernelArg::Twiddles { table, .. } => run.set_arg(&tables[*table]),
+                };
+            }
         }
-    }
-    let local: Vec<usize> = pass.block.iter().map(|&b| b as usize).collect();
-    let global: Vec<usize> = (0..3).map(|d| grid[d] * local[d]).collect();
-    // SAFETY: every argument is bound; the work sizes are the manifest's.
-    unsafe {
-        run.set_global_work_sizes(&global)
-            .set_local_work_sizes(&local)
-            .enqueue_nd_range(queue)
-            .expect("the pass enqueued");
+        let local: Vec<usize> = pass.block.iter().map(|&b| b as usize).collect();
+        let global: Vec<usize> = (0..3).map(|d| grid[d] * local[d]).collect();
+        // SAFETY: every argument is bound; the work sizes are the manifest's.
+        unsafe {
+            run.set_global_work_sizes(&global)
+                .set_local_work_sizes(&local)
+                .enqueue_nd_range(queue)
+                .expect("the pass enqueued");
+        }
     }
     let written = match in_place {
         true => &device_input,

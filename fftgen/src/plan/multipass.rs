@@ -118,7 +118,14 @@ pub(super) fn plan_axes(
     let column_io = choices.column_io.unwrap_or(ColumnIo::Tile);
     let columns = column_limit(precision, target);
     let split_axis = split_axis(shape, choices.split.as_ref())?;
-    let (steps, axis_factors) = split_axes(spec, choices, axes, split_axis, &layouts, columns)?;
+    let axis_plan = AxisPlan {
+        spec,
+        target,
+        layouts: &layouts,
+        column_io,
+        columns,
+    };
+    let (steps, axis_factors) = axis_plan.split_axes(choices, axes, split_axis)?;
     let pass_choices = spec.choices.one_kernel_only();
     if !pass_choices.is_empty() {
         return Err(Error::ChoiceNeedsOneKernel {
@@ -222,49 +229,89 @@ fn split_axis(shape: &[usize], split: Option<&Vec<usize>>) -> Result<Option<usiz
     })?))
 }
 
-/// The steps of `axes`, last axis first, and the split of each axis: the
-/// user's split on `split_axis`; one pass for an axis whose points are
-/// consecutive in every buffer and that a block holds; else the four-step
-/// split into passes of at most `columns` points.
-fn split_axes(
-    spec: &FftSpec,
-    choices: &ShapeChoices,
-    axes: &[usize],
-    split_axis: Option<usize>,
-    layouts: &Layouts,
+/// What splitting an axis into passes depends on: the transform, the
+/// target, the buffers' layouts, the column I/O, and the longest column a
+/// pass of several holds.
+struct AxisPlan<'a> {
+    spec: &'a FftSpec,
+    target: &'a Target,
+    layouts: &'a Layouts,
+    column_io: ColumnIo,
     columns: usize,
-) -> Result<(Vec<Step>, Vec<Vec<usize>>), Error> {
-    let (shape, precision) = (&spec.shape, spec.precision);
-    let mut steps = Vec::new();
-    let mut axis_factors = vec![Vec::new(); shape.len()];
-    for &axis in axes.iter().rev() {
-        // An axis whose points are consecutive in every buffer it may use
-        // runs as rows (as long as a block holds); any other as columns,
-        // which a tile of neighbouring FFTs bounds.
-        let rows = [&layouts.input, &layouts.output, &layouts.scratch]
-            .iter()
-            .all(|layout| layout.strides[axis] == 1);
-        let factors = match (split_axis == Some(axis), &choices.split) {
-            (true, Some(split)) => split.clone(),
-            _ if rows && shape[axis] <= max_size(precision) => vec![shape[axis]],
-            _ => four_step(shape[axis], columns, MAX_STEPS_PER_AXIS).ok_or_else(|| {
-                Error::TooLarge {
-                    n: shape[axis],
-                    precision,
-                    max: columns.pow(MAX_STEPS_PER_AXIS as u32),
-                }
-            })?,
-        };
-        for step in 0..factors.len() {
-            steps.push(Step {
-                axis,
-                factors: factors.clone(),
-                step,
-            });
+}
+
+impl AxisPlan<'_> {
+    /// The steps of `axes`, last axis first, and the split of each axis:
+    /// the user's split on `split_axis`; else one pass wherever the target
+    /// plans the whole axis as one kernel (rows or columns, in the opt-in
+    /// shared memory where it is granted: one read and one write of the
+    /// data instead of two or three); else the four-step split into passes
+    /// of at most `columns` points.
+    fn split_axes(
+        &self,
+        choices: &ShapeChoices,
+        axes: &[usize],
+        split_axis: Option<usize>,
+    ) -> Result<(Vec<Step>, Vec<Vec<usize>>), Error> {
+        let (shape, precision) = (&self.spec.shape, self.spec.precision);
+        let mut steps = Vec::new();
+        let mut axis_factors = vec![Vec::new(); shape.len()];
+        for &axis in axes.iter().rev() {
+            let factors = match (split_axis == Some(axis), &choices.split) {
+                (true, Some(split)) => split.clone(),
+                _ if self.one_pass_plans(axis) => vec![shape[axis]],
+                _ => four_step(shape[axis], self.columns, MAX_STEPS_PER_AXIS).ok_or_else(|| {
+                    Error::TooLarge {
+                        n: shape[axis],
+                        precision,
+                        max: self.columns.pow(MAX_STEPS_PER_AXIS as u32),
+                    }
+                })?,
+            };
+            for step in 0..factors.len() {
+                steps.push(Step {
+                    axis,
+                    factors: factors.clone(),
+                    step,
+                });
+            }
+            axis_factors[axis] = factors;
         }
-        axis_factors[axis] = factors;
+        Ok((steps, axis_factors))
     }
-    Ok((steps, axis_factors))
+
+    /// Whether one pass computes the whole of `axis` on the target: its
+    /// pass plans between the input and the output (a pass between other
+    /// buffers has the same points, so the same shape, apart from a
+    /// scratch buffer's contiguous strides, which only a tile's width
+    /// reads).
+    fn one_pass_plans(&self, axis: usize) -> bool {
+        let n = self.spec.shape[axis];
+        if n <= self.columns {
+            return true;
+        }
+        let step = Step {
+            axis,
+            factors: vec![n],
+            step: 0,
+        };
+        let shapes = ShapeChoices {
+            column_io: Some(self.column_io),
+            ..ShapeChoices::default()
+        };
+        [Buffer::Input, Buffer::Output, Buffer::Scratch]
+            .into_iter()
+            .all(|reads| {
+                let (access, _) = step_access(&step, &self.spec.shape, reads, reads, |buffer| {
+                    self.layouts.of_buffer(buffer)
+                });
+                let r = plan_pass(n, self.spec.precision, &shapes, self.target, &access);
+                if let Err(e) = &r {
+                    eprintln!("DEBUG {n} {reads:?}: {e}");
+                }
+                r.is_ok()
+            })
+    }
 }
 
 /// How the passes of a plan meet global memory: their column I/O and, where

@@ -638,8 +638,17 @@ fn apart_passes(
         Some(split) if split.iter().product::<usize>() == n / 2 => {
             spec.choices.several_passes_only()
         }
+        // The route is apart because one kernel does not hold the FFT of
+        // N / 2 with the split: its four-step passes, whose last (first)
+        // pass's tile of columns then holds the split (merge), even where
+        // the FFT alone would fit one kernel.
         _ => ShapeChoices {
             column_io: spec.choices.column_io,
+            split: super::split::four_step(
+                n / 2,
+                super::multipass::column_limit(spec.precision, target),
+                3,
+            ),
             ..ShapeChoices::default()
         },
     };
