@@ -157,6 +157,9 @@ fn slabs_2d_and_3d_match_the_whole_transform_on_pocl() {
     check(&[8, 12, 10], C2c, Precision::F32, 2, None, 2);
     check(&[6, 12, 8], R2c, Precision::F32, 3, None, 2);
     check(&[8, 12, 10], R2c, Precision::F64, 4, Some(vec![4]), 1);
+    // A half spectrum of 43 values (prime, past every radix): the steps
+    // along axis 0 carry it as columns.
+    check(&[8, 6, 84], R2c, Precision::F32, 2, None, 2);
 }
 
 /// Slabs whose exchange runs in chunks, each chunk's kernels a column and
@@ -312,6 +315,8 @@ fn nccl_ranks_match_the_whole_transform_on_gpus() {
     check_nccl(&[64, 48, 40], R2c, 1, None, 1);
     check_nccl(&[256, 128, 64], C2c, 2, None, 1);
     check_nccl(&[128, 96, 64], R2c, 2, None, 2);
+    // A half spectrum of 129 (3 x 43) values, carried by the steps along axis 0.
+    check_nccl(&[96, 200, 256], R2c, 2, None, 1);
     check_nccl(&[1024, 512], C2c, 2, None, 3);
     check_nccl(&[64, 64, 64], C2c, 4, None, 1);
     check_nccl(&[64, 48, 40], C2c, 4, Some(vec![2, 2]), 1);

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{compile_for_sm_90, nvrtc, sampled};
+use common::{compile_for_sm_90, compile_source_for_sm_90, nvrtc, sampled};
 use fftgen::plan::factor::supported_sizes;
 use fftgen::plan::pass_planner::max_size;
 use fftgen::plan::Wisdom;
@@ -366,5 +366,102 @@ fn multi_pass_and_multi_dimensional_plans() {
                 .placement(Placement::InPlace)
                 .normalization(Normalization::Unitary),
         );
+    }
+}
+
+/// Every kernel of the local steps of plans spread over several GPUs: each
+/// step is a plan of one direction with a source of its own (a C2R's or an
+/// inverse's step emits no forward kernel beside it), so the helpers its
+/// kernels call must come with it. 12000x12000 over two GPUs (the bench's
+/// shape, whose axes twiddle by the product of a fine and a coarse table)
+/// on the portable target and the H100, a 3D R2C whose half spectrum (129)
+/// no radix covers, then a seeded sample of shapes, kinds, precisions, GPU
+/// counts and targets.
+#[test]
+fn distributed_local_steps() {
+    use fftgen::distributed::{plan_distributed, DistributedSpec, Step};
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+
+    if !nvrtc() {
+        return;
+    }
+    let spread = |spec: FftSpec, gpus: usize| DistributedSpec {
+        spec,
+        gpus,
+        grid: None,
+        chunks: None,
+    };
+    let mut cases = vec![
+        spread(FftSpec::with_shape(&[12000, 12000]), 2),
+        spread(FftSpec::with_shape(&[12000, 12000]).target(Target::H100), 2),
+        spread(
+            FftSpec::with_shape(&[96, 200, 256])
+                .kind(TransformKind::R2c)
+                .target(Target::H100),
+            2,
+        ),
+    ];
+    let lengths = [
+        12, 48, 64, 96, 100, 128, 130, 200, 256, 384, 1000, 1024, 4096, 6000, 12000, 16384,
+    ];
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x5eed_d157);
+    let sampled = cases.len() + 8;
+    for _ in 0..1000 {
+        if cases.len() == sampled {
+            break;
+        }
+        let dims = rng.gen_range(2..=3);
+        let shape: Vec<usize> = (0..dims)
+            .map(|_| *lengths.choose(&mut rng).unwrap())
+            .collect();
+        if shape.iter().product::<usize>() > 1 << 28 {
+            continue;
+        }
+        let kind = *[TransformKind::C2c, TransformKind::R2c]
+            .choose(&mut rng)
+            .unwrap();
+        let precision = *[Precision::F32, Precision::F64].choose(&mut rng).unwrap();
+        let target = [Target::PORTABLE, Target::H100, Target::H200]
+            .choose(&mut rng)
+            .unwrap()
+            .clone();
+        let spec = FftSpec::with_shape(&shape)
+            .kind(kind)
+            .precision(precision)
+            .target(target);
+        let case = spread(spec, rng.gen_range(2..=4));
+        if plan_distributed(&case).is_ok() {
+            cases.push(case);
+        }
+    }
+    assert_eq!(cases.len(), sampled, "the sample found too few plans");
+    for case in &cases {
+        let plan = plan_distributed(case).unwrap();
+        let label = format!(
+            "{} {:?} {} over grid {:?} for {}",
+            plan.kind,
+            plan.shape,
+            plan.precision,
+            plan.grid,
+            case.spec.target.as_ref().map_or("portable", |t| &t.name)
+        );
+        let mut compiled = std::collections::BTreeSet::new();
+        for direction in [fftgen::Direction::Forward, fftgen::Direction::Inverse] {
+            for (i, step) in plan.steps(direction).iter().enumerate() {
+                let Step::Local { plan: local, .. } = step else {
+                    continue;
+                };
+                let generated =
+                    fftgen::emit::generate_plan(local.clone(), "tests/nvrtc_compile.rs")
+                        .unwrap_or_else(|e| panic!("{label}: {direction} step {i}: {e}"));
+                if compiled.insert(generated.cuda_source.clone()) {
+                    compile_source_for_sm_90(
+                        &generated.cuda_source,
+                        &format!("{label}: {direction} step {i}"),
+                    );
+                }
+            }
+        }
     }
 }

@@ -8,7 +8,7 @@ use crate::codelet::Codelet;
 use crate::expr::OpCount;
 use crate::kernel::butterfly::lower_butterfly;
 use crate::kernel::chirp::lower_chirp;
-use crate::kernel::complex_ops::cmul;
+use crate::kernel::complex_ops::{cmul, cmul_name};
 use crate::kernel::real_split::{is_apart, lower_real_split};
 use crate::kernel::stockham::{has_twiddles, lower_stockham, pad_helper, twiddle_table, TWIDDLES};
 use crate::kernel::{dialect, KernelKey};
@@ -164,19 +164,36 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
     let d = dialect(backend, plan.precision);
     let pass = &plan.passes[0];
 
-    let mut helpers = Vec::new();
-    let mut conjugations: BTreeSet<bool> = BTreeSet::new();
-    for (dir, p) in plan.all_passes() {
-        if has_twiddles(p) {
-            conjugations.insert(dir == Direction::Inverse);
-        }
-        // The four-step twiddle is the product of two table entries.
-        if p.step_twiddle.is_some() {
-            conjugations.insert(false);
+    // The kernels first: the helpers a file defines are those they call.
+    let mut keys = Vec::new();
+    let mut lowered = Vec::new();
+    for &dir in &plan.directions {
+        for p in plan.passes_of(dir) {
+            let key = KernelKey::of(plan, p, dir);
+            // Passes of equal shape (the axes of a cube) share one kernel.
+            if !keys.contains(&key) {
+                lowered.push(
+                    match (is_apart(p), p.chirp.is_some() && p.stages.is_empty()) {
+                        (true, _) => lower_real_split(plan, p, dir),
+                        (false, true) => lower_chirp(plan, p, dir),
+                        (false, false) => lower_stockham(plan, p, dir),
+                    },
+                );
+                keys.push(key);
+            }
         }
     }
-    for conjugate in conjugations {
-        helpers.push(cmul(conjugate, plan.precision).render(d.as_ref()));
+    let called: BTreeSet<String> = lowered.iter().flat_map(|k| k.calls()).collect();
+    let kernels: Vec<String> = lowered.iter().map(|k| k.render(d.as_ref())).collect();
+
+    // A twiddle, or its conjugate for the inverse, multiplies a value; a
+    // twiddle read from a fine and a coarse table is their product (`a * w`
+    // whatever the direction), so a plan of one direction may call both.
+    let mut helpers = Vec::new();
+    for conjugate in [false, true] {
+        if called.contains(&cmul_name(conjugate, plan.precision)) {
+            helpers.push(cmul(conjugate, plan.precision).render(d.as_ref()));
+        }
     }
     if plan.all_passes().any(|(_, p)| {
         p.stages
@@ -196,23 +213,6 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
         }
     }
 
-    let mut keys = Vec::new();
-    let mut kernels = Vec::new();
-    for &dir in &plan.directions {
-        for p in plan.passes_of(dir) {
-            let key = KernelKey::of(plan, p, dir);
-            // Passes of equal shape (the axes of a cube) share one kernel.
-            if !keys.contains(&key) {
-                let kernel = match (is_apart(p), p.chirp.is_some() && p.stages.is_empty()) {
-                    (true, _) => lower_real_split(plan, p, dir),
-                    (false, true) => lower_chirp(plan, p, dir),
-                    (false, false) => lower_stockham(plan, p, dir),
-                };
-                kernels.push(kernel.render(d.as_ref()));
-                keys.push(key);
-            }
-        }
-    }
     let ops = plan
         .directions
         .first()

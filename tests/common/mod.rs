@@ -206,7 +206,13 @@ pub const MAX_SPILL_BYTES: usize = 32;
 pub fn compile_for_sm_90(spec: &fftgen::FftSpec, origin: &str) {
     let label = format!("n = {} {}", spec.n(), spec.precision);
     let generated = fftgen::generate(spec, origin).unwrap_or_else(|e| panic!("{label}: {e}"));
-    let compiled = fftgen_runtime::cuda::compile_to_cubin_check(&generated.cuda_source, "sm_90")
+    compile_source_for_sm_90(&generated.cuda_source, &label);
+}
+
+/// Compiles a generated CUDA `source` with NVRTC for sm_90 as
+/// [`compile_for_sm_90`] does, naming it by `label` when it fails.
+pub fn compile_source_for_sm_90(source: &str, label: &str) {
+    let compiled = fftgen_runtime::cuda::compile_to_cubin_check(source, "sm_90")
         .unwrap_or_else(|e| panic!("{label}: NVRTC failed: {e}"));
     assert!(!compiled.cubin.is_empty());
     // ptxas reports "N bytes spill stores, M bytes spill loads" per kernel.

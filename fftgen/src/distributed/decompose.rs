@@ -46,8 +46,9 @@ pub fn plan_distributed(spec: &DistributedSpec) -> Result<DistributedPlan, Error
             refuse(format!(
                 "no grid of slabs or pencils cuts the axes evenly (slabs need {} to divide \
                  axes 0 and 1 of the complex shape {complex:?}; pencils P0 x P1 need P0 to \
-                 divide axes 0 and 1 and P1 axes 1 and 2); give another number of GPUs",
-                spec.gpus
+                 divide axes 0 and 1 and P1 axes 1 and 2); {}",
+                spec.gpus,
+                other_counts(&complex)
             ))
         })?,
     };
@@ -60,9 +61,34 @@ pub fn plan_distributed(spec: &DistributedSpec) -> Result<DistributedPlan, Error
     if let Some(reason) = grid_misfit(&complex, &grid) {
         return Err(refuse(reason));
     }
-    match grid.len() {
+    let plan = match grid.len() {
         1 => slabs(whole, &grid, spec.chunks),
         _ => pencils(whole, &grid),
+    };
+    // A local step the planner refuses is this transform's refusal.
+    plan.map_err(|e| match e {
+        Error::Undistributable { .. } => e,
+        e => refuse(format!("a rank's local step cannot be planned: {e}")),
+    })
+}
+
+/// Most GPUs [`other_counts`] tries.
+const MOST_GPUS_SUGGESTED: usize = 16;
+
+/// What to do where no grid of the GPUs given cuts `complex`: the numbers
+/// of GPUs whose grids do, if any.
+fn other_counts(complex: &[usize]) -> String {
+    let counts: Vec<String> = (2..=MOST_GPUS_SUGGESTED)
+        .filter(|&gpus| default_grid(complex, gpus).is_some())
+        .map(|gpus| gpus.to_string())
+        .collect();
+    match counts.as_slice() {
+        [] => format!(
+            "no number of GPUs from 2 to {MOST_GPUS_SUGGESTED} does; give axes with more \
+             common factors, or transform it on one GPU"
+        ),
+        [one] => format!("give {one} GPUs, which cut it"),
+        [rest @ .., last] => format!("give {} or {last} GPUs, which cut it", rest.join(", ")),
     }
 }
 
@@ -500,4 +526,83 @@ fn pencils(whole: &FftSpec, grid: &[usize]) -> Result<DistributedPlan, Error> {
         forward: in_turn(forward),
         inverse: in_turn(inverse),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::TransformKind;
+
+    fn spread(shape: &[usize], kind: TransformKind, gpus: usize) -> DistributedSpec {
+        DistributedSpec {
+            spec: FftSpec::with_shape(shape).kind(kind),
+            gpus,
+            grid: None,
+            chunks: None,
+        }
+    }
+
+    /// The local steps along one axis, each direction's.
+    fn first_axis_steps(plan: &DistributedPlan) -> Vec<&Plan> {
+        [Direction::Forward, Direction::Inverse]
+            .into_iter()
+            .flat_map(|direction| plan.steps(direction))
+            .filter_map(|step| match step {
+                Step::Local { plan, .. } if plan.kind == crate::TransformKind::C2c => Some(plan),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A 3D R2C whose half spectrum has a length no radix covers (129 =
+    /// 3 x 43 of a 256-point real axis) spreads in slabs: the steps along
+    /// axis 0 carry that axis as columns, transforming axis 0 alone.
+    #[test]
+    fn real_slabs_carry_a_half_spectrum_no_radix_covers() {
+        for shape in [[96, 200, 256], [8, 6, 84]] {
+            let plan = plan_distributed(&spread(&shape, TransformKind::R2c, 2))
+                .unwrap_or_else(|e| panic!("{shape:?}: {e}"));
+            assert_eq!(plan.grid, vec![2]);
+            let steps = first_axis_steps(&plan);
+            assert_eq!(steps.len(), 2, "{shape:?}");
+            for step in steps {
+                let half = shape[2] / 2 + 1;
+                assert_eq!(step.shape, vec![shape[0], shape[1] / 2, half]);
+                assert_eq!(step.axis_factors[0].iter().product::<usize>(), shape[0]);
+                assert!(step.axis_factors[1..].iter().all(|f| f.is_empty()));
+                assert!(step.passes.iter().all(|p| p.chirp.is_none()));
+                assert_eq!(step.passes[0].access.reads, crate::Buffer::Input);
+                assert_eq!(
+                    step.passes.last().unwrap().access.writes,
+                    crate::Buffer::Output
+                );
+            }
+        }
+    }
+
+    /// The neighbours of that shape: what the even cuts allow plans, and a
+    /// refusal names the GPUs given and the counts that would cut the shape.
+    #[test]
+    fn refusals_name_the_gpus_given_and_the_counts_that_fit() {
+        for (shape, gpus) in [
+            (vec![64, 64, 64], 2),
+            (vec![100, 64, 130], 2),
+            (vec![96, 200, 256], 4),
+            (vec![64, 64, 64], 4),
+        ] {
+            let spec = spread(&shape, TransformKind::R2c, gpus);
+            assert!(plan_distributed(&spec).is_ok(), "{shape:?} over {gpus}");
+        }
+        let refusal = |shape: &[usize], gpus: usize| {
+            plan_distributed(&spread(shape, TransformKind::R2c, gpus))
+                .expect_err("refused")
+                .to_string()
+        };
+        let error = refusal(&[96, 200, 256], 3);
+        assert!(error.contains("over 3 GPUs"), "{error}");
+        assert!(error.contains("give 2, 4 or 8 GPUs"), "{error}");
+        let error = refusal(&[128, 200], 2);
+        assert!(error.contains("over 2 GPUs"), "{error}");
+        assert!(error.contains("no number of GPUs from 2 to 16"), "{error}");
+    }
 }

@@ -5,6 +5,7 @@
 
 use super::dialect::Dialect;
 pub use super::lang::{Builtin, Intrinsic, Param, ParamKind, Space, Type};
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// Binary operators, in C's precedence classes.
@@ -209,6 +210,32 @@ impl Expr {
     }
 }
 
+impl Expr {
+    /// Adds the names of the functions this expression calls to `names`.
+    fn collect_calls(&self, names: &mut BTreeSet<String>) {
+        match self {
+            Expr::Var(_) | Expr::Uint(_) | Expr::Real(_) | Expr::Builtin(_) => {}
+            Expr::Neg(a) | Expr::Part(a, _) | Expr::Cast(_, a) | Expr::L2OnlyLoad(a) => {
+                a.collect_calls(names)
+            }
+            Expr::Binary(_, a, b) | Expr::Index(a, b) | Expr::Complex(a, b) => {
+                a.collect_calls(names);
+                b.collect_calls(names);
+            }
+            Expr::Select(cond, then, otherwise) => {
+                for e in [cond, then, otherwise] {
+                    e.collect_calls(names);
+                }
+            }
+            Expr::Intrinsic(_, args) => args.iter().for_each(|a| a.collect_calls(names)),
+            Expr::Call(name, args) => {
+                names.insert(name.clone());
+                args.iter().for_each(|a| a.collect_calls(names));
+            }
+        }
+    }
+}
+
 fn render_all(d: &dyn Dialect, args: &[Expr]) -> Vec<String> {
     args.iter().map(|a| a.render(d)).collect()
 }
@@ -254,6 +281,23 @@ pub fn assign(target: Expr, value: Expr) -> Stmt {
 }
 
 impl Stmt {
+    /// Adds the names of the functions this statement calls to `names`.
+    fn collect_calls(&self, names: &mut BTreeSet<String>) {
+        match self {
+            Stmt::Let { init: e, .. } | Stmt::Expr(e) | Stmt::Return(e) => e.collect_calls(names),
+            Stmt::Assign(target, value) => {
+                target.collect_calls(names);
+                value.collect_calls(names);
+            }
+            Stmt::If(cond, body) => {
+                cond.collect_calls(names);
+                body.iter().for_each(|s| s.collect_calls(names));
+            }
+            Stmt::Scope(body) => body.iter().for_each(|s| s.collect_calls(names)),
+            Stmt::Array { .. } | Stmt::Barrier | Stmt::Comment(_) => {}
+        }
+    }
+
     pub fn render_into(&self, d: &dyn Dialect, indent: usize, out: &mut String) {
         let pad = "    ".repeat(indent);
         match self {
@@ -352,6 +396,14 @@ pub struct Function {
 }
 
 impl Function {
+    /// The names of the functions (helpers, butterflies) its body calls:
+    /// a source file must define each of them before it.
+    pub fn calls(&self) -> BTreeSet<String> {
+        let mut names = BTreeSet::new();
+        self.body.iter().for_each(|s| s.collect_calls(&mut names));
+        names
+    }
+
     pub fn render(&self, d: &dyn Dialect) -> String {
         let params: Vec<String> = self.params.iter().map(|p| d.param(p)).collect();
         let prefix = match self.kind {

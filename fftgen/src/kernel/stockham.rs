@@ -744,22 +744,6 @@ impl Lowering<'_> {
         ]
     }
 
-    /// Element `point` (a uint) of this thread's FFT in the input.
-    fn input_at(&self, point: Expr) -> Expr {
-        if self.dense() {
-            return var("base").add(point);
-        }
-        var("in_base").add(strided(point, self.pass.access.input_stride))
-    }
-
-    /// Element `point` of this thread's FFT in the output.
-    fn output_at(&self, point: Expr) -> Expr {
-        if self.dense() {
-            return var("base").add(point);
-        }
-        var("out_base").add(strided(point, self.pass.access.output_stride))
-    }
-
     /// The tile walk: for each point `k` of FFT `tile_f` this thread
     /// copies (k = tile_k, tile_k + T, ...; T threads per FFT), `copy(k, slot)`
     /// with `slot` its place in shared memory.
@@ -1083,9 +1067,33 @@ impl Lowering<'_> {
         var(self.buffers.output).at(blocked(index, self.pass.access.output_blocks))
     }
 
+    /// Point `point` of an FFT at `base` in the output, its points
+    /// `stride` apart: [`Self::output_element`] of `base + point stride`.
+    fn output_point(&self, base: Expr, point: Expr, stride: usize) -> Expr {
+        let blocks = self.pass.access.output_blocks;
+        var(self.buffers.output).at(blocked_at(base, point, self.pass.n, stride, blocks))
+    }
+
     /// `input[index]`, through the caches the plan chose.
     fn input_load(&self, index: Expr) -> Expr {
-        let element = var(self.buffers.input).at(blocked(index, self.pass.access.input_blocks));
+        self.cached(var(self.buffers.input).at(blocked(index, self.pass.access.input_blocks)))
+    }
+
+    /// Point `point` of an FFT at `base` in the input, its points `stride`
+    /// apart: [`Self::input_load`] of `base + point stride`.
+    fn input_point(&self, base: Expr, point: Expr, stride: usize) -> Expr {
+        let blocks = self.pass.access.input_blocks;
+        self.cached(var(self.buffers.input).at(blocked_at(
+            base,
+            point,
+            self.pass.n,
+            stride,
+            blocks,
+        )))
+    }
+
+    /// A load of `element` through the caches the plan chose.
+    fn cached(&self, element: Expr) -> Expr {
         match self.pass.input_caching {
             InputCaching::L1AndL2 => element,
             InputCaching::L2Only => element.l2_only(),
@@ -1156,7 +1164,7 @@ impl Lowering<'_> {
         }
         let at = var(base).add(strided(point.clone(), stride));
         let Some((real, RealEnd::Loads(index))) = self.pass.real.map(|r| (r, r.end)) else {
-            return self.input_load(at);
+            return self.input_point(var(base), point, stride);
         };
         if self.direction == Direction::Forward {
             let x = self.real_load(self.buffers.input, self.real_input, at);
@@ -1208,7 +1216,8 @@ impl Lowering<'_> {
             return vec![Stmt::Scope(out)];
         }
         let Some((real, RealEnd::Stores(index))) = self.pass.real.map(|r| (r, r.end)) else {
-            return vec![assign(self.output_element(at), self.scaled(value))];
+            let element = self.output_point(var(base), point, stride);
+            return vec![assign(element, self.scaled(value))];
         };
         if self.direction == Direction::Inverse {
             let re = self.scaled_real(value.re());
@@ -1766,7 +1775,7 @@ impl Lowering<'_> {
                 }
                 let value = if direct_in {
                     match self.dense() {
-                        true => self.input_load(self.input_at(index)),
+                        true => self.input_point(var("base"), index, 1),
                         false => self.load_point("in_base", "fft", index),
                     }
                 } else if !from_shared {
@@ -1850,7 +1859,7 @@ impl Lowering<'_> {
                         };
                         match self.dense() {
                             true => vec![assign(
-                                self.output_element(self.output_at(point)),
+                                self.output_point(var("base"), point, 1),
                                 self.scaled(value),
                             )],
                             false => self.store_point("out_base", "fft", point, value),
@@ -2027,23 +2036,65 @@ fn blocked(index: Expr, blocks: Option<Blocks>) -> Expr {
         return index;
     };
     let index = index.cast(Type::Index);
+    let whole = blocks.transform_elements();
+    let t = index.clone().div(uint(whole));
+    let w = match u32::try_from(whole) {
+        Ok(_) => index.rem(uint(whole)).cast(Type::Uint),
+        // (No transform is this large; its place stays in 64 bits.)
+        Err(_) => index.rem(uint(whole)),
+    };
+    t.mul(uint(whole)).add(place_within(w, blocks))
+}
+
+/// [`blocked`] of point `point` (a uint) of an FFT of `n` points `stride`
+/// elements apart that starts at `base`. Every point of an FFT lies in the
+/// transform of the batch that its start does, so only the start takes
+/// 64-bit divisions (once per FFT), each point's place within the
+/// transform (fewer than 2^32 elements) 32-bit ones. An FFT along the cut
+/// axis itself starts at its first point and crosses the blocks: its
+/// point k lies in block k / q, k % q into it, past the start's place.
+fn blocked_at(base: Expr, point: Expr, n: usize, stride: usize, blocks: Option<Blocks>) -> Expr {
+    let Some(blocks) = blocks.filter(|b| !b.is_identity()) else {
+        return base.add(strided(point, stride));
+    };
+    let whole = blocks.transform_elements();
+    if u32::try_from(whole).is_err() {
+        return blocked(base.add(strided(point, stride)), Some(blocks));
+    }
+    let base = base.cast(Type::Index);
+    let t = base.clone().div(uint(whole));
+    let w = base.rem(uint(whole)).cast(Type::Uint);
+    if (n, stride) == (blocks.len, blocks.stride) {
+        let q = blocks.part_len();
+        let step = point
+            .clone()
+            .div(uint(q))
+            .mul(uint(blocks.block_elements()))
+            .add(point.rem(uint(q)).mul(uint(stride)));
+        return t.mul(uint(whole)).add(place_within(w, blocks)).add(step);
+    }
+    t.mul(uint(whole))
+        .add(place_within(w.add(point.mul(uint(stride))), blocks))
+}
+
+/// The place of element `w` (a uint) of one transform of a buffer cut
+/// into `blocks` within that transform's blocks.
+fn place_within(w: Expr, blocks: Blocks) -> Expr {
     let q = blocks.part_len();
     let (lo, u) = match blocks.stride {
-        1 => (None, index),
-        s => (Some(index.clone().rem(uint(s))), index.div(uint(s))),
+        1 => (None, w),
+        s => (Some(w.clone().rem(uint(s))), w.div(uint(s))),
     };
-    let i = u.clone().rem(uint(blocks.len));
-    let u = u.div(uint(blocks.len));
-    let t = u.clone().div(uint(blocks.outer));
-    let h = u.rem(uint(blocks.outer));
-    let placed = t
-        .mul(uint(blocks.transform_elements()))
-        .add(i.clone().div(uint(q)).mul(uint(blocks.block_elements())))
+    let (i, h) = (u.clone().rem(uint(blocks.len)), u.div(uint(blocks.len)));
+    let within = i
+        .clone()
+        .div(uint(q))
+        .mul(uint(blocks.block_elements()))
         .add(h.mul(uint(q * blocks.stride)))
-        .add(strided(i.rem(uint(q)), blocks.stride));
+        .add(i.rem(uint(q)).mul(uint(blocks.stride)));
     match lo {
-        Some(lo) => placed.add(lo),
-        None => placed,
+        Some(lo) => within.add(lo),
+        None => within,
     }
 }
 
