@@ -20,5 +20,6 @@ cp scripts/device/run.sh scripts/device/tune.sh scripts/device/profile.sh script
     scripts/device/variants.sh scripts/device/compare_builds.sh scripts/device/tune_list.sh \
     scripts/device/opt_in_sweep.sh scripts/device/vkfft.sh scripts/device/vkfft_bench.py \
     scripts/device/ab_wisdom.sh scripts/device/ncu_light.sh scripts/device/odd_real.sh \
-    scripts/device/prime_radices.sh scripts/device/bluestein.sh scripts/device/accuracy_sweep.sh scripts/device/multi_gpu.sh .devbin/
+    scripts/device/prime_radices.sh scripts/device/bluestein.sh scripts/device/accuracy_sweep.sh scripts/device/multi_gpu.sh \
+    scripts/device/random_sample.sh .devbin/
 ls -la .devbin

@@ -305,11 +305,7 @@ impl AxisPlan<'_> {
                 let (access, _) = step_access(&step, &self.spec.shape, reads, reads, |buffer| {
                     self.layouts.of_buffer(buffer)
                 });
-                let r = plan_pass(n, self.spec.precision, &shapes, self.target, &access);
-                if let Err(e) = &r {
-                    eprintln!("DEBUG {n} {reads:?}: {e}");
-                }
-                r.is_ok()
+                plan_pass(n, self.spec.precision, &shapes, self.target, &access).is_ok()
             })
     }
 }

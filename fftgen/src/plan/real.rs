@@ -1088,6 +1088,13 @@ fn stage_rows(
         RealRoute::HalfLength => fft_n + 1,
         RealRoute::FullLength | RealRoute::PairedRows => fft_n,
     };
+    // Where a warp's lanes hold different FFTs they stage the same index
+    // of each: an odd stride spreads them over the banks (an even row of
+    // 8 words, the half spectrum of 14 reals, put a warp on 4 banks).
+    let row = match pass.lanes {
+        super::LaneLayout::FftMinor => row | 1,
+        super::LaneLayout::FftMajor => row,
+    };
     pass.fft_stride = pass.fft_stride.max(row);
     let bytes_per_fft = pass.fft_stride * 2 * precision.real_bytes();
     let static_limit = target.plannable_shared_bytes();

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""The distribution of cuFFT/ours over a `fftgen bench --random` report:
+every row's ratio of cuFFT's median time to ours (above 1: we are faster),
+the worst, the 10th percentile and the median, each row's error against its
+tolerance, and the rows under a floor, worst first.
+
+    python3 scripts/random_summary.py REPORT.json [--floor 0.85] [--markdown]
+"""
+import argparse
+import json
+
+
+def label(row):
+    shape = "x".join(str(a) for a in row["axes"])
+    kind = row["kind"]
+    direction = row.get("direction")
+    if kind != "c2c" and direction:
+        kind = {"forward": "r2c", "inverse": "c2r"}.get(direction, direction)
+    return f"{shape} {row['precision']} {kind}"
+
+
+def percentile(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1) + 0.5))]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("report")
+    parser.add_argument("--floor", type=float, default=0.85)
+    parser.add_argument("--markdown", action="store_true")
+    args = parser.parse_args()
+    report = json.load(open(args.report))
+    rows = []
+    for row in report["rows"]:
+        ours, cufft, copy = row.get("ours"), row.get("cufft"), row.get("copy")
+        if not ours or not cufft:
+            print(f"no time: {label(row)} {row.get('notes')}")
+            continue
+        ratio = cufft["median_ms"] / ours["median_ms"]
+        of_copy = copy["median_ms"] / ours["median_ms"] if copy else float("nan")
+        error = row.get("ours_error")
+        within = error is not None and error <= row["tolerance"]
+        rows.append((ratio, of_copy, label(row), row["passes"], error, within))
+    ratios = [r[0] for r in rows]
+    draw = report.get("random") or {}
+    print(f"{report['device']}, {report['date_utc']}, seed {draw.get('seed')}, "
+          f"{len(rows)} rows: cuFFT/ours worst {min(ratios):.3f}, "
+          f"10th percentile {percentile(ratios, 0.1):.3f}, "
+          f"median {percentile(ratios, 0.5):.3f}, best {max(ratios):.3f}; "
+          f"{sum(r < args.floor for r in ratios)} under {args.floor}, "
+          f"{sum(not r[5] for r in rows)} outside the tolerance")
+    print("rows under 1.0, worst first:")
+    for ratio, of_copy, name, passes, error, within in sorted(rows):
+        if ratio >= 1.0:
+            break
+        print(f"  {ratio:.3f}  {name:28s} passes {passes}  ours {100 * of_copy:.0f}% of copy"
+              f"  error {error:.2e}{'' if within else ' OVER TOLERANCE'}")
+    if args.markdown:
+        print("\n| shape | cuFFT/ours | ours % of copy | passes | error |")
+        print("|---|---|---|---|---|")
+        for ratio, of_copy, name, passes, error, within in sorted(rows):
+            print(f"| {name} | {ratio:.2f} | {100 * of_copy:.0f} | {passes} | {error:.1e} |")
+
+
+if __name__ == "__main__":
+    main()
