@@ -1,18 +1,25 @@
 //! Lengths with a prime factor above 31 run Bluestein's algorithm
-//! (fftgen/src/plan/bluestein.rs): a chirped load into rows of M >= 2N - 1
-//! in the workspace, the FFT of M, the product with the chirp's spectrum,
-//! the FFT of M read backwards and a chirped store. Each shape below runs
-//! on PoCL against the f64 reference, forward and inverse, on an odd batch:
-//! primes alone (37, 97, 4099, 10007, 65537, whose FFT of M takes passes of
-//! its own), beside other factors (101 x 64, 3 x 4099), as one axis of a 2D
-//! or 3D transform (1000 x 1022, 37 x 4 x 5), C2C and R2C/C2R, f32 and
-//! f64, in and out of place, over strided layouts; their CUDA kernels
-//! compile through NVRTC for sm_90 without spilling.
+//! (fftgen/src/plan/bluestein.rs): rows of M >= 2N - 1 in the workspace, the
+//! FFT of M, the product with the chirp's spectrum and the FFT of M read
+//! backwards, the chirps and the product on the FFTs' loads and stores
+//! (fftgen/src/plan/chirp_fusion.rs). Each shape below runs on PoCL
+//! against the f64 reference, forward and inverse: primes alone (37, 97:
+//! one kernel holds the FFT of M; 4099, 10007, 65537: it takes two passes
+//! on the portable target, the steps ride on the first and last), beside
+//! other factors (101 x 64, 3 x 4099), as one axis of a 2D or 3D transform
+//! (1000 x 1022, 37 x 4 x 5, 3 x 4099, 4099 x 3), C2C and R2C/C2R, f32 and
+//! f64, in and out of place, over strided layouts, and the steps in
+//! kernels of their own (`plan_apart`); plans take 2 x (passes of M)
+//! kernels, and their CUDA kernels (the H100's too) compile through NVRTC
+//! for sm_90 without spilling.
 
 mod common;
 
 use common::*;
-use fftgen::{FftSpec, Layout, Normalization, Placement, Precision, TransformKind};
+use fftgen::plan::bluestein::{plan_apart, AxisRoute, RouteSteps};
+use fftgen::{
+    Direction, FftSpec, Layout, Normalization, Placement, Precision, Target, TransformKind,
+};
 
 const ORIGIN: &str = "tests/bluestein.rs";
 
@@ -20,8 +27,13 @@ fn spec(shape: &[usize], kind: TransformKind, precision: Precision) -> FftSpec {
     FftSpec::with_shape(shape).kind(kind).precision(precision)
 }
 
-/// 1D lengths: C2C and R2C, f32, with f64 or in place on every other one.
-const LENGTHS: [usize; 7] = [37, 97, 101 * 64, 3 * 4099, 4099, 10007, 65537];
+/// 1D lengths: C2C and R2C, f32, with f64 or in place on every other one
+/// (the primes whose FFT of M takes passes: [`SEVERAL_PASSES`]).
+const LENGTHS: [usize; 4] = [37, 97, 101 * 64, 3 * 4099];
+
+/// Primes whose FFT of M takes two passes on the portable target (M =
+/// 8232, 20160, 131220).
+const SEVERAL_PASSES: [usize; 3] = [4099, 10007, 65537];
 
 #[test]
 fn prime_lengths_run_within_tolerance_on_pocl() {
@@ -99,4 +111,176 @@ fn bluestein_kernels_compile_for_sm_90_without_spilling() {
         &spec(&[1000, 1022], TransformKind::C2c, Precision::F32),
         ORIGIN,
     );
+    // The H100's plans: the steps on two passes of M (in its opt-in
+    // shared memory), and a longer M of one kernel.
+    for (n, kind, precision) in [
+        (1388611, TransformKind::C2c, Precision::F32),
+        (442118, TransformKind::R2c, Precision::F64),
+        (16141, TransformKind::C2c, Precision::F64),
+        (11257, TransformKind::C2c, Precision::F32),
+    ] {
+        compile_for_sm_90(&spec(&[n], kind, precision).target(Target::H100), ORIGIN);
+    }
+}
+
+/// The steps on the first and last passes of FFTs of M that take two:
+/// C2C and R2C/C2R, f32 and f64, batch 2.
+#[test]
+fn steps_on_several_passes_run_within_tolerance_on_pocl() {
+    for n in SEVERAL_PASSES {
+        for kind in [TransformKind::C2c, TransformKind::R2c] {
+            for precision in [Precision::F32, Precision::F64] {
+                let spec = spec(&[n], kind, precision);
+                let plan = fftgen::plan::plan(&spec).unwrap();
+                let route = AxisRoute::of(&plan.passes, n).unwrap();
+                assert_eq!(route.steps, RouteSteps::OnPasses, "{n} {kind} {precision}");
+                check_spec_on_pocl(&spec, 2, ORIGIN);
+            }
+        }
+    }
+}
+
+/// The steps on several passes where the axis is not the user's dense
+/// rows: beside another axis (the rows of M told apart by it, or the prime
+/// axis strided by it), over strided layouts, in place, and for real
+/// transforms with the prime axis over the half spectrum and the C2R's
+/// real axis read from the workspace; on passes of other column I/O and
+/// on three; then the steps in kernels of their own, the route the
+/// planner falls back to.
+#[test]
+fn steps_on_several_passes_follow_layouts_on_pocl() {
+    let (c2c, r2c) = (TransformKind::C2c, TransformKind::R2c);
+    check_spec_on_pocl(&spec(&[3, 4099], c2c, Precision::F32), 2, ORIGIN);
+    let columns = spec(&[4099, 3], c2c, Precision::F64)
+        .placement(Placement::InPlace)
+        .normalization(Normalization::Unitary);
+    check_spec_on_pocl(&columns, 2, ORIGIN);
+    let strided = spec(&[4099], c2c, Precision::F32).layouts(
+        Layout {
+            strides: vec![2],
+            distance: 8200,
+        },
+        Layout {
+            strides: vec![3],
+            distance: 12300,
+        },
+    );
+    check_spec_on_pocl(&strided, 2, ORIGIN);
+    let in_place = spec(&[4099], r2c, Precision::F32)
+        .placement(Placement::InPlace)
+        .normalization(Normalization::Inverse);
+    check_spec_on_pocl(&in_place, 2, ORIGIN);
+    check_spec_on_pocl(&spec(&[2, 4099], r2c, Precision::F32), 2, ORIGIN);
+    check_spec_on_pocl(&spec(&[4099, 4], r2c, Precision::F64), 2, ORIGIN);
+    // Passes whose columns go straight between global memory and registers
+    // (the H200's measured 243 x 243 split of 59049, column I/O global),
+    // and an FFT of M of three passes (1605632), its middle one between.
+    let direct = spec(&[29411], c2c, Precision::F32).target(Target::H200);
+    check_spec_on_pocl(&direct, 2, ORIGIN);
+    check_spec_on_pocl(&spec(&[800011], c2c, Precision::F64), 1, ORIGIN);
+
+    for spec in [
+        spec(&[4099], c2c, Precision::F32),
+        spec(&[10007], r2c, Precision::F64),
+    ] {
+        let plan = plan_apart(&spec).unwrap();
+        let n = spec.shape[0];
+        let route = AxisRoute::of(&plan.passes, n).unwrap();
+        assert_eq!(route.steps, RouteSteps::Apart, "{n}");
+        if pocl().is_some() {
+            let generated = fftgen::emit::generate_plan(plan, ORIGIN).unwrap();
+            check_generated_on_pocl(&generated, 2);
+        }
+    }
+}
+
+/// Passes of one row's FFT of `padded` points for `spec`'s precision and
+/// target, as the planner plans the FFT of M (in place).
+fn passes_of_m(spec: &FftSpec, padded: usize) -> usize {
+    let row = FftSpec::new(padded)
+        .precision(spec.precision)
+        .target(spec.planned_target().clone())
+        .placement(Placement::InPlace);
+    fftgen::plan::plan(&row).unwrap().passes.len()
+}
+
+/// Where the FFT of M takes k passes, each direction runs 2k kernels (the
+/// steps apart: 2k + 3), and moves fewer bytes: on the portable target and
+/// at the lengths measured slow on the H100 (7 kernels before).
+#[test]
+fn steps_on_several_passes_take_twice_the_passes_of_m() {
+    let h100 = |n: usize, kind: TransformKind, precision: Precision| {
+        spec(&[n], kind, precision).target(Target::H100)
+    };
+    let mut specs: Vec<FftSpec> = SEVERAL_PASSES
+        .iter()
+        .flat_map(|&n| {
+            [
+                spec(&[n], TransformKind::C2c, Precision::F32),
+                spec(&[n], TransformKind::R2c, Precision::F64),
+            ]
+        })
+        .collect();
+    specs.extend([
+        h100(1388611, TransformKind::C2c, Precision::F32),
+        h100(442118, TransformKind::R2c, Precision::F64),
+        h100(16141, TransformKind::C2c, Precision::F64),
+        h100(1458246, TransformKind::C2c, Precision::F64),
+    ]);
+    for spec in &specs {
+        let n = spec.shape[0];
+        let plan = fftgen::plan::plan(spec).unwrap();
+        let apart = plan_apart(spec).unwrap();
+        let route = AxisRoute::of(&plan.passes, n).unwrap();
+        let label = format!("{n} {} {}", spec.kind, spec.precision);
+        assert_eq!(route.steps, RouteSteps::OnPasses, "{label}");
+        let k = passes_of_m(spec, route.padded);
+        assert!(
+            k >= 2,
+            "{label}: the FFT of {} takes {k} pass(es)",
+            route.padded
+        );
+        assert_eq!(route.passes, k, "{label}");
+        for &direction in &plan.directions {
+            assert_eq!(
+                plan.passes_of(direction).len(),
+                2 * k,
+                "{label} {direction}"
+            );
+            assert_eq!(apart.passes_of(direction).len(), 2 * k + 3, "{label}");
+        }
+        let bytes = |plan: &fftgen::Plan| -> usize {
+            plan.passes_of(Direction::Forward)
+                .iter()
+                .map(|p| p.bytes_moved(plan))
+                .sum()
+        };
+        assert!(bytes(&plan) < bytes(&apart), "{label}");
+        let line = fftgen::plan::bluestein::routes(&plan).join("\n");
+        assert!(line.contains(&format!("({} kernels)", 2 * k)), "{line}");
+    }
+}
+
+/// A longer padded length whose FFT one kernel holds, where the least
+/// takes two passes, moves fewer bytes and is taken: on the H100, 11257's
+/// least M (22680) takes two passes in f32 and 23040 one; 6101's (12250)
+/// two in f64 and 12288 one. Where the least is one kernel it stays.
+#[test]
+fn a_longer_padded_length_of_fewer_passes_is_taken() {
+    for (n, precision, least, taken) in [
+        (11257, Precision::F32, 22680, 23040),
+        (6101, Precision::F64, 12250, 12288),
+        (4099, Precision::F32, 8232, 8232),
+    ] {
+        let spec = spec(&[n], TransformKind::C2c, precision).target(Target::H100);
+        let plan = fftgen::plan::plan(&spec).unwrap();
+        let route = AxisRoute::of(&plan.passes, n).unwrap();
+        assert_eq!(route.padded, taken, "{n} {precision}");
+        assert_eq!(route.steps, RouteSteps::OneKernel, "{n} {precision}");
+        if taken != least {
+            assert!(passes_of_m(&spec, least) > 1, "{n}: {least}");
+            let line = fftgen::plan::bluestein::routes(&plan).join("\n");
+            assert!(line.contains(&format!("past the least")), "{line}");
+        }
+    }
 }

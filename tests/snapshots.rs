@@ -162,17 +162,25 @@ fn prime_radix_17_both_dialects() {
 }
 
 /// Bluestein's algorithm: 37 fused (the chirps in the loads and stores of
-/// two FFTs of 75), both dialects; 4099 apart on the portable target (the
-/// FFT of 8232 takes two passes; the load, product and store kernels).
+/// two FFTs of 75), both dialects; 4099 on the portable target, whose FFT
+/// of 8232 takes two passes: the steps on the first and last passes, and
+/// apart (the load, product and store kernels, `plan_apart`).
 #[test]
 fn bluestein_fused_and_apart() {
     let spec = FftSpec::new(37);
     pin("c2c_cuda_f32_n37_bluestein_fused", &spec, Backend::Cuda);
     pin("c2c_opencl_f32_n37_bluestein_fused", &spec, Backend::OpenCl);
+    let spec = FftSpec::new(4099);
     pin(
-        "c2c_opencl_f32_n4099_bluestein_apart",
-        &FftSpec::new(4099),
+        "c2c_opencl_f32_n4099_bluestein_on_passes",
+        &spec,
         Backend::OpenCl,
+    );
+    let apart = fftgen::plan::bluestein::plan_apart(&spec).expect("4099 plans");
+    let generated = fftgen::emit::generate_plan(apart, &spec.emit_command()).expect("it emits");
+    insta::assert_snapshot!(
+        "c2c_opencl_f32_n4099_bluestein_apart",
+        generated.source(Backend::OpenCl)
     );
 }
 

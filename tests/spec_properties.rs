@@ -315,24 +315,49 @@ fn walk(pass: &fftgen::plan::Pass, batch: usize, writes: bool) -> Vec<usize> {
     };
     // A Bluestein step's sides hold different points (N on the user's, M
     // in the workspace); one of its own takes a row's points in chunks
-    // (column 0), each point once.
-    let points = match pass.chirp {
-        Some(chirp) => match writes {
-            false => chirp.side_points().0,
-            true => chirp.side_points().1,
-        },
-        None => pass.n,
+    // (column 0), each point once. On a pass of several of the FFT of M,
+    // the step's user side walks the axis's points, its index column's
+    // stride apart, once per row.
+    let user_side = |chirp: &fftgen::plan::Chirp| match chirp.role {
+        fftgen::plan::ChirpRole::Load { .. } => !writes,
+        fftgen::plan::ChirpRole::Store { .. } => writes,
+        fftgen::plan::ChirpRole::Multiply => false,
     };
-    let columns = match pass.chirp.is_some() && pass.stages.is_empty() {
-        true => &access.columns[1..],
-        false => &access.columns[..],
+    let side_points = |chirp: &fftgen::plan::Chirp| match writes {
+        false => chirp.side_points().0,
+        true => chirp.side_points().1,
+    };
+    let (points, stride, along) = match pass.chirp {
+        None => (pass.n, stride, None),
+        Some(chirp) => match chirp.index {
+            None => (side_points(&chirp), stride, None),
+            Some(index) if user_side(&chirp) => {
+                let column = &access.columns[index.column];
+                let column_stride = match writes {
+                    false => column.input_stride,
+                    true => column.output_stride,
+                };
+                (side_points(&chirp), column_stride, Some(index.column))
+            }
+            Some(_) => (pass.n, stride, None),
+        },
+    };
+    let columns: Vec<&fftgen::plan::Column> = match pass.chirp.is_some() && pass.stages.is_empty() {
+        true => access.columns[1..].iter().collect(),
+        false => access
+            .columns
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| Some(i) != along)
+            .map(|(_, c)| c)
+            .collect(),
     };
     let per_transform: usize = columns.iter().map(|c| c.count).product();
     let mut addresses = Vec::with_capacity(batch * per_transform * points);
     for fft in 0..batch * per_transform {
         let (transform, mut rest) = (fft / per_transform, fft % per_transform);
         let mut start = offset + transform * distance;
-        for column in columns {
+        for column in &columns {
             let column_stride = match writes {
                 false => column.input_stride,
                 true => column.output_stride,
@@ -350,8 +375,18 @@ fn passes_touch_only_what_their_buffers_hold_and_write_each_element_once() {
     let mut rng = ChaCha8Rng::seed_from_u64(2026_11_26);
     let batch = 3;
     let mut walked = 0;
-    for case in 0..cases() {
-        let spec = spec(&mut rng);
+    // Beside the random specs, Bluestein's steps on the first and last
+    // passes of an FFT of M of two (M = 8232 on the portable target).
+    let several_passes = [
+        FftSpec::new(4099),
+        FftSpec::with_shape(&[3, 4099]),
+        FftSpec::with_shape(&[4099, 3]).placement(fftgen::Placement::InPlace),
+    ];
+    let specs: Vec<FftSpec> = (0..cases())
+        .map(|_| spec(&mut rng))
+        .chain(several_passes)
+        .collect();
+    for (case, spec) in specs.into_iter().enumerate() {
         let Ok(plan) = fftgen::plan::plan(&spec) else {
             continue;
         };

@@ -302,7 +302,7 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
                 match p.step_twiddle {
                     Some(step) => format!(", four-step twiddle of {} points", step.span),
                     None => String::new(),
-                }
+                } + &fused_chirp_words(p)
             )
         })
         .collect();
@@ -398,6 +398,26 @@ fn templates() -> &'static tera::Tera {
             .expect("the embedded template parses");
         tera
     })
+}
+
+/// The step of Bluestein's algorithm an FFT of M takes on its loads or
+/// stores, for the source's list of passes (empty for any other pass).
+fn fused_chirp_words(pass: &Pass) -> String {
+    let Some(chirp) = pass.chirp.filter(|_| !pass.stages.is_empty()) else {
+        return String::new();
+    };
+    let at = match chirp.index {
+        Some(index) => format!(" (row point c + {} p)", index.points),
+        None => String::new(),
+    };
+    match chirp.role {
+        ChirpRole::Load { .. } if chirp.index.is_none() => {
+            ", Bluestein's chirp on its loads and the chirp spectrum's product on its stores".into()
+        }
+        ChirpRole::Load { .. } => format!(", Bluestein's chirp on its loads{at}"),
+        ChirpRole::Multiply => format!(", the chirp spectrum's product on its stores{at}"),
+        ChirpRole::Store { .. } => format!(", Bluestein's closing chirp on its stores{at}"),
+    }
 }
 
 /// The launch manifest of `plan`.

@@ -25,14 +25,19 @@ pub fn chirp_table(chirp: &Chirp) -> Vec<(f64, f64)> {
 }
 
 /// The tables an FFT of M with `chirp`'s step in its loads or stores
-/// reads after its own twiddles: the chirp, then (for the first FFT,
-/// whose stores multiply by it) the chirp's spectrum.
+/// reads after its own twiddles: the chirp, then (for the first FFT in one
+/// kernel, whose stores multiply by it) the chirp's spectrum; the spectrum
+/// alone for the product on the stores of the first FFT's last pass.
 pub fn fused_chirp_table(chirp: &Chirp) -> Vec<(f64, f64)> {
-    let mut table = chirp_values(chirp.n);
-    if let ChirpRole::Load { .. } = chirp.role {
-        table.extend(chirp_spectrum(chirp.n, chirp.padded));
+    match chirp.role {
+        ChirpRole::Multiply => chirp_spectrum(chirp.n, chirp.padded),
+        ChirpRole::Load { .. } if chirp.index.is_none() => {
+            let mut table = chirp_values(chirp.n);
+            table.extend(chirp_spectrum(chirp.n, chirp.padded));
+            table
+        }
+        ChirpRole::Load { .. } | ChirpRole::Store { .. } => chirp_values(chirp.n),
     }
-    table
 }
 
 /// c[j] = e^(-pi i j^2 / N) = w_2N^(j^2 mod 2N) for j < N.

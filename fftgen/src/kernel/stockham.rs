@@ -1159,7 +1159,7 @@ impl Lowering<'_> {
         let stride = self.pass.access.input_stride;
         if let Some(chirp) = self.pass.chirp {
             if let ChirpRole::Load { side } = chirp.role {
-                return self.chirped_load(chirp, side, base, point);
+                return self.chirped_load(chirp, side, base, fft, point);
             }
         }
         let at = var(base).add(strided(point.clone(), stride));
@@ -1198,8 +1198,8 @@ impl Lowering<'_> {
     /// paired rows the real part to row x and the imaginary to row y.
     fn store_point(&self, base: &str, fft: &str, point: Expr, value: Expr) -> Vec<Stmt> {
         let stride = self.pass.access.output_stride;
-        if let Some(chirp) = self.pass.chirp {
-            return self.chirped_store(chirp, base, point, value);
+        if let Some(chirp) = self.pass.chirp.filter(|c| c.on_stores()) {
+            return self.chirped_store(chirp, base, fft, point, value);
         }
         let at = var(base).add(strided(point.clone(), stride));
         if self.paired() {
@@ -1231,16 +1231,57 @@ impl Lowering<'_> {
         )]
     }
 
-    /// Point `point` of the first FFT of Bluestein's algorithm: x[j] c[j]
-    /// for j < N (read as `side` holds the axis), 0 up to M. Past N the
-    /// address is point 0's, so every load stays inside the buffer.
-    fn chirped_load(&self, chirp: Chirp, side: AxisSide, base: &str, point: Expr) -> Expr {
-        let stride = self.pass.access.input_stride;
+    /// Where point `point` of FFT `fft` (which starts at `base`) lies along
+    /// Bluestein's row of M, on the side read (`reads`) or written: its
+    /// index i along the row, where that row's point 0 is, and the stride
+    /// between its points. On a pass of an FFT of M of several
+    /// ([`Chirp::index`]), i = c + `points` p, c the coordinate of the
+    /// index's column, whose stride is the axis's; else i = p.
+    fn along_row(
+        &self,
+        chirp: Chirp,
+        base: &str,
+        fft: &str,
+        point: Expr,
+        reads: bool,
+    ) -> (Expr, Expr, usize) {
+        let access = &self.pass.access;
+        let p = point.cast(Type::Index);
+        let Some(index) = chirp.index else {
+            let stride = match reads {
+                true => access.input_stride,
+                false => access.output_stride,
+            };
+            return (p, var(base), stride);
+        };
+        let column = &access.columns[index.column];
+        let stride = match reads {
+            true => column.input_stride,
+            false => column.output_stride,
+        };
+        let c = var(format!("{fft}_c{}", index.column));
+        let i = c.clone().add(p.mul(uint(index.points)));
+        // The FFT's start is c strides into its row.
+        (i, var(base).sub(c.mul(uint(stride))), stride)
+    }
+
+    /// Point `point` of the first FFT of Bluestein's algorithm (at index j
+    /// along the row): x[j] c[j] for j < N (read as `side` holds the axis),
+    /// 0 up to M. Past N the address is the row's point 0, so every load
+    /// stays inside the buffer.
+    fn chirped_load(
+        &self,
+        chirp: Chirp,
+        side: AxisSide,
+        base: &str,
+        fft: &str,
+        point: Expr,
+    ) -> Expr {
         let n = chirp.n;
-        let j = point.cast(Type::Index);
+        let (j, row, stride) = self.along_row(chirp, base, fft, point, true);
         let inside = j.clone().lt(uint(n));
         let at_j = Expr::select(inside.clone(), j, uint(0));
-        let at = |index: Expr| var(base).add(index.mul(uint(stride)));
+        let at = |index: Expr| row.clone().add(index.mul(uint(stride)));
         let x = match side {
             AxisSide::Complex => self.input_load(at(at_j.clone())),
             AxisSide::Reals => Expr::complex(
@@ -1269,49 +1310,60 @@ impl Lowering<'_> {
         )
     }
 
-    /// Stores output `point` of an FFT of Bluestein's algorithm: the first
-    /// FFT's times the chirp's spectrum (into the workspace); the second
-    /// FFT's as output (M - point) mod M of the axis, times the chirp, where
-    /// that is below the points the axis keeps (the real part for reals).
-    fn chirped_store(&self, chirp: Chirp, base: &str, point: Expr, value: Expr) -> Vec<Stmt> {
-        let stride = self.pass.access.output_stride;
-        let k = point.cast(Type::Index);
-        match chirp.role {
-            ChirpRole::Load { .. } => {
-                let spectrum = uint(chirp.table_offset + chirp.n).add(k.clone());
-                vec![assign(
-                    self.output_element(var(base).add(k.mul(uint(stride)))),
-                    self.chirp_product(value, spectrum),
-                )]
-            }
-            ChirpRole::Store { side } => {
-                let (_, kept) = chirp.side_points();
-                let back = Expr::select(
-                    uint(0).lt(k.clone()),
-                    uint(chirp.padded).sub(k.clone()),
-                    uint(0),
-                );
-                let at = var(base).add(var("back").mul(uint(stride)));
-                let y = self.chirp_product(value, uint(chirp.table_offset).add(var("back")));
-                let store = match side {
-                    AxisSide::Reals => {
-                        let re = self.scaled_real(var("y").re());
-                        self.real_store(self.buffers.output, self.real_output, at, re)
-                    }
-                    AxisSide::Complex | AxisSide::HalfSpectrum => {
-                        vec![assign(self.output_element(at), self.scaled(var("y")))]
-                    }
-                };
-                vec![Stmt::Scope(vec![
-                    let_const(Type::Index, "back", back),
-                    Stmt::If(
-                        var("back").lt(uint(kept)),
-                        [vec![let_const(Type::Complex, "y", y)], store].concat(),
-                    ),
-                ])]
-            }
-            ChirpRole::Multiply => unreachable!("a product with the spectrum is a pass of its own"),
+    /// Stores output `point` (at index k along the row) of an FFT of
+    /// Bluestein's algorithm: the first FFT's times the chirp's spectrum
+    /// (into the workspace, where it is); the second FFT's as output
+    /// (M - k) mod M of the axis, times the chirp, where that is below the
+    /// points the axis keeps (the real part for reals).
+    fn chirped_store(
+        &self,
+        chirp: Chirp,
+        base: &str,
+        fft: &str,
+        point: Expr,
+        value: Expr,
+    ) -> Vec<Stmt> {
+        let (k, row, stride) = self.along_row(chirp, base, fft, point.clone(), false);
+        let spectrum = match chirp.role {
+            // One kernel: the spectrum's table follows the chirp's.
+            ChirpRole::Load { .. } => Some(chirp.table_offset + chirp.n),
+            ChirpRole::Multiply => Some(chirp.table_offset),
+            ChirpRole::Store { .. } => None,
+        };
+        if let Some(offset) = spectrum {
+            let at = var(base).add(
+                point
+                    .cast(Type::Index)
+                    .mul(uint(self.pass.access.output_stride)),
+            );
+            return vec![assign(
+                self.output_element(at),
+                self.chirp_product(value, uint(offset).add(k)),
+            )];
         }
+        let ChirpRole::Store { side } = chirp.role else {
+            unreachable!("the first FFT's stores multiply by the spectrum")
+        };
+        let (_, kept) = chirp.side_points();
+        let back = Expr::select(uint(0).lt(k.clone()), uint(chirp.padded).sub(k), uint(0));
+        let at = row.add(var("back").mul(uint(stride)));
+        let y = self.chirp_product(value, uint(chirp.table_offset).add(var("back")));
+        let store = match side {
+            AxisSide::Reals => {
+                let re = self.scaled_real(var("y").re());
+                self.real_store(self.buffers.output, self.real_output, at, re)
+            }
+            AxisSide::Complex | AxisSide::HalfSpectrum => {
+                vec![assign(self.output_element(at), self.scaled(var("y")))]
+            }
+        };
+        vec![Stmt::Scope(vec![
+            let_const(Type::Index, "back", back),
+            Stmt::If(
+                var("back").lt(uint(kept)),
+                [vec![let_const(Type::Complex, "y", y)], store].concat(),
+            ),
+        ])]
     }
 
     /// `value` times table entry `index` (conjugated in the inverse).

@@ -8,14 +8,21 @@
 //! which a cyclic convolution of padded length M >= 2N - 1 computes with
 //! FFTs of M, a length the radices cover:
 //!
-//! 1. load: a[j] = x[j] c[j] for j < N, 0 up to M (a chirp pass);
+//! 1. load: a[j] = x[j] c[j] for j < N, 0 up to M;
 //! 2. the FFT of M, in the transform's direction (the planner's own passes);
 //! 3. multiply: A[k] *= B[k], B the FFT of b[m] = conj(c[m]) (m and M - m
 //!    for m < N) divided by M, computed once in f64 on the host;
 //! 4. the FFT of M again, in the same direction: the inverse FFT of step 3
 //!    read backwards (IFFT(Y)[k] = FFT(Y)[(M - k) mod M]), so every pass of
 //!    the transform runs one direction;
-//! 5. store: X[k] = c[k] A[(M - k) mod M] for k < N (a chirp pass).
+//! 5. store: X[k] = c[k] A[(M - k) mod M] for k < N.
+//!
+//! Steps 1, 3 and 5 ride on the loads and stores of the FFTs of M
+//! ([`super::chirp_fusion`]): two kernels where one holds the FFT of M,
+//! 2 x (its passes) where it takes several; kernels of their own (chirp
+//! passes) only where those passes lack the form they need. M is the least
+//! product of 2, 3, 5 and 7 of at least 2N - 1 unless a longer one moves
+//! fewer bytes ([`super::padded_row`]).
 //!
 //! The chirp is exact to the table's rounding for any j: j^2 is reduced
 //! mod 2N in integer arithmetic before the root is taken (seed 000's
@@ -24,30 +31,27 @@
 //! planned as a batch of in-place transforms there, one per row.
 
 use super::access::{Access, Column};
+use super::chirp_fusion::{self, RowColumn, Rows, UserSide};
 use super::factor::{is_smooth, prime_factors};
+use super::padded_row::padded_row_plan;
+pub use super::padded_row::{padded_length, MAX_PADDED};
+use super::real_step::AxisIndex;
 use super::wisdom::Wisdom;
 use super::{
     ColumnIo, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout,
     PaddingSearch, Pass, Plan, TwiddleTables, Twiddles,
 };
-use crate::{Buffer, Error, FftSpec, Layout, Normalization, Placement, Target, TransformKind};
+use crate::{
+    Buffer, Error, FftSpec, Layout, Normalization, Placement, Precision, Target, TransformKind,
+};
 use serde::{Deserialize, Serialize};
-
-/// Most points a padded row may have: its chirp's spectrum is an f64 FFT
-/// on the host and a table of the manifest (2^22 points: 64 MiB of f64
-/// pairs; N to about two million).
-pub const MAX_PADDED: usize = 1 << 22;
 
 /// Threads of a chirp pass's block, and the points each takes.
 const CHIRP_THREADS: usize = 256;
 const CHIRP_POINTS_PER_THREAD: usize = 4;
 
-/// Primes the padded length may have: the FFT of M should be fast, and
-/// radices 2, 3, 5 and 7 are the fastest per point.
-const PADDED_PRIMES: [usize; 4] = [2, 3, 5, 7];
-
 /// What one chirp pass does along an axis of N points padded to M.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Chirp {
     pub role: ChirpRole,
     /// Length of the axis (N).
@@ -59,19 +63,48 @@ pub struct Chirp {
     /// takes the step into its loads or stores.
     #[serde(default)]
     pub table_offset: usize,
+    /// For the first or last pass of an FFT of M that takes several: where
+    /// point p of the pass's FFT lies along the row of M (the four-step
+    /// index: the first pass's FFTs take points c + (M / f0) p, the last
+    /// pass's c + (M / f_last) p, c the coordinate of the column it names).
+    /// None where the point is p itself (one kernel, or a pass of its own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<AxisIndex>,
+}
+
+/// As derived, with the index only where there is one: kernel names hash
+/// this text, and those of the one-kernel and apart routes stay as they
+/// were.
+impl std::fmt::Debug for Chirp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut s = f.debug_struct("Chirp");
+        s.field("role", &self.role)
+            .field("n", &self.n)
+            .field("padded", &self.padded)
+            .field("table_offset", &self.table_offset);
+        if let Some(index) = &self.index {
+            s.field("index", index);
+        }
+        s.finish()
+    }
 }
 
 /// The three steps of Bluestein's algorithm that are not FFTs. On a pass
-/// of its own (no stages) each is a kernel; on the FFT of M where one
-/// kernel holds it, `Load` is the first FFT's loads and `Multiply` its
-/// stores, and `Store` the second FFT's stores.
+/// of its own (no stages) each is a kernel. On the FFT of M where one
+/// kernel holds it, `Load` is the first FFT's loads and the product with
+/// the chirp's spectrum its stores, and `Store` the second FFT's stores.
+/// On an FFT of M of several passes ([`Chirp::index`]), `Load` is the
+/// first FFT's first pass's loads, `Multiply` its last pass's stores, and
+/// `Store` the second FFT's last pass's stores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ChirpRole {
     /// Reads the axis (as `side` holds it), writes the chirped, zero-padded
-    /// row of M complex values; fused, the FFT's outputs are multiplied by
-    /// the chirp's spectrum too (whose table follows the chirp's).
+    /// row of M complex values; in one kernel, the FFT's outputs are
+    /// multiplied by the chirp's spectrum too (whose table follows the
+    /// chirp's).
     Load { side: AxisSide },
-    /// Multiplies the row's spectrum by the chirp's, in place.
+    /// Multiplies the row's spectrum by the chirp's: in place on a pass of
+    /// its own, on the stores of the first FFT's last pass.
     Multiply,
     /// Reads the second FFT's row backwards, writes the axis's outputs.
     Store { side: AxisSide },
@@ -104,12 +137,44 @@ impl Chirp {
     }
 
     /// Entries of the step's tables: the chirp, or the chirp's spectrum
-    /// (both for a fused load, whose FFT's stores multiply by it).
+    /// (both for the load of an FFT of M in one kernel, whose stores
+    /// multiply by it).
     pub fn table_len(&self, fused: bool) -> usize {
-        match (self.role, fused) {
-            (ChirpRole::Multiply, _) => self.padded,
-            (ChirpRole::Load { .. }, true) => self.n + self.padded,
-            (ChirpRole::Load { .. } | ChirpRole::Store { .. }, _) => self.n,
+        match self.role {
+            ChirpRole::Multiply => self.padded,
+            ChirpRole::Load { .. } if fused && self.index.is_none() => self.n + self.padded,
+            ChirpRole::Load { .. } | ChirpRole::Store { .. } => self.n,
+        }
+    }
+
+    /// Bytes a pass with this step reads and writes per row of M: the
+    /// user's side (reals or complex values) where the step meets it, M
+    /// complex values on the other.
+    pub fn bytes_per_row(&self, precision: Precision) -> usize {
+        let complex = precision.complex_bytes();
+        let user = |side: AxisSide| match side {
+            AxisSide::Reals => self.n * precision.real_bytes(),
+            AxisSide::Complex => self.n * complex,
+            AxisSide::HalfSpectrum => (self.n / 2 + 1) * complex,
+        };
+        let row = self.padded * complex;
+        match self.role {
+            ChirpRole::Load { side } | ChirpRole::Store { side } => user(side) + row,
+            ChirpRole::Multiply => 2 * row,
+        }
+    }
+
+    /// Whether an FFT with this step applies it on its loads.
+    pub fn on_loads(&self) -> bool {
+        matches!(self.role, ChirpRole::Load { .. })
+    }
+
+    /// Whether an FFT with this step applies it (or, in one kernel, the
+    /// product with the chirp's spectrum) on its stores.
+    pub fn on_stores(&self) -> bool {
+        match self.role {
+            ChirpRole::Load { .. } => self.index.is_none(),
+            ChirpRole::Multiply | ChirpRole::Store { .. } => true,
         }
     }
 }
@@ -117,24 +182,6 @@ impl Chirp {
 /// Whether an axis of `n` points runs Bluestein's algorithm.
 pub fn needs_bluestein(n: usize) -> bool {
     !is_smooth(n)
-}
-
-/// The padded length of an axis of `n` points: the smallest product of
-/// 2, 3, 5 and 7 of at least 2n - 1 (one kernel holds it up to thousands of
-/// points, and those radices cost the fewest operations per point).
-pub fn padded_length(n: usize) -> usize {
-    let least = 2 * n - 1;
-    (least..)
-        .find(|&m| {
-            let mut rest = m;
-            for p in PADDED_PRIMES {
-                while rest % p == 0 {
-                    rest /= p;
-                }
-            }
-            rest == 1
-        })
-        .expect("products of 2, 3, 5 and 7 are unbounded")
 }
 
 /// Why Bluestein's algorithm on the axes of `spec` cannot be planned, if
@@ -218,30 +265,129 @@ pub fn routes(plan: &Plan) -> Vec<String> {
                           spectrum are the chirp steps' sides"
                     .into(),
             };
-            let padded = padded_length(n);
-            let fused = plan
-                .passes
-                .iter()
-                .any(|p| p.chirp.is_some_and(|c| c.n == n) && !p.stages.is_empty());
+            let Some(route) = AxisRoute::of(&plan.passes, n) else {
+                return format!("axis {axis} ({n}): Bluestein's algorithm ({why})");
+            };
+            let least = padded_length(n);
+            let padded = route.padded;
+            let which = match padded == least {
+                true => format!("the least product of 2, 3, 5 and 7 of at least 2 x {n} - 1"),
+                false => format!(
+                    "a product of 2, 3, 5 and 7 past the least of at least 2 x {n} - 1, {least}, \
+                     whose FFT takes fewer passes"
+                ),
+            };
+            let how = match route.steps {
+                RouteSteps::OneKernel => "each one kernel, the chirps and the spectrum's product \
+                                          in their loads and stores (2 kernels)"
+                    .to_string(),
+                RouteSteps::OnPasses => format!(
+                    "each {} passes, the chirp in the first FFT's first loads, the spectrum's \
+                     product in its last stores and the closing chirp in the second FFT's last \
+                     stores ({} kernels)",
+                    route.passes,
+                    2 * route.passes
+                ),
+                RouteSteps::Apart => format!(
+                    "each {} pass(es), the chirps and the spectrum's product in kernels of their \
+                     own ({} kernels)",
+                    route.passes,
+                    2 * route.passes + 3
+                ),
+            };
             format!(
-                "axis {axis} ({n}): Bluestein's algorithm ({why}): \
-                 a cyclic convolution of {padded} points (the least product of 2, 3, 5 and 7 of \
-                 at least 2 x {n} - 1) by two FFTs of {padded}, {}",
-                match fused {
-                    true =>
-                        "each one kernel, the chirps and the spectrum's product in their \
-                             loads and stores",
-                    false => "the chirps and the spectrum's product in kernels of their own",
-                }
+                "axis {axis} ({n}): Bluestein's algorithm ({why}): a cyclic convolution of \
+                 {padded} points ({which}) by two FFTs of {padded}, {how}"
             )
         })
         .collect()
 }
 
+/// How a plan computes the Bluestein's steps of an axis: its padded length,
+/// the passes of each FFT of M, and where the steps that are not FFTs run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AxisRoute {
+    pub padded: usize,
+    pub passes: usize,
+    pub steps: RouteSteps,
+}
+
+/// Where the steps of Bluestein's algorithm that are not FFTs run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RouteSteps {
+    /// On the loads and stores of an FFT of M that one kernel holds.
+    OneKernel,
+    /// On the first and last passes of an FFT of M of several.
+    OnPasses,
+    /// In kernels of their own.
+    Apart,
+}
+
+impl AxisRoute {
+    /// The route of the axis of `n` points in `passes` (a direction's, in
+    /// order), if it runs Bluestein's algorithm there.
+    pub fn of(passes: &[Pass], n: usize) -> Option<AxisRoute> {
+        let chirp = |i: usize| passes[i].chirp.filter(|c| c.n == n);
+        let load = (0..passes.len()).find(|&i| chirp(i).is_some_and(|c| c.on_loads()))?;
+        let multiply =
+            (load..passes.len()).find(|&i| chirp(i).is_some_and(|c| c.role == ChirpRole::Multiply));
+        let first = chirp(load)?;
+        let (steps, passes) = match (passes[load].stages.is_empty(), first.index, multiply) {
+            (false, None, _) => (RouteSteps::OneKernel, 1),
+            (false, Some(_), Some(multiply)) => (RouteSteps::OnPasses, multiply - load + 1),
+            (true, _, Some(multiply)) => (RouteSteps::Apart, multiply - load - 1),
+            _ => return None,
+        };
+        Some(AxisRoute {
+            padded: first.padded,
+            passes,
+            steps,
+        })
+    }
+}
+
 /// Plans `spec`, one of whose axes needs Bluestein's algorithm: those axes
 /// first, each from where the data is into the output, then the others in
-/// place on the output as the planner plans them.
+/// place on the output as the planner plans them. The steps that are not
+/// FFTs ride on the FFTs of M wherever they can.
 pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Error> {
+    plan_steps(spec, target, wisdom, Steps::Fused)
+}
+
+/// Plans `spec` as [`crate::plan::plan`] does, but with the steps of
+/// Bluestein's algorithm that are not FFTs in kernels of their own wherever
+/// the FFT of M takes several passes (the route the planner falls back to
+/// where the steps cannot ride on those passes): to check and time the two
+/// routes side by side. A spec with no axis that needs Bluestein's
+/// algorithm, or with an axis of one point, gets the planner's plan.
+pub fn plan_apart(spec: &FftSpec) -> Result<Plan, Error> {
+    let planned = super::plan(spec)?;
+    if !spec.shape.iter().any(|&n| needs_bluestein(n)) || spec.shape.contains(&1) {
+        return Ok(planned);
+    }
+    let wisdom = Wisdom::for_spec(spec.wisdom.as_deref())?;
+    let target = spec.planned_target();
+    let plan = plan_steps(spec, target, &wisdom, Steps::Apart)?;
+    super::invariants::check(&plan, target)?;
+    Ok(plan)
+}
+
+/// Whether the steps of Bluestein's algorithm that are not FFTs ride on
+/// the passes of an FFT of M that takes several (where they can), or run
+/// as kernels of their own there. One kernel's FFT of M always takes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Steps {
+    Fused,
+    Apart,
+}
+
+/// [`plan`], with the steps on several passes as `steps` says.
+fn plan_steps(
+    spec: &FftSpec,
+    target: &Target,
+    wisdom: &Wisdom,
+    steps: Steps,
+) -> Result<Plan, Error> {
     let input_layout = spec.planned_input_layout();
     let output_layout = spec.planned_output_layout();
     let mut scratch;
@@ -258,6 +404,7 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
                 (Buffer::Input, &input_layout),
                 (Buffer::Output, &output_layout),
                 0,
+                steps,
             )?;
             forward = passes;
             scratch = elements;
@@ -281,9 +428,10 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
                 target,
                 wisdom,
                 last,
-                (Buffer::Input, &input_layout, AxisSide::Reals),
-                (Buffer::Output, &output_layout, AxisSide::HalfSpectrum),
+                UserSide::new(Buffer::Input, &input_layout, AxisSide::Reals),
+                UserSide::new(Buffer::Output, &output_layout, AxisSide::HalfSpectrum),
                 0,
+                steps,
             )?;
             forward = passes;
             scratch = elements;
@@ -295,6 +443,7 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
                 (Buffer::Output, &output_layout),
                 (Buffer::Output, &output_layout),
                 0,
+                steps,
             )?;
             forward.extend(passes);
             scratch = scratch.max(elements);
@@ -317,6 +466,7 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
                 (Buffer::Input, &output_layout),
                 (holds.0, &holds.1),
                 holds.2,
+                steps,
             )?;
             inverse = passes;
             scratch = scratch.max(elements);
@@ -325,9 +475,10 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
                 target,
                 wisdom,
                 last,
-                (holds.0, &holds.1, AxisSide::HalfSpectrum),
-                (Buffer::Output, &input_layout, AxisSide::Reals),
+                UserSide::new(holds.0, &holds.1, AxisSide::HalfSpectrum),
+                UserSide::new(Buffer::Output, &input_layout, AxisSide::Reals),
                 holds.2,
+                steps,
             )?;
             inverse.extend(passes);
             scratch = scratch.max(elements);
@@ -368,36 +519,26 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
     })
 }
 
-/// The passes of Bluestein's algorithm along `axis`, from `from` into `to`
-/// (buffer, layout, what the side holds), and the workspace they need per
-/// transform: the padded rows, then the FFT of M's own workspace.
+/// The passes of Bluestein's algorithm along `axis`, from `from` into `to`,
+/// and the workspace they need per transform: the padded rows, then the
+/// FFT of M's own workspace. The steps that are not FFTs ride on the FFTs'
+/// loads and stores ([`chirp_fusion`]) where `steps` fuses them and the
+/// FFT of M's passes have the form they need, else run as kernels of their
+/// own.
+#[allow(clippy::too_many_arguments)]
 fn axis_passes(
     spec: &FftSpec,
     target: &Target,
     wisdom: &Wisdom,
     axis: usize,
-    from: (Buffer, &Layout, AxisSide),
-    to: (Buffer, &Layout, AxisSide),
+    from: UserSide,
+    to: UserSide,
     base: usize,
+    steps: Steps,
 ) -> Result<(Vec<Pass>, usize), Error> {
     let n = spec.shape[axis];
-    let padded = padded_length(n);
     let rows = spec.points() / n;
-    // The FFT of M: the planner's in-place plan of one row.
-    let row_spec = FftSpec {
-        shape: vec![padded],
-        kind: TransformKind::C2c,
-        input_layout: None,
-        output_layout: None,
-        precision: spec.precision,
-        directions: spec.directions.clone(),
-        normalization: Normalization::None,
-        placement: Placement::InPlace,
-        choices: Default::default(),
-        target: Some(target.clone()),
-        wisdom: spec.wisdom.clone(),
-    };
-    let row_plan = super::plan_with_wisdom(&row_spec, wisdom)?;
+    let (padded, row_plan) = padded_row_plan(spec, target, wisdom, n, rows)?;
     let rows_elements = rows * padded;
     let workspace = rows_elements + rows * row_plan.scratch_elements;
     let fft: Vec<Pass> = row_plan
@@ -408,189 +549,156 @@ fn axis_passes(
 
     // The other axes tell the rows apart, the fastest first; in the
     // workspace the rows are dense, M apart.
-    let mut row_columns = Vec::new();
-    let mut row_stride = padded;
+    let mut columns = Vec::new();
+    let mut rows_apart = 1;
     for other in (0..spec.shape.len()).rev().filter(|&b| b != axis) {
-        row_columns.push((
-            spec.shape[other],
-            from.1.strides[other],
-            to.1.strides[other],
-            row_stride,
-        ));
-        row_stride *= spec.shape[other];
+        columns.push(RowColumn {
+            count: spec.shape[other],
+            from_stride: from.layout.strides[other],
+            to_stride: to.layout.strides[other],
+            rows_apart,
+        });
+        rows_apart *= spec.shape[other];
     }
-    let chirp_pass =
-        |role: ChirpRole, reads: (Buffer, usize, usize), writes: (Buffer, usize, usize)| {
-            let chirp = Chirp {
-                role,
-                n,
-                padded,
-                table_offset: 0,
-            };
-            // The load reads the axis where the user's layout (or the region
-            // of the workspace that holds it) has it, the store writes it so;
-            // the rows of M are dense, M apart, `base` into the workspace.
-            let (user_reads, user_writes) = match role {
-                ChirpRole::Load { .. } => (true, false),
-                ChirpRole::Multiply => (false, false),
-                ChirpRole::Store { .. } => (false, true),
-            };
-            let (read_points, write_points) = chirp.side_points();
-            let chunk = CHIRP_THREADS * CHIRP_POINTS_PER_THREAD;
-            // Column 0: the chunk of the row a block takes (the kernel adds it).
-            let mut columns = vec![Column {
-                count: read_points.max(write_points).div_ceil(chunk),
-                input_stride: 0,
-                output_stride: 0,
-            }];
-            for &(count, from_stride, to_stride, scratch_stride) in &row_columns {
-                columns.push(Column {
-                    count,
-                    input_stride: if user_reads {
-                        from_stride
-                    } else {
-                        scratch_stride
-                    },
-                    output_stride: if user_writes {
-                        to_stride
-                    } else {
-                        scratch_stride
-                    },
-                });
-            }
-            let input_stride = if user_reads { from.1.strides[axis] } else { 1 };
-            let output_stride = if user_writes { to.1.strides[axis] } else { 1 };
-            Pass {
-                n: padded,
-                stages: Vec::new(),
-                threads_per_fft: CHIRP_THREADS,
-                values_per_thread: CHIRP_POINTS_PER_THREAD,
-                ffts_per_block: 1,
-                threads_per_block: CHIRP_THREADS,
-                min_blocks_per_sm: 1,
-                lanes: LaneLayout::FftMajor,
-                io: GlobalIo::Direct,
-                output_io: GlobalIo::Direct,
-                access: Access {
-                    reads: reads.0,
-                    writes: writes.0,
-                    input_stride,
-                    output_stride,
-                    columns,
-                    input_distance: reads.1,
-                    output_distance: writes.1,
-                    input_offset: reads.2,
-                    output_offset: writes.2,
-                    input_blocks: None,
-                    output_blocks: None,
-                },
-                step_twiddle: None,
-                real: None,
-                chirp: Some(chirp),
-                normalizes: false,
-                dynamic_shared: false,
-                input_caching: InputCaching::L1AndL2,
-                fft_stride: 0,
-                exchange_width: ExchangeWidth::BothParts,
-                exchange_buffers: ExchangeBuffers::Reused,
-                first_write: FirstWrite::AfterBarrier,
-                padding_search: PaddingSearch::EvenRadices,
-                twiddle_tables: TwiddleTables::Direct,
-                shared_bytes: 0,
-                twiddles: Twiddles::RoundedF64Table {
-                    len: chirp.table_len(false),
-                },
-            }
-        };
-    if let [fft] = &fft[..] {
-        let fused = |role: ChirpRole, user_reads: bool| {
-            let mut pass = fft.clone();
-            let Twiddles::RoundedF64Table { len } = pass.twiddles;
-            let chirp = Chirp {
-                role,
-                n,
-                padded,
-                table_offset: len,
-            };
-            pass.twiddles = Twiddles::RoundedF64Table {
-                len: len + chirp.table_len(true),
-            };
-            pass.chirp = Some(chirp);
-            // Points of the user's side go straight between global memory
-            // and registers, where the step is applied.
-            pass.io = GlobalIo::Direct;
-            pass.output_io = GlobalIo::Direct;
-            let access = &mut pass.access;
-            let (user, layout) = match user_reads {
-                true => (from.0, from.1),
-                false => (to.0, to.1),
-            };
-            access.columns = row_columns
-                .iter()
-                .map(|&(count, from_stride, to_stride, scratch_stride)| {
-                    let user_stride = match user_reads {
-                        true => from_stride,
-                        false => to_stride,
-                    };
-                    match user_reads {
-                        true => Column {
-                            count,
-                            input_stride: user_stride,
-                            output_stride: scratch_stride,
-                        },
-                        false => Column {
-                            count,
-                            input_stride: scratch_stride,
-                            output_stride: user_stride,
-                        },
-                    }
-                })
-                .collect();
-            match user_reads {
-                true => {
-                    (access.reads, access.input_stride) = (user, layout.strides[axis]);
-                    (access.input_distance, access.input_offset) = (layout.distance, 0);
-                    access.writes = Buffer::Scratch;
-                    (access.output_stride, access.output_distance) = (1, workspace);
-                    access.output_offset = base;
-                }
-                false => {
-                    (access.writes, access.output_stride) = (user, layout.strides[axis]);
-                    (access.output_distance, access.output_offset) = (layout.distance, 0);
-                    access.reads = Buffer::Scratch;
-                    (access.input_stride, access.input_distance) = (1, workspace);
-                    access.input_offset = base;
-                }
-            }
-            pass
-        };
-        return Ok((
-            vec![
-                fused(ChirpRole::Load { side: from.2 }, true),
-                fused(ChirpRole::Store { side: to.2 }, false),
-            ],
-            base + workspace,
-        ));
+    let rows = Rows {
+        axis,
+        n,
+        padded,
+        from,
+        to,
+        columns,
+    };
+    let fused = match (&fft[..], steps) {
+        ([one], _) => Some(chirp_fusion::one_kernel(one, &rows)),
+        (several, Steps::Fused) => chirp_fusion::on_passes(several, &rows),
+        (_, Steps::Apart) => None,
+    };
+    if let Some(passes) = fused {
+        return Ok((passes, base + workspace));
     }
     let workspace_side = (Buffer::Scratch, workspace, base);
-    let mut passes = vec![chirp_pass(
-        ChirpRole::Load { side: from.2 },
-        (from.0, from.1.distance, 0),
+    let mut passes = vec![apart_pass(
+        &rows,
+        ChirpRole::Load { side: from.holds },
+        (from.buffer, from.layout.distance, 0),
         workspace_side,
     )];
     passes.extend(fft.iter().cloned());
-    passes.push(chirp_pass(
+    passes.push(apart_pass(
+        &rows,
         ChirpRole::Multiply,
         workspace_side,
         workspace_side,
     ));
     passes.extend(fft);
-    passes.push(chirp_pass(
-        ChirpRole::Store { side: to.2 },
+    passes.push(apart_pass(
+        &rows,
+        ChirpRole::Store { side: to.holds },
         workspace_side,
-        (to.0, to.1.distance, 0),
+        (to.buffer, to.layout.distance, 0),
     ));
     Ok((passes, base + workspace))
+}
+
+/// The kernel of its own that runs step `role` over `rows`, reading and
+/// writing (buffer, distance, offset) `reads` and `writes`: the load reads
+/// the axis where the user's layout (or the region of the workspace that
+/// holds it) has it, the store writes it so; the rows of M are dense, M
+/// apart, in the workspace. Each block takes a chunk of one row.
+fn apart_pass(
+    rows: &Rows,
+    role: ChirpRole,
+    reads: (Buffer, usize, usize),
+    writes: (Buffer, usize, usize),
+) -> Pass {
+    let chirp = Chirp {
+        role,
+        n: rows.n,
+        padded: rows.padded,
+        table_offset: 0,
+        index: None,
+    };
+    let (user_reads, user_writes) = match role {
+        ChirpRole::Load { .. } => (true, false),
+        ChirpRole::Multiply => (false, false),
+        ChirpRole::Store { .. } => (false, true),
+    };
+    let (read_points, write_points) = chirp.side_points();
+    let chunk = CHIRP_THREADS * CHIRP_POINTS_PER_THREAD;
+    // Column 0: the chunk of the row a block takes (the kernel adds it).
+    let mut columns = vec![Column {
+        count: read_points.max(write_points).div_ceil(chunk),
+        input_stride: 0,
+        output_stride: 0,
+    }];
+    for row in &rows.columns {
+        let scratch_stride = row.rows_apart * rows.padded;
+        columns.push(Column {
+            count: row.count,
+            input_stride: if user_reads {
+                row.from_stride
+            } else {
+                scratch_stride
+            },
+            output_stride: if user_writes {
+                row.to_stride
+            } else {
+                scratch_stride
+            },
+        });
+    }
+    let axis = rows.axis;
+    let input_stride = if user_reads {
+        rows.from.layout.strides[axis]
+    } else {
+        1
+    };
+    let output_stride = if user_writes {
+        rows.to.layout.strides[axis]
+    } else {
+        1
+    };
+    Pass {
+        n: rows.padded,
+        stages: Vec::new(),
+        threads_per_fft: CHIRP_THREADS,
+        values_per_thread: CHIRP_POINTS_PER_THREAD,
+        ffts_per_block: 1,
+        threads_per_block: CHIRP_THREADS,
+        min_blocks_per_sm: 1,
+        lanes: LaneLayout::FftMajor,
+        io: GlobalIo::Direct,
+        output_io: GlobalIo::Direct,
+        access: Access {
+            reads: reads.0,
+            writes: writes.0,
+            input_stride,
+            output_stride,
+            columns,
+            input_distance: reads.1,
+            output_distance: writes.1,
+            input_offset: reads.2,
+            output_offset: writes.2,
+            input_blocks: None,
+            output_blocks: None,
+        },
+        step_twiddle: None,
+        real: None,
+        chirp: Some(chirp),
+        normalizes: false,
+        dynamic_shared: false,
+        input_caching: InputCaching::L1AndL2,
+        fft_stride: 0,
+        exchange_width: ExchangeWidth::BothParts,
+        exchange_buffers: ExchangeBuffers::Reused,
+        first_write: FirstWrite::AfterBarrier,
+        padding_search: PaddingSearch::EvenRadices,
+        twiddle_tables: TwiddleTables::Direct,
+        shared_bytes: 0,
+        twiddles: Twiddles::RoundedF64Table {
+            len: chirp.table_len(false),
+        },
+    }
 }
 
 /// `pass` of the in-place plan of one row of M, moved into the workspace
@@ -633,6 +741,7 @@ fn in_workspace(
 /// their workspace from element `base` of each transform's on, and where
 /// that ends: the axes that need Bluestein's algorithm first, each into
 /// `to`, then the others as the planner plans them.
+#[allow(clippy::too_many_arguments)]
 fn complex_axes(
     spec: &FftSpec,
     target: &Target,
@@ -641,6 +750,7 @@ fn complex_axes(
     from: (Buffer, &Layout),
     to: (Buffer, &Layout),
     base: usize,
+    steps: Steps,
 ) -> Result<(Vec<Pass>, usize), Error> {
     let mut passes = Vec::new();
     let mut extent = base;
@@ -656,9 +766,10 @@ fn complex_axes(
             target,
             wisdom,
             axis,
-            (at.0, at.1, AxisSide::Complex),
-            (to.0, to.1, AxisSide::Complex),
+            UserSide::new(at.0, at.1, AxisSide::Complex),
+            UserSide::new(to.0, to.1, AxisSide::Complex),
             base,
+            steps,
         )?;
         passes.extend(axis_passes);
         extent = extent.max(end);
@@ -753,13 +864,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn padded_lengths_are_fast_sizes_of_at_least_2n_minus_1() {
-        assert_eq!(padded_length(37), 75);
-        assert_eq!(padded_length(4099), 8232);
-        assert_eq!(padded_length(10007), 20160);
-        for n in [37, 41, 97, 4099, 65537] {
-            let m = padded_length(n);
-            assert!(m >= 2 * n - 1 && m < 2 * (2 * n - 1), "{n}: {m}");
-        }
+    fn a_chirp_step_at_an_index_its_passes_do_not_have_is_refused() {
+        let mut plan = crate::plan::plan(&FftSpec::new(4099)).unwrap();
+        // The index travels through the plan's JSON.
+        let json = serde_json::to_string(&plan).unwrap();
+        assert_eq!(Plan::from_json(&json, &Target::PORTABLE), Ok(plan.clone()));
+        let chirp = plan.passes[0].chirp.as_mut().unwrap();
+        chirp.index.as_mut().unwrap().points += 1;
+        let err = super::super::invariants::check(&plan, &Target::PORTABLE).unwrap_err();
+        assert!(err.to_string().contains("chirp step takes points"), "{err}");
     }
 }

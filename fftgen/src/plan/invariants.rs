@@ -125,7 +125,9 @@ fn broken(pass: usize, n: usize, reason: String) -> Error {
 /// the entries it indexes, and covers every point of its rows with the
 /// chunks of its first column.
 fn check_chirp(pass: &Pass, chirp: super::Chirp) -> Result<(), String> {
-    if chirp.n < 2 || chirp.padded < 2 * chirp.n - 1 || pass.n != chirp.padded {
+    // (A pass of several of the FFT of M is checked against M below.)
+    let whole_row = chirp.index.is_some() || pass.n == chirp.padded;
+    if chirp.n < 2 || chirp.padded < 2 * chirp.n - 1 || !whole_row {
         return Err(format!(
             "a convolution of {} points cannot hold Bluestein's for {} (it needs {})",
             chirp.padded,
@@ -142,16 +144,7 @@ fn check_chirp(pass: &Pass, chirp: super::Chirp) -> Result<(), String> {
         ));
     }
     if fused {
-        // The FFT of M with the step in its loads or stores: one row per
-        // FFT, both ends straight between global memory and registers.
-        return match (pass.io, pass.output_io, chirp.role) {
-            (
-                GlobalIo::Direct,
-                GlobalIo::Direct,
-                ChirpRole::Load { .. } | ChirpRole::Store { .. },
-            ) => Ok(()),
-            _ => Err("an FFT with a chirp step reads and writes global memory directly".into()),
-        };
+        return check_fused_chirp(pass, chirp);
     }
     let (read, write) = chirp.side_points();
     let chunk = pass.threads_per_fft * pass.values_per_thread;
@@ -167,6 +160,50 @@ fn check_chirp(pass: &Pass, chirp: super::Chirp) -> Result<(), String> {
             "its blocks cover {covered} points of rows of {}",
             read.max(write)
         ));
+    }
+    Ok(())
+}
+
+/// An FFT of M with a step of Bluestein's algorithm on its loads or
+/// stores: in one kernel, one row per FFT, both ends straight between
+/// global memory and registers; on the first or last pass of several, its
+/// FFTs at the four-step index the step names (column c, the points
+/// c + `points` p, the column's stride on that side `points` times
+/// shorter than the points'), that side not staged through shared memory.
+fn check_fused_chirp(pass: &Pass, chirp: super::Chirp) -> Result<(), String> {
+    let Some(index) = chirp.index else {
+        return match (pass.io, pass.output_io, chirp.role) {
+            (
+                GlobalIo::Direct,
+                GlobalIo::Direct,
+                ChirpRole::Load { .. } | ChirpRole::Store { .. },
+            ) => Ok(()),
+            _ => Err("an FFT with a chirp step reads and writes global memory directly".into()),
+        };
+    };
+    let access = &pass.access;
+    let Some(column) = access.columns.get(index.column) else {
+        return Err(format!(
+            "its chirp step's index names column {}, which it lacks",
+            index.column
+        ));
+    };
+    let (io, point_stride, column_stride) = match chirp.on_loads() {
+        true => (pass.io, access.input_stride, column.input_stride),
+        false => (pass.output_io, access.output_stride, column.output_stride),
+    };
+    if column.count != index.points
+        || index.points * pass.n != chirp.padded
+        || point_stride != index.points * column_stride
+    {
+        return Err(format!(
+            "its chirp step takes points c + {} p of rows of {}, which its FFTs of {} (column \
+             {} of {} FFTs, stride {column_stride}; points {point_stride} apart) are not",
+            index.points, chirp.padded, pass.n, index.column, column.count
+        ));
+    }
+    if io == GlobalIo::StagedThroughShared {
+        return Err("a chirp step on a side staged through shared memory".into());
     }
     Ok(())
 }
@@ -449,8 +486,50 @@ fn check_mirrored(
 /// transform, and steps between transforms as the buffer's layout does.
 fn check_bounds(pass: &Pass, plan: &Plan) -> Result<(), String> {
     let access = &pass.access;
-    // A chirp pass reads and writes rows of different lengths.
-    let (read_points, write_points) = pass.chirp.map_or((pass.n, pass.n), |c| c.side_points());
+    // A chirp pass reads and writes rows of different lengths; an FFT of
+    // M with a step on the user's side addresses the user's N points.
+    let (read_points, write_points) = match pass.chirp {
+        None => (pass.n, pass.n),
+        Some(chirp) if pass.stages.is_empty() => chirp.side_points(),
+        Some(chirp) => {
+            let (user_reads, user_writes) = chirp.side_points();
+            match chirp.role {
+                ChirpRole::Load { .. } => (user_reads, pass.n),
+                ChirpRole::Multiply => (pass.n, pass.n),
+                ChirpRole::Store { .. } => (pass.n, user_writes),
+            }
+        }
+    };
+    // Where the step's index names a column, the user's side steps along
+    // the axis at that column's stride and the column is the axis.
+    let user_index = pass
+        .chirp
+        .filter(|c| c.role != ChirpRole::Multiply)
+        .and_then(|c| c.index.map(|index| (index.column, c.on_loads())));
+    let along_axis = |reads: bool, stride: usize| match user_index {
+        Some((column, on_loads)) if on_loads == reads => {
+            let column = &access.columns[column];
+            match reads {
+                true => column.input_stride,
+                false => column.output_stride,
+            }
+        }
+        _ => stride,
+    };
+    let columns_of = |reads: bool| -> Vec<(usize, usize)> {
+        access
+            .columns
+            .iter()
+            .enumerate()
+            .filter(
+                |&(i, _)| !matches!(user_index, Some((c, on_loads)) if c == i && on_loads == reads),
+            )
+            .map(|(_, c)| match reads {
+                true => (c.count, c.input_stride),
+                false => (c.count, c.output_stride),
+            })
+            .collect()
+    };
     // Elements per transform a buffer holds, and its distance.
     let extent = |buffer: Buffer| -> Option<(usize, usize)> {
         match buffer {
@@ -471,26 +550,18 @@ fn check_bounds(pass: &Pass, plan: &Plan) -> Result<(), String> {
             read_points,
             access.reads,
             access.input_offset,
-            access.input_stride,
+            along_axis(true, access.input_stride),
             access.input_distance,
-            access
-                .columns
-                .iter()
-                .map(|c| (c.count, c.input_stride))
-                .collect::<Vec<_>>(),
+            columns_of(true),
         ),
         (
             "writes",
             write_points,
             access.writes,
             access.output_offset,
-            access.output_stride,
+            along_axis(false, access.output_stride),
             access.output_distance,
-            access
-                .columns
-                .iter()
-                .map(|c| (c.count, c.output_stride))
-                .collect(),
+            columns_of(false),
         ),
     ];
     for (verb, points, buffer, offset, stride, distance, columns) in sides {

@@ -28,6 +28,8 @@ pub use wisdom::{PassScope, Wisdom, WisdomEntry, WisdomFile, WISDOM_ENV};
 
 pub mod access;
 pub mod bluestein;
+mod chirp_fusion;
+mod padded_row;
 pub mod split;
 
 pub use access::{Access, Column, StepTwiddle, StepTwiddleForm};
@@ -140,6 +142,11 @@ impl Plan {
     /// reals and the half spectrum they move).
     pub fn bytes_moved(&self) -> usize {
         match self.kind {
+            // Bluestein's rows are longer than the axis, and its steps read
+            // or write the axis's points.
+            TransformKind::C2c if self.passes.iter().any(|p| p.chirp.is_some()) => {
+                self.passes.iter().map(|pass| pass.bytes_moved(self)).sum()
+            }
             TransformKind::C2c => self.passes.len() * 2 * self.n * self.precision.complex_bytes(),
             TransformKind::R2c => self.passes.iter().map(|pass| pass.bytes_moved(self)).sum(),
         }
@@ -501,6 +508,15 @@ impl Pass {
     pub fn bytes_moved(&self, plan: &Plan) -> usize {
         let ffts = self.access.ffts_per_transform();
         let complex = plan.precision.complex_bytes();
+        if let Some(chirp) = self.chirp {
+            // Rows of M per transform: a step's own kernel takes chunks of
+            // a row (its column 0), an FFT of M's pass M / n FFTs of one.
+            let rows = match self.stages.is_empty() {
+                true => ffts / self.access.columns.first().map_or(1, |c| c.count.max(1)),
+                false => ffts * self.n / chirp.padded,
+            };
+            return rows * chirp.bytes_per_row(plan.precision);
+        }
         match self.real {
             None => 2 * self.n * ffts * complex,
             Some(real) => {

@@ -273,9 +273,13 @@ fn bytes_line(plan: &Plan) -> String {
     let sum = |passes: &[Pass]| -> usize { passes.iter().map(|p| p.bytes_moved(plan)).sum() };
     match plan.kind {
         TransformKind::C2c => format!(
-            "{} bytes per transform ({} pass(es), each reads and writes it once)",
+            "{} bytes per transform ({} pass(es), each reads and writes {})",
             plan.bytes_moved(),
-            plan.passes.len()
+            plan.passes.len(),
+            match plan.passes.iter().any(|p| p.chirp.is_some()) {
+                true => "Bluestein's rows of M, or the axis's points where a step meets them",
+                false => "it once",
+            }
         ),
         TransformKind::R2c => {
             let directions: Vec<String> = plan
@@ -346,6 +350,9 @@ fn print_pass(plan: &Plan, index: usize, pass: &Pass, direction: Direction) {
             format!("{} per transform", pass.bytes_moved(plan)),
         ),
     ];
+    if let Some(chirp) = pass.chirp {
+        rows.push(("Bluestein step", chirp_words(&chirp, pass)));
+    }
     if plan.kind == TransformKind::R2c {
         let step = match pass.real {
             Some(step) => real_step_words(&step, direction),
@@ -412,6 +419,36 @@ fn print_pass(plan: &Plan, index: usize, pass: &Pass, direction: Direction) {
         println!("  {name:<18} {value}");
     }
     print_stages(pass);
+}
+
+/// What a pass does of Bluestein's algorithm besides an FFT, and where.
+fn chirp_words(chirp: &fftgen::plan::Chirp, pass: &Pass) -> String {
+    use fftgen::plan::ChirpRole;
+    let (n, m) = (chirp.n, chirp.padded);
+    let at = match chirp.index {
+        Some(index) => format!(
+            "point c + {} p of the row, c = column {}",
+            index.points, index.column
+        ),
+        None => "point p of the row".into(),
+    };
+    let step = match chirp.role {
+        ChirpRole::Load { side } => format!(
+            "the chirp on the loads of the axis's {n} points ({side:?}), 0 up to {m}{}",
+            match chirp.index.is_none() && !pass.stages.is_empty() {
+                true => "; the product with the chirp's spectrum on the stores",
+                false => "",
+            }
+        ),
+        ChirpRole::Multiply => format!("the product with the chirp's spectrum (rows of {m})"),
+        ChirpRole::Store { side } => {
+            format!("the closing chirp, row point (M - k) mod M as output k < {n} ({side:?})")
+        }
+    };
+    match pass.stages.is_empty() {
+        true => format!("{step}, a kernel of its own"),
+        false => format!("{step}, at {at}"),
+    }
 }
 
 /// The stage table of `pass`.

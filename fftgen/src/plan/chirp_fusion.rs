@@ -1,0 +1,309 @@
+//! Where the steps of Bluestein's algorithm ([`super::bluestein`]) ride on
+//! the FFTs of M instead of running as kernels of their own: the chirp
+//! (and the zero padding from N to M, which reads no zeros) on the loads
+//! of the first FFT, the product with the chirp's spectrum on its stores,
+//! and the closing chirp (keeping the N outputs, in the user's layout) on
+//! the stores of the second, which the FFT of M read backwards makes the
+//! inverse FFT (seed 000 section IV.E).
+//!
+//! Where one kernel holds the FFT of M, its two ends take the steps: two
+//! kernels in all. Where the FFT of M takes the passes of the four-step
+//! split ([`super::multipass`]), the first and last passes take them, at
+//! the four-step index: before step i the row holds, at K + P r (P = f0 ...
+//! f(i-1)), the digits K already transformed and the remainder r not yet,
+//! so the first pass's FFT at column c reads the points c + (M / f0) p of
+//! the row (P = 1: the point's index along the axis), and the last pass's
+//! FFT at column K writes K + P k, the natural order. The transform runs
+//! 2 x (passes of M) kernels, the first pass reading N points of the user's
+//! side per row and the last writing N (or the half spectrum, or reals),
+//! where the steps apart ran three more kernels over rows of M.
+
+use super::access::Column;
+use super::bluestein::{AxisSide, Chirp, ChirpRole};
+use super::real_step::AxisIndex;
+use super::{GlobalIo, Pass, Twiddles};
+use crate::{Buffer, Layout};
+
+/// One side of the axis as the user's data (or a region of the workspace
+/// that holds it) has it: the buffer, its layout and what it holds.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct UserSide<'a> {
+    pub buffer: Buffer,
+    pub layout: &'a Layout,
+    pub holds: AxisSide,
+}
+
+impl<'a> UserSide<'a> {
+    pub fn new(buffer: Buffer, layout: &'a Layout, holds: AxisSide) -> UserSide<'a> {
+        UserSide {
+            buffer,
+            layout,
+            holds,
+        }
+    }
+}
+
+/// A coordinate of the other axes, which tell the rows of M apart: its
+/// count, its stride in the layouts read (`from`) and written (`to`), and
+/// the rows between its neighbours in the workspace, where the rows are
+/// dense.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct RowColumn {
+    pub count: usize,
+    pub from_stride: usize,
+    pub to_stride: usize,
+    pub rows_apart: usize,
+}
+
+/// The rows of Bluestein's algorithm along one axis: its length N, the
+/// padded length M, the sides it reads and writes, and the coordinates of
+/// the other axes (the fastest first).
+#[derive(Debug, Clone)]
+pub(super) struct Rows<'a> {
+    pub axis: usize,
+    pub n: usize,
+    pub padded: usize,
+    pub from: UserSide<'a>,
+    pub to: UserSide<'a>,
+    pub columns: Vec<RowColumn>,
+}
+
+/// The two kernels of an FFT of M that one kernel holds (`fft`, moved into
+/// the workspace with the rows as its last column): the first loads the
+/// chirped user side and stores the product with the chirp's spectrum, the
+/// second stores the chirped outputs on the user side. Both ends of both
+/// go straight between global memory and registers, where the steps apply.
+pub(super) fn one_kernel(fft: &Pass, rows: &Rows) -> Vec<Pass> {
+    let fused = |role: ChirpRole, reads_user: bool| {
+        let mut pass = with_step(fft, rows, role, None);
+        pass.io = GlobalIo::Direct;
+        pass.output_io = GlobalIo::Direct;
+        onto_user_side(&mut pass, rows, reads_user, None);
+        pass
+    };
+    vec![
+        fused(
+            ChirpRole::Load {
+                side: rows.from.holds,
+            },
+            true,
+        ),
+        fused(
+            ChirpRole::Store {
+                side: rows.to.holds,
+            },
+            false,
+        ),
+    ]
+}
+
+/// The passes of an FFT of M of several passes (`fft`, moved into the
+/// workspace with the rows as their last column), twice, with the chirp on
+/// the first FFT's first loads, the product with the chirp's spectrum on
+/// its last stores and the closing chirp on the second FFT's last stores;
+/// `None` where the first or last pass is not of the four-step form these
+/// steps need (its FFTs at a column c and the points c + (M / f) p of the
+/// row, the side the step is on not staged through shared memory).
+pub(super) fn on_passes(fft: &[Pass], rows: &Rows) -> Option<Vec<Pass>> {
+    let [first, middle @ .., last] = fft else {
+        return None;
+    };
+    let first_index = four_step_index(first, rows.padded, true)?;
+    let last_index = four_step_index(last, rows.padded, false)?;
+    let load_role = ChirpRole::Load {
+        side: rows.from.holds,
+    };
+    let mut load = with_step(first, rows, load_role, Some(first_index));
+    onto_user_side(&mut load, rows, true, Some(first_index));
+    let multiply = with_step(last, rows, ChirpRole::Multiply, Some(last_index));
+    let store_role = ChirpRole::Store {
+        side: rows.to.holds,
+    };
+    let mut store = with_step(last, rows, store_role, Some(last_index));
+    onto_user_side(&mut store, rows, false, Some(last_index));
+
+    let mut passes = vec![load];
+    passes.extend(middle.iter().cloned());
+    passes.push(multiply);
+    passes.push(first.clone());
+    passes.extend(middle.iter().cloned());
+    passes.push(store);
+    Some(passes)
+}
+
+/// Where the FFTs of `pass` (a first pass where `loads`, else a last pass
+/// of the four-step FFT of one row of `padded` points, moved into the
+/// workspace) take their points along the row: at the coordinate of
+/// column 0 plus `points` times the point, `points` being that column's
+/// count. `None` where the pass has another form, or stages that side
+/// through shared memory (which the steps do not ride on).
+fn four_step_index(pass: &Pass, padded: usize, loads: bool) -> Option<AxisIndex> {
+    let access = &pass.access;
+    let [index, _rows] = &access.columns[..] else {
+        return None;
+    };
+    let (point_stride, column_stride, io) = match loads {
+        true => (access.input_stride, index.input_stride, pass.io),
+        false => (access.output_stride, index.output_stride, pass.output_io),
+    };
+    let four_step = index.count * pass.n == padded
+        && column_stride == 1
+        && point_stride == index.count
+        && io != GlobalIo::StagedThroughShared
+        && pass.real.is_none()
+        && pass.chirp.is_none()
+        && access.input_blocks.is_none()
+        && access.output_blocks.is_none();
+    four_step.then_some(AxisIndex {
+        column: 0,
+        points: index.count,
+    })
+}
+
+/// `pass` with the step `role` on its loads or stores, the step's tables
+/// after its own twiddles (the stages', then the four-step twiddle's).
+fn with_step(pass: &Pass, rows: &Rows, role: ChirpRole, index: Option<AxisIndex>) -> Pass {
+    let mut pass = pass.clone();
+    let Twiddles::RoundedF64Table { len } = pass.twiddles;
+    let table_offset = len + pass.step_twiddle.map_or(0, |step| step.len());
+    let chirp = Chirp {
+        role,
+        n: rows.n,
+        padded: rows.padded,
+        table_offset,
+        index,
+    };
+    pass.twiddles = Twiddles::RoundedF64Table {
+        len: table_offset + chirp.table_len(true),
+    };
+    pass.chirp = Some(chirp);
+    pass
+}
+
+/// Moves the side of `pass` that reads (`reads_user`) or writes the row of
+/// M onto the user's side of the axis: the buffer and layout of
+/// `rows.from` (or `rows.to`), the point's index along the axis (`index`'s
+/// column, the user's axis stride apart, or the point itself) at the
+/// axis's stride, the rows at the other axes' strides. The workspace side
+/// keeps its place; its rows (the pass's last column) become the other
+/// axes' coordinates, as dense as the rows are.
+fn onto_user_side(pass: &mut Pass, rows: &Rows, reads_user: bool, index: Option<AxisIndex>) {
+    let side = match reads_user {
+        true => rows.from,
+        false => rows.to,
+    };
+    let axis_stride = side.layout.strides[rows.axis];
+    let access = &mut pass.access;
+    let row = access
+        .columns
+        .last()
+        .expect("an FFT of M in the workspace has its rows as its last column");
+    let row_stride = match reads_user {
+        true => row.output_stride,
+        false => row.input_stride,
+    };
+    let place = |count: usize, user: usize, workspace: usize| match reads_user {
+        true => Column {
+            count,
+            input_stride: user,
+            output_stride: workspace,
+        },
+        false => Column {
+            count,
+            input_stride: workspace,
+            output_stride: user,
+        },
+    };
+    let mut columns = Vec::new();
+    if let Some(index) = index {
+        let along = &access.columns[index.column];
+        let workspace = match reads_user {
+            true => along.output_stride,
+            false => along.input_stride,
+        };
+        columns.push(place(along.count, axis_stride, workspace));
+    }
+    for column in &rows.columns {
+        let user = match reads_user {
+            true => column.from_stride,
+            false => column.to_stride,
+        };
+        columns.push(place(column.count, user, column.rows_apart * row_stride));
+    }
+    access.columns = columns;
+    let point_stride = index.map_or(1, |index| index.points) * axis_stride;
+    match reads_user {
+        true => {
+            access.reads = side.buffer;
+            access.input_stride = point_stride;
+            access.input_distance = side.layout.distance;
+            access.input_offset = 0;
+        }
+        false => {
+            access.writes = side.buffer;
+            access.output_stride = point_stride;
+            access.output_distance = side.layout.distance;
+            access.output_offset = 0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::bluestein::plan_apart;
+    use crate::FftSpec;
+
+    #[test]
+    fn the_steps_ride_only_on_passes_of_the_four_step_form() {
+        // 4099 on the portable target: the FFT of 8232 in two passes, the
+        // second and third of the plan with its steps apart.
+        let apart = plan_apart(&FftSpec::new(4099)).unwrap();
+        let fft = &apart.passes[1..3];
+        let layout = Layout::contiguous(&[4099]);
+        let side = |buffer| UserSide {
+            buffer,
+            layout: &layout,
+            holds: AxisSide::Complex,
+        };
+        let rows = Rows {
+            axis: 0,
+            n: 4099,
+            padded: 8232,
+            from: side(Buffer::Input),
+            to: side(Buffer::Output),
+            columns: Vec::new(),
+        };
+        let fused = on_passes(fft, &rows).expect("the four-step form");
+        let roles: Vec<_> = fused.iter().map(|p| p.chirp.map(|c| c.role)).collect();
+        assert_eq!(
+            roles,
+            [
+                Some(ChirpRole::Load {
+                    side: AxisSide::Complex
+                }),
+                Some(ChirpRole::Multiply),
+                None,
+                Some(ChirpRole::Store {
+                    side: AxisSide::Complex
+                }),
+            ]
+        );
+        // The first pass reads the axis's points c + 84 p at unit stride.
+        let load = &fused[0];
+        assert_eq!(load.chirp.unwrap().index.unwrap().points, 84);
+        assert_eq!(
+            (load.access.reads, load.access.input_stride),
+            (Buffer::Input, 84)
+        );
+        assert_eq!(load.access.columns[0].input_stride, 1);
+        // A side staged through shared memory, or FFTs that do not take
+        // the row's points at the four-step index, keep the steps apart.
+        let mut staged = fft.to_vec();
+        staged[0].io = GlobalIo::StagedThroughShared;
+        assert!(on_passes(&staged, &rows).is_none());
+        let mut strided = fft.to_vec();
+        strided[1].access.output_stride += 1;
+        assert!(on_passes(&strided, &rows).is_none());
+    }
+}
