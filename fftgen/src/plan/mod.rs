@@ -9,6 +9,7 @@
 
 pub mod axes;
 pub mod choices;
+pub mod cost;
 pub mod decompose;
 pub mod factor;
 pub mod invariants;
@@ -21,6 +22,7 @@ pub mod real_step;
 pub mod wisdom;
 
 pub use choices::ShapeChoices;
+pub use cost::{CostModel, ScheduleFeatures};
 pub use decompose::{plan, plan_with_wisdom};
 pub use padding::{Padding, PaddingSearch};
 pub use pass_planner::MAX_SINGLE_KERNEL;

@@ -9,6 +9,7 @@
 //! in [`super::decompose`], [`super::multipass`] and [`super::real`].
 
 use super::choices::ShapeChoices;
+use super::cost::ScheduleFeatures;
 use super::padding::{bank_words, Exchange, Padding, PaddingSearch};
 use super::radix::{choose, thread_shape, values_per_thread};
 use super::{
@@ -107,7 +108,9 @@ pub(super) fn opt_in_resident(
 }
 
 /// The radices, threads per transform and launch bound of a one-kernel
-/// transform of `n` points past [`max_size`] on `target`, if one fits.
+/// transform of `n` points past [`max_size`] on `target`, if one fits:
+/// the feasible schedule the target's fitted [`super::CostModel`] predicts
+/// fastest, ranked by the rules below where it has no model.
 /// Data stays in registers between the stages and one block holds one
 /// FFT, so the block is resident for the whole transform: what hides the
 /// memory latency is other blocks on the SM. Among the schedules whose
@@ -136,6 +139,9 @@ pub fn opt_in_shape(
         .launchable_threads_per_block
         .min(target.max_threads_per_block);
     let max_values = max_values_per_thread(precision);
+    let model = super::Wisdom::built_in()
+        .model(target)
+        .filter(|model| model.precision == precision);
     // Feasible schedules of `stages` stages, each with its score.
     let feasible = |stages: usize| {
         super::radix::schedules(n, stages, stages)
@@ -151,7 +157,12 @@ pub fn opt_in_shape(
                         let resident = opt_in_resident(threads, shared, values, precision, target);
                         let guarded = radices.iter().filter(|&&r| (n / r) % threads != 0).count();
                         let score = (Reverse(resident), guarded, radices.len(), Reverse(threads));
-                        (score, radices.clone(), threads, resident)
+                        let predicted = model.map(|model| {
+                            let features =
+                                ScheduleFeatures::of(&radices, threads, resident, target.warp_size);
+                            model.predict(&features)
+                        });
+                        ((predicted, score), radices.clone(), threads, resident)
                     })
                     .filter(|(_, _, _, resident)| *resident > 0)
                     .collect::<Vec<_>>()
@@ -166,9 +177,17 @@ pub fn opt_in_shape(
         .map(|stages| (stages, feasible(stages)))
         .find(|(_, found)| !found.is_empty())?;
     candidates.extend(feasible(stages + 1));
+    // The fitted model's cheapest (ties, and targets without a model, by
+    // the score above).
     candidates
         .into_iter()
-        .min_by_key(|(score, _, _, _)| *score)
+        .min_by(|(a, _, _, _), (b, _, _, _)| {
+            let predicted = match (a.0, b.0) {
+                (Some(a), Some(b)) => a.total_cmp(&b),
+                _ => std::cmp::Ordering::Equal,
+            };
+            predicted.then(a.1.cmp(&b.1))
+        })
         .map(|(_, radices, threads, resident)| (radices, threads, resident))
 }
 
@@ -1412,9 +1431,9 @@ mod tests {
             assert_eq!(lone.first_write, FirstWrite::Immediate, "{n}");
             assert_eq!(lone.input_caching, InputCaching::L2Only, "{n}");
         }
-        // Shapes that share an SM (10000 has no wisdom entry on the H200),
+        // Shapes that share an SM (5082 has no wisdom entry on the H200),
         // and shapes given by hand, keep the defaults.
-        let shared = pass(10000, Precision::F32, ShapeChoices::default());
+        let shared = pass(5082, Precision::F32, ShapeChoices::default());
         assert!(shared.min_blocks_per_sm > 1);
         assert_eq!(shared.first_write, FirstWrite::AfterBarrier);
         let given = pass(

@@ -47,6 +47,9 @@ pub struct WisdomFile {
     /// What the shapes are and how they were measured.
     #[serde(default)]
     pub about: String,
+    /// The one-kernel cost model fitted on this GPU model, where one was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<super::CostModel>,
     pub entries: Vec<WisdomEntry>,
 }
 
@@ -312,6 +315,17 @@ impl Wisdom {
             .flat_map(|f| f.entries.iter().map(move |e| (f, e)))
     }
 
+    /// The cost model fitted on `target`'s own model, else the fallback
+    /// files' ([`super::cost`]).
+    pub fn model(&self, target: &Target) -> Option<&super::CostModel> {
+        let own = self.files.iter().filter(|f| f.measured_on(target));
+        let fallback = self
+            .files
+            .iter()
+            .filter(|f| f.fallback && !f.measured_on(target));
+        own.chain(fallback).find_map(|f| f.model.as_ref())
+    }
+
     /// The transform shapes and precisions that files measured on
     /// `target`'s own model have choices for.
     pub fn tuned_shapes(&self, target: &Target) -> Vec<(Precision, Vec<usize>)> {
@@ -413,6 +427,7 @@ mod tests {
             gpu: "X".into(),
             fallback: false,
             about: String::new(),
+            model: None,
             entries: vec![entry(64, vec![8, 8]), entry(16, vec![16])],
         };
         let file = file.with_entry(entry(64, vec![4, 16]));

@@ -938,6 +938,7 @@ fn column_wisdom(
         gpu: target.model.to_string(),
         fallback: false,
         about: "one fftgen tune variant".into(),
+        model: None,
         entries: vec![column.entry(precision, Vec::new())],
     };
     let path = std::env::temp_dir().join(format!(

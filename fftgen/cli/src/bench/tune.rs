@@ -653,6 +653,7 @@ impl TuneReport {
                 "Shapes `fftgen tune` measured fastest on {}, {} ({}).",
                 self.device, self.date_utc, self.command
             ),
+            model: None,
             entries: Vec::new(),
         });
         self.rows
