@@ -177,8 +177,16 @@ pub fn opt_in_shape(
         .map(|stages| (stages, feasible(stages)))
         .find(|(_, found)| !found.is_empty())?;
     candidates.extend(feasible(stages + 1));
-    // The fitted model's cheapest (ties, and targets without a model, by
-    // the score above).
+    // The score's choice; where it shares an SM with other blocks and the
+    // target has a model, the model's cheapest instead (ties by the score).
+    let by_score = candidates
+        .iter()
+        .min_by_key(|(score, _, _, _)| score.1)?
+        .clone();
+    let ranked_by_model = model.is_some_and(|model| by_score.3 >= model.min_resident_blocks);
+    if !ranked_by_model {
+        return Some((by_score.1, by_score.2, by_score.3));
+    }
     candidates
         .into_iter()
         .min_by(|(a, _, _, _), (b, _, _, _)| {
@@ -1414,6 +1422,34 @@ mod tests {
         // The rows (dense) keep the model's bound; the tiled columns take two.
         assert_eq!(bounds(Precision::F32)[1], 2);
         assert_eq!(bounds(Precision::F64)[1], 1);
+    }
+
+    #[test]
+    fn the_fitted_model_ranks_shapes_that_share_an_sm() {
+        let model = crate::plan::Wisdom::built_in()
+            .model(&Target::H100)
+            .expect("the H100 file holds a model")
+            .clone();
+        let predicted = |n: usize| {
+            let (radices, threads, blocks) =
+                opt_in_shape(n, Precision::F32, &Target::H100).unwrap();
+            let features = ScheduleFeatures::of(&radices, threads, blocks, 32);
+            (radices, blocks, model.predict(&features))
+        };
+        // 6804: the rules' 27 x 14 x 9 x 2 (3 blocks, four stages) ran at
+        // 69% of the copy, the model's pick at 89%
+        // (docs/bench/h100_fit_one_kernel_a.json).
+        let (radices, blocks, cost) = predicted(6804);
+        assert_ne!(radices, vec![27, 14, 9, 2]);
+        assert!(blocks >= model.min_resident_blocks);
+        let rules = ScheduleFeatures::of(&[27, 14, 9, 2], 252, 3, 32);
+        assert!(cost <= model.predict(&rules));
+        // A size whose choice holds an SM alone keeps the rules' choice.
+        let (radices, blocks, _) = predicted(18000);
+        assert_eq!(blocks, 1);
+        assert_eq!(radices, vec![15, 10, 10, 6, 2]);
+        // f64 has no model: the rules decide.
+        assert!(opt_in_shape(6804, Precision::F64, &Target::H100).is_some());
     }
 
     #[test]
