@@ -8,7 +8,7 @@
 mod commands;
 
 use clap::{Parser, Subcommand};
-use commands::{bench, check, emit, plan, sweep, tune};
+use commands::{bench, check, emit, fit, plan, sweep, tune};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -36,6 +36,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Time each size's planned shape and its neighbours against each other and cuFFT on a GPU.
     Tune(tune::TuneArgs),
+    /// Fit the one-kernel cost model to tune reports (no GPU) and write it into a wisdom file.
+    Fit(fit::FitArgs),
 }
 
 /// What a subcommand reports when it fails.
@@ -69,6 +71,7 @@ fn main() -> ExitCode {
         Command::Sweep(args) => sweep::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Fit(args) => fit::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -26,6 +26,7 @@
 pub mod case;
 pub mod cufft;
 pub mod distributed;
+pub mod fit;
 pub mod opencl;
 pub mod random_shapes;
 pub mod real;

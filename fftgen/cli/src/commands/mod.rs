@@ -4,6 +4,7 @@ pub mod args;
 pub mod bench;
 pub mod check;
 pub mod emit;
+pub mod fit;
 pub mod plan;
 pub mod sweep;
 pub mod tune;
