@@ -211,34 +211,16 @@ fn opt_in_sample_on_pocl_through_the_manifest() {
         let input = random_input(n * batch, n as u64);
         for direction in [Direction::Forward, Direction::Inverse] {
             let want = reference(&input, n, direction);
-            let error = match precision {
-                Precision::F32 => {
-                    let narrow: Vec<_> = input
-                        .iter()
-                        .map(|c| num_complex::Complex::new(c.re as f32, c.im as f32))
-                        .collect();
-                    let got = manifest_client::run_passes(
-                        device,
-                        &generated.opencl_source,
-                        &generated.manifest,
-                        direction,
-                        &narrow,
-                        batch,
-                    );
-                    relative_l2(&widen(&got), &want)
-                }
-                Precision::F64 => {
-                    let got = manifest_client::run_passes(
-                        device,
-                        &generated.opencl_source,
-                        &generated.manifest,
-                        direction,
-                        &input,
-                        batch,
-                    );
-                    relative_l2(&got, &want)
-                }
-            };
+            let got = manifest_client::run_passes_in(
+                precision,
+                device,
+                &generated.opencl_source,
+                &generated.manifest,
+                direction,
+                &input,
+                batch,
+            );
+            let error = relative_l2(&got, &want);
             let limit = tolerance(n, precision);
             assert!(
                 error <= limit,

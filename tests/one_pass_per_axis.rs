@@ -108,30 +108,15 @@ fn opt_in_axes_on_pocl_through_the_manifest() {
         for direction in [Direction::Forward, Direction::Inverse] {
             let want =
                 fftgen_cli::accuracy::reference_nd(shape, &input, direction, Normalization::None);
-            let got = match precision {
-                Precision::F32 => {
-                    let narrow: Vec<_> = input
-                        .iter()
-                        .map(|c| num_complex::Complex::new(c.re as f32, c.im as f32))
-                        .collect();
-                    widen(&manifest_client::run_passes(
-                        device,
-                        &generated.opencl_source,
-                        &generated.manifest,
-                        direction,
-                        &narrow,
-                        batch,
-                    ))
-                }
-                Precision::F64 => manifest_client::run_passes(
-                    device,
-                    &generated.opencl_source,
-                    &generated.manifest,
-                    direction,
-                    &input,
-                    batch,
-                ),
-            };
+            let got = manifest_client::run_passes_in(
+                precision,
+                device,
+                &generated.opencl_source,
+                &generated.manifest,
+                direction,
+                &input,
+                batch,
+            );
             let error = relative_l2(&got, &want);
             let limit = tolerance(points, precision);
             assert!(

@@ -38,6 +38,34 @@ pub fn run_passes<T: Copy + Default>(
         .collect()
 }
 
+/// [`run_passes`] on f64 `input`, narrowed to `precision` for the kernels
+/// and widened back for the comparison with the reference.
+pub fn run_passes_in(
+    precision: fftgen_runtime::Precision,
+    device: &OpenClDevice,
+    source: &str,
+    manifest: &Manifest,
+    direction: Direction,
+    input: &[Complex<f64>],
+    batch: usize,
+) -> Vec<Complex<f64>> {
+    match precision {
+        fftgen_runtime::Precision::F32 => {
+            let narrow: Vec<Complex<f32>> = input
+                .iter()
+                .map(|c| Complex::new(c.re as f32, c.im as f32))
+                .collect();
+            run_passes(device, source, manifest, direction, &narrow, batch)
+                .iter()
+                .map(|c| Complex::new(f64::from(c.re), f64::from(c.im)))
+                .collect()
+        }
+        fftgen_runtime::Precision::F64 => {
+            run_passes(device, source, manifest, direction, input, batch)
+        }
+    }
+}
+
 /// Scalars (of the precision `T`) of a buffer of `elements` elements of
 /// type `element`.
 fn scalars(element: Element, elements: usize) -> usize {

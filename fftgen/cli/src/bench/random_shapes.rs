@@ -23,6 +23,7 @@ use super::case::BenchCase;
 use super::larger_than_batch;
 use super::real::RealSides;
 use crate::shape::Shape;
+use fftgen::codelet::largest_prime_factor;
 use fftgen::{Precision, TransformKind};
 use serde::Serialize;
 use std::collections::HashSet;
@@ -40,10 +41,6 @@ pub const MAX_CASES: usize = 10_000;
 /// pad it to at least 2n - 1 points, and a plan holds at most 2^22
 /// (`fftgen::plan::bluestein::MAX_PADDED`; a test checks the two agree).
 pub const BLUESTEIN_AXIS_MAX: usize = 1 << 21;
-
-/// The largest prime a radix covers; an axis with a larger prime factor
-/// runs Bluestein's algorithm.
-const LARGEST_RADIX_PRIME: usize = 31;
 
 /// What a report says of drawn cases: how many, from which seed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -140,23 +137,9 @@ pub fn nearest_13_smooth(n: usize, max: usize) -> usize {
 }
 
 /// Whether an axis of `n` points runs Bluestein's algorithm: it has a prime
-/// factor no radix covers.
+/// factor no radix covers (the planner's own rule).
 pub fn runs_bluestein(n: usize) -> bool {
-    largest_prime_factor(n) > LARGEST_RADIX_PRIME
-}
-
-/// The largest prime factor of `n` (1 for 1), by trial division.
-pub fn largest_prime_factor(mut n: usize) -> usize {
-    let mut largest = 1;
-    let mut p = 2;
-    while p * p <= n {
-        while n % p == 0 {
-            largest = p;
-            n /= p;
-        }
-        p += 1;
-    }
-    largest.max(n)
+    fftgen::plan::bluestein::needs_bluestein(n)
 }
 
 /// Steele, Lea and Flood's splitmix64: a 64-bit state stepped by a constant
