@@ -211,15 +211,7 @@ fn opt_in_sample_on_pocl_through_the_manifest() {
         let input = random_input(n * batch, n as u64);
         for direction in [Direction::Forward, Direction::Inverse] {
             let want = reference(&input, n, direction);
-            let got = manifest_client::run_passes_in(
-                precision,
-                device,
-                &generated.opencl_source,
-                &generated.manifest,
-                direction,
-                &input,
-                batch,
-            );
+            let got = manifest_client::run_generated(device, &generated, direction, &input, batch);
             let error = relative_l2(&got, &want);
             let limit = tolerance(n, precision);
             assert!(

@@ -108,15 +108,7 @@ fn opt_in_axes_on_pocl_through_the_manifest() {
         for direction in [Direction::Forward, Direction::Inverse] {
             let want =
                 fftgen_cli::accuracy::reference_nd(shape, &input, direction, Normalization::None);
-            let got = manifest_client::run_passes_in(
-                precision,
-                device,
-                &generated.opencl_source,
-                &generated.manifest,
-                direction,
-                &input,
-                batch,
-            );
+            let got = manifest_client::run_generated(device, &generated, direction, &input, batch);
             let error = relative_l2(&got, &want);
             let limit = tolerance(points, precision);
             assert!(

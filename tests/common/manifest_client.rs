@@ -38,18 +38,18 @@ pub fn run_passes<T: Copy + Default>(
         .collect()
 }
 
-/// [`run_passes`] on f64 `input`, narrowed to `precision` for the kernels
-/// and widened back for the comparison with the reference.
-pub fn run_passes_in(
-    precision: fftgen_runtime::Precision,
+/// [`run_passes`] through `generated`'s OpenCL source and manifest on f64
+/// `input`, narrowed to the manifest's precision for the kernels and
+/// widened back for the comparison with the reference.
+pub fn run_generated(
     device: &OpenClDevice,
-    source: &str,
-    manifest: &Manifest,
+    generated: &fftgen::Generated,
     direction: Direction,
     input: &[Complex<f64>],
     batch: usize,
 ) -> Vec<Complex<f64>> {
-    match precision {
+    let (source, manifest) = (&generated.opencl_source, &generated.manifest);
+    match manifest.precision {
         fftgen_runtime::Precision::F32 => {
             let narrow: Vec<Complex<f32>> = input
                 .iter()
