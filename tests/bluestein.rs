@@ -85,9 +85,12 @@ fn prime_axes_and_layouts_run_within_tolerance_on_pocl() {
     check_spec_on_pocl(&rows, 2, ORIGIN);
 }
 
-/// Real transforms of two or three axes with a prime factor above 31: the
-/// real axis by Bluestein's steps (whatever its length), the complex axes
-/// over the half spectrum; the C2R out of place through the workspace.
+/// Real transforms of two or three axes with a prime factor above 31: a
+/// real axis that needs Bluestein's algorithm by its steps (its reals and
+/// half spectrum the steps' sides); a smooth real axis by the real
+/// planner's passes, the prime axes by Bluestein's over the half spectrum
+/// (its padded rows in the workspace past the C2R's half spectrum, out of
+/// place, and past the regions of a real axis of several passes).
 #[test]
 fn real_transforms_of_prime_axes_run_within_tolerance_on_pocl() {
     let r2c = TransformKind::R2c;
@@ -96,6 +99,30 @@ fn real_transforms_of_prime_axes_run_within_tolerance_on_pocl() {
     let in_place = spec(&[6, 37, 10], r2c, Precision::F32).placement(Placement::InPlace);
     check_spec_on_pocl(&in_place, 2, ORIGIN);
     check_spec_on_pocl(&spec(&[1000, 1022], r2c, Precision::F32), 1, ORIGIN);
+    check_spec_on_pocl(&spec(&[73, 510], r2c, Precision::F32), 2, ORIGIN);
+    check_spec_on_pocl(&spec(&[1434, 4], r2c, Precision::F32), 2, ORIGIN);
+    check_spec_on_pocl(&spec(&[37, 15625], r2c, Precision::F64), 1, ORIGIN);
+    check_spec_on_pocl(&spec(&[3, 37, 30000], r2c, Precision::F32), 1, ORIGIN);
+}
+
+/// A smooth real axis is never Bluestein's: the prime axes of a real
+/// transform leave the real axis to the real planner, whose fused pass
+/// moves the reals and the half spectrum once.
+#[test]
+fn a_smooth_real_axis_beside_a_prime_axis_runs_the_real_planners_passes() {
+    for shape in [[73, 510], [1434, 4], [41, 9000]] {
+        let plan = fftgen::plan::plan(&spec(&shape, TransformKind::R2c, Precision::F32)).unwrap();
+        let real_axis = plan.passes[0]
+            .real
+            .expect("the real axis's pass comes first");
+        assert_eq!(real_axis.real_n, shape[1], "{shape:?}");
+        assert!(
+            plan.passes
+                .iter()
+                .all(|p| p.chirp.is_none_or(|c| c.n == shape[0])),
+            "{shape:?}: only the prime axis runs Bluestein's steps"
+        );
+    }
 }
 
 #[test]

@@ -193,10 +193,8 @@ pub fn validate(spec: &FftSpec, max_points: usize) -> Result<(), Error> {
         return Ok(());
     };
     let prime = |n: usize| *prime_factors(n).last().expect("n >= 2 has a prime factor");
-    // A real transform takes its real axis through Bluestein's steps too.
-    let real_axis = (spec.kind == TransformKind::R2c).then(|| spec.shape.len() - 1);
     for (axis, &n) in spec.shape.iter().enumerate() {
-        if !needs_bluestein(n) && Some(axis) != real_axis {
+        if !needs_bluestein(n) {
             continue;
         }
         let rows = spec.points() / n;
@@ -248,23 +246,15 @@ pub fn routes(plan: &Plan) -> Vec<String> {
         .enumerate()
         .filter(|&(_, &n)| n > 1)
         .map(|(axis, &n)| {
-            let real_axis = plan.kind == TransformKind::R2c
-                && axis + 1 == plan.shape.len()
-                && plan.shape.iter().any(|&m| needs_bluestein(m));
-            if !needs_bluestein(n) && !real_axis {
+            if !needs_bluestein(n) {
                 return format!(
                     "axis {axis} ({n}): Stockham radix passes (its prime factors are at most 31)"
                 );
             }
-            let why = match needs_bluestein(n) {
-                true => format!(
-                    "the prime factor {} is no radix",
-                    prime_factors(n).last().expect("n >= 2 has a prime factor")
-                ),
-                false => "the real axis of a transform with a prime axis, whose reals and half \
-                          spectrum are the chirp steps' sides"
-                    .into(),
-            };
+            let why = format!(
+                "the prime factor {} is no radix",
+                prime_factors(n).last().expect("n >= 2 has a prime factor")
+            );
             let Some(route) = AxisRoute::of(&plan.passes, n) else {
                 return format!("axis {axis} ({n}): Bluestein's algorithm ({why})");
             };
@@ -346,7 +336,9 @@ impl AxisRoute {
     }
 }
 
-/// Plans `spec`, one of whose axes needs Bluestein's algorithm: those axes
+/// Plans `spec`, one of whose axes needs Bluestein's algorithm (for a real
+/// transform, its real axis: [`super::real`] plans a smooth real axis and
+/// takes the others from [`complex_axes_of_half_spectrum`]): those axes
 /// first, each from where the data is into the output, then the others in
 /// place on the output as the planner plans them. The steps that are not
 /// FFTs ride on the FFTs of M wherever they can.
@@ -362,7 +354,14 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
 /// algorithm, or with an axis of one point, gets the planner's plan.
 pub fn plan_apart(spec: &FftSpec) -> Result<Plan, Error> {
     let planned = super::plan(spec)?;
-    if !spec.shape.iter().any(|&n| needs_bluestein(n)) || spec.shape.contains(&1) {
+    // A smooth real axis is the real planner's, whose complex axes take
+    // the fused steps.
+    let smooth_real_axis = spec.kind == TransformKind::R2c
+        && !needs_bluestein(*spec.shape.last().expect("a shape has an axis"));
+    if !spec.shape.iter().any(|&n| needs_bluestein(n))
+        || spec.shape.contains(&1)
+        || smooth_real_axis
+    {
         return Ok(planned);
     }
     let wisdom = Wisdom::for_spec(spec.wisdom.as_deref())?;
@@ -409,8 +408,9 @@ fn plan_steps(
             forward = passes;
             scratch = elements;
         }
-        // The real axis (the last) by Bluestein's steps whatever its length
-        // (its reals and half spectrum are the steps' sides), the others as
+        // The real axis (the last, which needs Bluestein's algorithm) by
+        // Bluestein's steps (its reals and half spectrum are the steps'
+        // sides), the others as
         // a complex transform of the half spectrum: R2C the real axis first
         // into the output, C2R the complex axes first (in place on the data,
         // or out of place into the workspace's first region, which the real
@@ -734,6 +734,37 @@ fn in_workspace(
     access.output_distance = workspace;
     pass.normalizes = false;
     pass
+}
+
+/// The passes of the complex axes (all but the last) of the half spectrum
+/// of the real transform `spec`, some of which need Bluestein's algorithm,
+/// from `from` into `to` (the same buffer and layout: in place), their
+/// workspace from element `base` of each transform's on, and where that
+/// ends: for the real planner, whose real axis is smooth.
+pub fn complex_axes_of_half_spectrum(
+    spec: &FftSpec,
+    target: &Target,
+    wisdom: &Wisdom,
+    from: (Buffer, &Layout),
+    to: (Buffer, &Layout),
+    base: usize,
+) -> Result<(Vec<Pass>, usize), Error> {
+    let complex_spec = FftSpec {
+        shape: spec.complex_shape(),
+        kind: TransformKind::C2c,
+        ..spec.clone()
+    };
+    let others: Vec<usize> = (0..spec.shape.len() - 1).collect();
+    complex_axes(
+        &complex_spec,
+        target,
+        wisdom,
+        &others,
+        from,
+        to,
+        base,
+        Steps::Fused,
+    )
 }
 
 /// The passes of a complex transform of `spec` along `axes` (the others

@@ -82,11 +82,15 @@ fn checked(spec: &FftSpec, plan: Plan) -> Result<Plan, Error> {
 /// holds as that kernel, anything else in several passes.
 fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
     let target = spec.planned_target();
+    // A real transform whose real axis is smooth is the real planner's,
+    // whose complex axes take Bluestein's algorithm where they need it.
+    let real = spec.kind == crate::TransformKind::R2c;
+    let real_axis = *spec.shape.last().expect("a shape has an axis");
+    if real && !needs_bluestein(real_axis) {
+        return super::real::plan(spec, target, wisdom);
+    }
     if spec.shape.iter().any(|&n| needs_bluestein(n)) {
         return super::bluestein::plan(spec, target, wisdom);
-    }
-    if spec.kind == crate::TransformKind::R2c {
-        return super::real::plan(spec, target, wisdom);
     }
     let n = spec.n();
     let single = spec.shape.len() == 1

@@ -18,6 +18,7 @@
 //! layout), so each thread pairs or mirrors points another thread computed.
 
 use super::access::{Access, Column};
+use super::bluestein::needs_bluestein;
 use super::choices::ShapeChoices;
 use super::pass_planner::{
     fits_one_kernel, max_size, min_blocks_per_sm, opt_in_resident, plan_pass,
@@ -170,6 +171,7 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
     forward.extend(complex_axes(
         spec,
         target,
+        wisdom,
         (Slot::Output, &half_layout),
         (Slot::Output, &half_layout),
     )?);
@@ -183,6 +185,7 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
     let mut inverse = complex_axes(
         spec,
         target,
+        wisdom,
         (Slot::Input, &half_layout),
         (holds, &holds_layout),
     )?;
@@ -195,7 +198,7 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
     )?);
 
     let workspace = Workspace::of(&forward, &inverse);
-    let axis_factors = axis_factors(shape.len(), &forward);
+    let axis_factors = axis_factors(shape, &forward);
     Ok(Plan {
         n: spec.points(),
         shape: shape.clone(),
@@ -206,7 +209,7 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
         placement: spec.placement,
         input_layout: real_layout,
         output_layout: half_layout,
-        scratch_elements: workspace.regions * workspace.region_elements,
+        scratch_elements: workspace.elements(),
         axis_factors,
         column_io: super::ColumnIo::Tile,
         passes: workspace.finish(forward),
@@ -215,11 +218,15 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
     })
 }
 
-/// The lengths of each of the `axes` axes' passes, from the R2C's passes
-/// `forward` (a fused real axis: its one FFT).
-fn axis_factors(axes: usize, forward: &[Routed]) -> Vec<Vec<usize>> {
-    (0..axes)
+/// The lengths of the passes of each axis of `shape`, from the R2C's
+/// passes `forward` (a fused real axis: its one FFT; an axis by Bluestein's
+/// algorithm: its length, as [`super::bluestein`] says).
+fn axis_factors(shape: &[usize], forward: &[Routed]) -> Vec<Vec<usize>> {
+    (0..shape.len())
         .map(|a| {
+            if needs_bluestein(shape[a]) {
+                return vec![shape[a]];
+            }
             forward
                 .iter()
                 .find_map(|routed| routed.axis.clone().filter(|(axis, _)| *axis == a))
@@ -254,10 +261,12 @@ fn check_split(spec: &FftSpec) -> Result<(), Error> {
 }
 
 /// The passes of the complex axes over the half spectrum, from `from` into
-/// `to`, with the user's split where it names one of them.
+/// `to`, with the user's split where it names one of them; by
+/// [`super::bluestein`] where one of them needs Bluestein's algorithm.
 fn complex_axes(
     spec: &FftSpec,
     target: &Target,
+    wisdom: &Wisdom,
     from: (Slot, &Layout),
     to: (Slot, &Layout),
 ) -> Result<Vec<Routed>, Error> {
@@ -265,6 +274,9 @@ fn complex_axes(
     let last = shape.len() - 1;
     if shape.len() == 1 {
         return Ok(Vec::new());
+    }
+    if shape[..last].iter().any(|&n| needs_bluestein(n)) {
+        return bluestein_axes(spec, target, wisdom, from, to);
     }
     let axes: Vec<usize> = (0..last).collect();
     let choices = spec.choices.several_passes_only();
@@ -284,11 +296,66 @@ fn complex_axes(
     )
 }
 
+/// The complex axes of `spec`'s half spectrum, one of which needs
+/// Bluestein's algorithm, from `from` into `to`: its padded rows lie in
+/// the workspace past the region `from` or `to` holds (the C2R's half
+/// spectrum out of place, a dense complex shape), at the offsets the
+/// passes hold ([`Slot::Workspace`]).
+fn bluestein_axes(
+    spec: &FftSpec,
+    target: &Target,
+    wisdom: &Wisdom,
+    from: (Slot, &Layout),
+    to: (Slot, &Layout),
+) -> Result<Vec<Routed>, Error> {
+    let holds_region = |slot: (Slot, &Layout)| match slot.0 {
+        Slot::Region(r) => {
+            assert_eq!(r, 0, "the half spectrum is held in the first region");
+            slot.1.distance
+        }
+        Slot::Input | Slot::Output | Slot::Workspace => 0,
+    };
+    let base = holds_region(from).max(holds_region(to));
+    let buffer = |slot: Slot| match slot {
+        Slot::Input => Buffer::Input,
+        Slot::Output => Buffer::Output,
+        Slot::Region(_) | Slot::Workspace => Buffer::Scratch,
+    };
+    let (passes, end) = super::bluestein::complex_axes_of_half_spectrum(
+        spec,
+        target,
+        wisdom,
+        (buffer(from.0), from.1),
+        (buffer(to.0), to.1),
+        base,
+    )?;
+    let slot = |buffer: Buffer| match buffer {
+        Buffer::Input => Slot::Input,
+        Buffer::Output => Slot::Output,
+        Buffer::Scratch => Slot::Workspace,
+    };
+    Ok(passes
+        .into_iter()
+        .map(|pass| Routed {
+            reads: slot(pass.access.reads),
+            writes: slot(pass.access.writes),
+            region_elements: None,
+            workspace_end: Some(end),
+            axis: None,
+            pass,
+        })
+        .collect())
+}
+
 /// The workspace of a real plan: one or two regions, each as long as the
-/// longest intermediate, interleaved per transform of the batch.
+/// longest intermediate, interleaved per transform of the batch, and past
+/// the first the padded rows of Bluestein's algorithm where a complex axis
+/// needs it.
 struct Workspace {
     region_elements: usize,
     regions: usize,
+    /// Elements per transform that Bluestein's passes span.
+    bluestein_end: usize,
 }
 
 impl Workspace {
@@ -310,17 +377,30 @@ impl Workspace {
             })
             .max()
             .unwrap_or(0);
+        let bluestein_end = forward
+            .iter()
+            .chain(inverse)
+            .filter_map(|routed| routed.workspace_end)
+            .max()
+            .unwrap_or(0);
         Workspace {
             region_elements,
             regions,
+            bluestein_end,
         }
+    }
+
+    /// Elements of the workspace per transform of the batch.
+    fn elements(&self) -> usize {
+        (self.regions * self.region_elements).max(self.bluestein_end)
     }
 
     /// The passes of one direction with their slots laid out in the
     /// buffers (a region: the scratch buffer at its offset, one transform's
     /// regions apart); the last normalizes.
     fn finish(&self, routed: Vec<Routed>) -> Vec<Pass> {
-        let (region_elements, regions) = (self.region_elements, self.regions);
+        let region_elements = self.region_elements;
+        let distance = self.elements();
         let count = routed.len();
         routed
             .into_iter()
@@ -328,13 +408,17 @@ impl Workspace {
             .map(|(i, routed)| {
                 let mut pass = routed.pass;
                 let access = &mut pass.access;
-                (access.reads, access.input_offset) = routed.reads.buffer(region_elements);
-                (access.writes, access.output_offset) = routed.writes.buffer(region_elements);
-                if let Slot::Region(_) = routed.reads {
-                    access.input_distance = regions * region_elements;
+                if let Some(at) = routed.reads.buffer(region_elements) {
+                    (access.reads, access.input_offset) = at;
                 }
-                if let Slot::Region(_) = routed.writes {
-                    access.output_distance = regions * region_elements;
+                if let Some(at) = routed.writes.buffer(region_elements) {
+                    (access.writes, access.output_offset) = at;
+                }
+                if routed.reads.in_workspace() {
+                    access.input_distance = distance;
+                }
+                if routed.writes.in_workspace() {
+                    access.output_distance = distance;
                 }
                 pass.normalizes = i + 1 == count;
                 pass
@@ -352,16 +436,24 @@ enum Slot {
     Input,
     Output,
     Region(usize),
+    /// The workspace at the offset the pass holds (Bluestein's padded rows).
+    Workspace,
 }
 
 impl Slot {
-    /// The buffer and the offset of this slot.
-    fn buffer(self, region_elements: usize) -> (Buffer, usize) {
+    /// The buffer and the offset of this slot, where the slot says them.
+    fn buffer(self, region_elements: usize) -> Option<(Buffer, usize)> {
         match self {
-            Slot::Input => (Buffer::Input, 0),
-            Slot::Output => (Buffer::Output, 0),
-            Slot::Region(r) => (Buffer::Scratch, r * region_elements),
+            Slot::Input => Some((Buffer::Input, 0)),
+            Slot::Output => Some((Buffer::Output, 0)),
+            Slot::Region(r) => Some((Buffer::Scratch, r * region_elements)),
+            Slot::Workspace => None,
         }
+    }
+
+    /// Whether this slot lies in the workspace.
+    fn in_workspace(self) -> bool {
+        matches!(self, Slot::Region(_) | Slot::Workspace)
     }
 }
 
@@ -372,6 +464,9 @@ struct Routed {
     writes: Slot,
     /// Elements of a workspace region this pass's accesses there span.
     region_elements: Option<usize>,
+    /// Where the workspace this pass spans at its own offsets ends
+    /// ([`Slot::Workspace`]), per transform.
+    workspace_end: Option<usize>,
     /// For a pass of a complex axis, that axis and its split.
     axis: Option<(usize, Vec<usize>)>,
 }
@@ -445,6 +540,7 @@ fn segment(
                 reads,
                 writes,
                 region_elements: in_region.then_some(points),
+                workspace_end: None,
                 axis,
             }
         })
@@ -613,6 +709,7 @@ fn fused_routed(
             .iter()
             .any(|s| matches!(s, Slot::Region(_)))
             .then(|| spec.kind.complex_shape(shape).iter().product()),
+        workspace_end: None,
         axis: None,
     }
 }
@@ -658,6 +755,7 @@ fn apart_passes(
         writes: to.0,
         region_elements: matches!(from.0, Slot::Region(_))
             .then(|| spec.kind.complex_shape(shape).iter().product()),
+        workspace_end: None,
         axis: None,
     };
     match direction {
