@@ -103,13 +103,33 @@ fn real_transforms_of_prime_axes_run_within_tolerance_on_pocl() {
     check_spec_on_pocl(&spec(&[1434, 4], r2c, Precision::F32), 2, ORIGIN);
     check_spec_on_pocl(&spec(&[37, 15625], r2c, Precision::F64), 1, ORIGIN);
     check_spec_on_pocl(&spec(&[3, 37, 30000], r2c, Precision::F32), 1, ORIGIN);
+    // Even real axes whose N / 2 needs Bluestein's algorithm: the reals as
+    // pairs, the split or merge in a pass of its own.
+    check_spec_on_pocl(&spec(&[74], r2c, Precision::F32), 3, ORIGIN);
+    check_spec_on_pocl(&spec(&[8198], r2c, Precision::F64), 2, ORIGIN);
+    check_spec_on_pocl(&spec(&[37, 74], r2c, Precision::F64), 2, ORIGIN);
+    let in_place = spec(&[5, 8198], r2c, Precision::F32).placement(Placement::InPlace);
+    check_spec_on_pocl(&in_place, 2, ORIGIN);
 }
 
 /// A smooth real axis is never Bluestein's: the prime axes of a real
 /// transform leave the real axis to the real planner, whose fused pass
-/// moves the reals and the half spectrum once.
+/// moves the reals and the half spectrum once. An even one that needs
+/// Bluestein's algorithm pads N / 2 pairs, not N reals.
 #[test]
 fn a_smooth_real_axis_beside_a_prime_axis_runs_the_real_planners_passes() {
+    for (n, precision) in [(74, Precision::F32), (442118, Precision::F64)] {
+        let plan = fftgen::plan::plan(&spec(&[n], TransformKind::R2c, precision)).unwrap();
+        let route = AxisRoute::of(&plan.passes, n / 2).expect("Bluestein's FFT of N / 2");
+        assert!(route.padded < 2 * n - 1, "{n}: pads {}", route.padded);
+        let split = plan
+            .passes
+            .last()
+            .unwrap()
+            .real
+            .expect("the split comes last");
+        assert_eq!(split.end, fftgen::plan::real_step::RealEnd::Apart, "{n}");
+    }
     for shape in [[73, 510], [1434, 4], [41, 9000]] {
         let plan = fftgen::plan::plan(&spec(&shape, TransformKind::R2c, Precision::F32)).unwrap();
         let real_axis = plan.passes[0]
@@ -250,7 +270,7 @@ fn steps_on_several_passes_take_twice_the_passes_of_m() {
         .collect();
     specs.extend([
         h100(1388611, TransformKind::C2c, Precision::F32),
-        h100(442118, TransformKind::R2c, Precision::F64),
+        h100(1388611, TransformKind::R2c, Precision::F32),
         h100(16141, TransformKind::C2c, Precision::F64),
         h100(1458246, TransformKind::C2c, Precision::F64),
     ]);

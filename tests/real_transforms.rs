@@ -91,7 +91,8 @@ sweep_tests!(Precision::F32, 4: f32_lengths_part0 = 0, f32_lengths_part1 = 1,
 sweep_tests!(Precision::F64, 4: f64_lengths_part0 = 0, f64_lengths_part1 = 1,
     f64_lengths_part2 = 2, f64_lengths_part3 = 3);
 
-/// Lengths with a prime factor above 31 run Bluestein's algorithm, and
+/// Lengths with a prime factor above 31 run Bluestein's algorithm (an
+/// even one over the reals as N / 2 pairs, the C2R's merge first), and
 /// every 31-smooth one the Stockham passes (the sweep's runs prove them
 /// right).
 #[test]
@@ -99,8 +100,15 @@ fn lengths_with_large_prime_factors_run_bluestein() {
     for n in [4093, 4094, 37, 74] {
         let plan = fftgen::plan::plan(&real_spec(&[n], Precision::F32)).unwrap();
         assert!(!is_smooth(n) && prime_factors(n).iter().any(|&p| p > 31));
-        assert!(plan.passes[0].chirp.is_some(), "n = {n}");
-        assert!(plan.inverse_passes[0].chirp.is_some(), "n = {n}");
+        let padded_n = if n % 2 == 0 { n / 2 } else { n };
+        let chirp_of = |pass: &fftgen::plan::Pass| pass.chirp.map(|c| c.n);
+        assert_eq!(chirp_of(&plan.passes[0]), Some(padded_n), "n = {n}");
+        let merge_first = usize::from(n % 2 == 0);
+        assert_eq!(
+            chirp_of(&plan.inverse_passes[merge_first]),
+            Some(padded_n),
+            "n = {n}"
+        );
     }
     for n in [4095, 4096, 2, 3, 26, 169, 17, 34, 62, 23 * 29] {
         fftgen::generate(&real_spec(&[n], Precision::F64), ORIGIN)

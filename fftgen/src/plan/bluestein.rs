@@ -255,16 +255,24 @@ pub fn routes(plan: &Plan) -> Vec<String> {
                 "the prime factor {} is no radix",
                 prime_factors(n).last().expect("n >= 2 has a prime factor")
             );
-            let Some(route) = AxisRoute::of(&plan.passes, n) else {
+            // An even real axis whose reals pair up: the FFT of N / 2.
+            let pairs = plan.kind == TransformKind::R2c
+                && axis + 1 == plan.shape.len()
+                && AxisRoute::of(&plan.passes, n).is_none();
+            let (length, pairs) = match pairs {
+                true => (n / 2, format!(", the reals as {} complex pairs", n / 2)),
+                false => (n, String::new()),
+            };
+            let Some(route) = AxisRoute::of(&plan.passes, length) else {
                 return format!("axis {axis} ({n}): Bluestein's algorithm ({why})");
             };
-            let least = padded_length(n);
+            let least = padded_length(length);
             let padded = route.padded;
             let which = match padded == least {
-                true => format!("the least product of 2, 3, 5 and 7 of at least 2 x {n} - 1"),
+                true => format!("the least product of 2, 3, 5 and 7 of at least 2 x {length} - 1"),
                 false => format!(
-                    "a product of 2, 3, 5 and 7 past the least of at least 2 x {n} - 1, {least}, \
-                     whose FFT takes fewer passes"
+                    "a product of 2, 3, 5 and 7 past the least of at least 2 x {length} - 1, \
+                     {least}, whose FFT takes fewer passes"
                 ),
             };
             let how = match route.steps {
@@ -285,9 +293,16 @@ pub fn routes(plan: &Plan) -> Vec<String> {
                     2 * route.passes + 3
                 ),
             };
+            let split = match pairs.is_empty() {
+                true => "",
+                false => {
+                    ", then the split into the half spectrum (C2R: the merge first) in a \
+                          pass of its own"
+                }
+            };
             format!(
-                "axis {axis} ({n}): Bluestein's algorithm ({why}): a cyclic convolution of \
-                 {padded} points ({which}) by two FFTs of {padded}, {how}"
+                "axis {axis} ({n}): Bluestein's algorithm ({why}{pairs}): a cyclic convolution \
+                 of {padded} points ({which}) by two FFTs of {padded}, {how}{split}"
             )
         })
         .collect()
@@ -337,8 +352,10 @@ impl AxisRoute {
 }
 
 /// Plans `spec`, one of whose axes needs Bluestein's algorithm (for a real
-/// transform, its real axis: [`super::real`] plans a smooth real axis and
-/// takes the others from [`complex_axes_of_half_spectrum`]): those axes
+/// transform, its real axis where that is odd or its reals do not pair up:
+/// [`super::real`] plans the others, with the FFT of N / 2 of an even
+/// axis from [`last_axis`] and the prime complex axes from
+/// [`complex_axes_of_half_spectrum`]): those axes
 /// first, each from where the data is into the output, then the others in
 /// place on the output as the planner plans them. The steps that are not
 /// FFTs ride on the FFTs of M wherever they can.
@@ -354,10 +371,9 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
 /// algorithm, or with an axis of one point, gets the planner's plan.
 pub fn plan_apart(spec: &FftSpec) -> Result<Plan, Error> {
     let planned = super::plan(spec)?;
-    // A smooth real axis is the real planner's, whose complex axes take
-    // the fused steps.
-    let smooth_real_axis = spec.kind == TransformKind::R2c
-        && !needs_bluestein(*spec.shape.last().expect("a shape has an axis"));
+    // A real axis the real planner computes (smooth, or even with its
+    // FFT of N / 2 by Bluestein's algorithm) takes the fused steps.
+    let smooth_real_axis = spec.kind == TransformKind::R2c && super::real::plans_real_axis(spec);
     if !spec.shape.iter().any(|&n| needs_bluestein(n))
         || spec.shape.contains(&1)
         || smooth_real_axis
@@ -762,6 +778,31 @@ pub fn complex_axes_of_half_spectrum(
         &others,
         from,
         to,
+        base,
+        Steps::Fused,
+    )
+}
+
+/// The passes of Bluestein's algorithm along the last axis of the complex
+/// transform `spec`, from `from` into `to` (in place where they are the
+/// same), their workspace from element `base` of each transform's on, and
+/// where that ends: for the real planner's FFT of N / 2 over pairs of
+/// reals.
+pub fn last_axis(
+    spec: &FftSpec,
+    target: &Target,
+    wisdom: &Wisdom,
+    from: (Buffer, &Layout),
+    to: (Buffer, &Layout),
+    base: usize,
+) -> Result<(Vec<Pass>, usize), Error> {
+    axis_passes(
+        spec,
+        target,
+        wisdom,
+        spec.shape.len() - 1,
+        UserSide::new(from.0, from.1, AxisSide::Complex),
+        UserSide::new(to.0, to.1, AxisSide::Complex),
         base,
         Steps::Fused,
     )

@@ -82,11 +82,9 @@ fn checked(spec: &FftSpec, plan: Plan) -> Result<Plan, Error> {
 /// holds as that kernel, anything else in several passes.
 fn plan_validated(spec: &FftSpec, wisdom: &Wisdom) -> Result<Plan, Error> {
     let target = spec.planned_target();
-    // A real transform whose real axis is smooth is the real planner's,
-    // whose complex axes take Bluestein's algorithm where they need it.
-    let real = spec.kind == crate::TransformKind::R2c;
-    let real_axis = *spec.shape.last().expect("a shape has an axis");
-    if real && !needs_bluestein(real_axis) {
+    // A real transform whose real axis the real planner computes is its,
+    // the complex axes by Bluestein's algorithm where they need it.
+    if spec.kind == crate::TransformKind::R2c && super::real::plans_real_axis(spec) {
         return super::real::plan(spec, target, wisdom);
     }
     if spec.shape.iter().any(|&n| needs_bluestein(n)) {

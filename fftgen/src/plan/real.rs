@@ -84,6 +84,15 @@ pub fn route(n: usize, spec: &FftSpec, layout: &Layout) -> Option<RealRoute> {
     fits(n).then_some(RealRoute::PairedRows)
 }
 
+/// Whether this planner computes the real axis of the real transform
+/// `spec`: a smooth one, or an even one whose reals pair up (the complex
+/// FFT of N / 2 by Bluestein's algorithm, its steps over half the points);
+/// else [`super::bluestein`]'s steps take the reals themselves.
+pub fn plans_real_axis(spec: &FftSpec) -> bool {
+    let n = *spec.shape.last().expect("a shape has an axis");
+    !needs_bluestein(n) || (n % 2 == 0 && !unpaired(&spec.planned_input_layout()))
+}
+
 /// Checks what only a real transform asks of its layouts: in place, the
 /// half spectrum must overlay the reals (each complex value on the two
 /// reals it came from, the last axis's reals adjacent).
@@ -164,6 +173,7 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
     let mut forward = axis.passes(
         spec,
         target,
+        wisdom,
         Direction::Forward,
         (Slot::Input, &real_layout),
         (Slot::Output, &half_layout),
@@ -192,6 +202,7 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
     inverse.extend(axis.passes(
         spec,
         target,
+        wisdom,
         Direction::Inverse,
         (holds, &holds_layout),
         (Slot::Output, &real_layout),
@@ -308,6 +319,19 @@ fn bluestein_axes(
     from: (Slot, &Layout),
     to: (Slot, &Layout),
 ) -> Result<Vec<Routed>, Error> {
+    bluestein_routed(from, to, |from, to, base| {
+        super::bluestein::complex_axes_of_half_spectrum(spec, target, wisdom, from, to, base)
+    })
+}
+
+/// The passes `plan(from, to, base)` of Bluestein's algorithm gives from
+/// `from` into `to`, its padded rows in the workspace from `base` on, past
+/// the region `from` or `to` holds.
+fn bluestein_routed(
+    from: (Slot, &Layout),
+    to: (Slot, &Layout),
+    plan: impl Fn((Buffer, &Layout), (Buffer, &Layout), usize) -> Result<(Vec<Pass>, usize), Error>,
+) -> Result<Vec<Routed>, Error> {
     let holds_region = |slot: (Slot, &Layout)| match slot.0 {
         Slot::Region(r) => {
             assert_eq!(r, 0, "the half spectrum is held in the first region");
@@ -321,14 +345,7 @@ fn bluestein_axes(
         Slot::Output => Buffer::Output,
         Slot::Region(_) | Slot::Workspace => Buffer::Scratch,
     };
-    let (passes, end) = super::bluestein::complex_axes_of_half_spectrum(
-        spec,
-        target,
-        wisdom,
-        (buffer(from.0), from.1),
-        (buffer(to.0), to.1),
-        base,
-    )?;
+    let (passes, end) = plan((buffer(from.0), from.1), (buffer(to.0), to.1), base)?;
     let slot = |buffer: Buffer| match buffer {
         Buffer::Input => Slot::Input,
         Buffer::Output => Slot::Output,
@@ -576,6 +593,11 @@ impl RealAxis {
         real_layout: &Layout,
     ) -> Result<RealAxis, Error> {
         let n = spec.n();
+        // An even axis whose N / 2 needs Bluestein's algorithm (the spec's
+        // choices were refused with it).
+        if needs_bluestein(n) {
+            return Ok(RealAxis::Apart);
+        }
         // A split by hand of the axis's complex FFT into passes asks for
         // passes, where one kernel would do.
         let passes_asked = spec.choices.split.as_ref().filter(|split| {
@@ -660,6 +682,7 @@ impl RealAxis {
         &self,
         spec: &FftSpec,
         target: &Target,
+        wisdom: &Wisdom,
         direction: Direction,
         from: (Slot, &Layout),
         to: (Slot, &Layout),
@@ -668,7 +691,7 @@ impl RealAxis {
             RealAxis::Fused { forward, inverse } => Ok(vec![fused_routed(
                 spec, forward, inverse, direction, from, to,
             )]),
-            RealAxis::Apart => apart_passes(spec, target, direction, from, to),
+            RealAxis::Apart => apart_passes(spec, target, wisdom, direction, from, to),
             RealAxis::FullLength { split } => full_length_passes(spec, target, split, from, to),
         }
     }
@@ -722,6 +745,7 @@ fn fused_routed(
 fn apart_passes(
     spec: &FftSpec,
     target: &Target,
+    wisdom: &Wisdom,
     direction: Direction,
     from: (Slot, &Layout),
     to: (Slot, &Layout),
@@ -731,6 +755,9 @@ fn apart_passes(
     let n = shape[last];
     let mut pairs_shape = shape.clone();
     pairs_shape[last] = n / 2;
+    if needs_bluestein(n / 2) {
+        return bluestein_pairs(spec, target, wisdom, direction, &pairs_shape, from, to);
+    }
     let choices = match &spec.choices.split {
         Some(split) if split.iter().product::<usize>() == n / 2 => {
             spec.choices.several_passes_only()
@@ -815,6 +842,54 @@ fn apart_passes(
                 (to.0, &pairs),
                 false,
             )?);
+            Ok(passes)
+        }
+    }
+}
+
+/// The passes of an even real axis whose N / 2 needs Bluestein's
+/// algorithm in `direction`: Bluestein's FFT of N / 2 over the reals read
+/// as pairs (`pairs_shape`), then the split in place on the output (R2C),
+/// or the merge into the output's pairs and then that FFT in place (C2R).
+/// Half the padded length of Bluestein's steps over the reals themselves.
+fn bluestein_pairs(
+    spec: &FftSpec,
+    target: &Target,
+    wisdom: &Wisdom,
+    direction: Direction,
+    pairs_shape: &[usize],
+    from: (Slot, &Layout),
+    to: (Slot, &Layout),
+) -> Result<Vec<Routed>, Error> {
+    let pairs_spec = FftSpec {
+        shape: pairs_shape.to_vec(),
+        kind: TransformKind::C2c,
+        ..spec.clone()
+    };
+    let fft = |from: (Slot, &Layout), to: (Slot, &Layout)| {
+        bluestein_routed(from, to, |from, to, base| {
+            super::bluestein::last_axis(&pairs_spec, target, wisdom, from, to, base)
+        })
+    };
+    let split = |from: (Slot, &Layout), to: (Slot, &Layout)| Routed {
+        pass: apart_pass(spec, target, direction, from, to),
+        reads: from.0,
+        writes: to.0,
+        region_elements: matches!(from.0, Slot::Region(_))
+            .then(|| spec.kind.complex_shape(&spec.shape).iter().product()),
+        workspace_end: None,
+        axis: None,
+    };
+    match direction {
+        Direction::Forward => {
+            let mut passes = fft((from.0, &paired(from.1)), to)?;
+            passes.push(split(to, to));
+            Ok(passes)
+        }
+        Direction::Inverse => {
+            let pairs = paired(to.1);
+            let mut passes = vec![split(from, (to.0, &pairs))];
+            passes.extend(fft((to.0, &pairs), (to.0, &pairs))?);
             Ok(passes)
         }
     }
