@@ -16,11 +16,16 @@ for build in fftgen_old fftgen; do
 done
 python3 - "$OUT/compare_fftgen_old.json" "$OUT/compare_fftgen.json" <<'PY'
 import json, sys
-old, new = ({r["n"]: r for r in json.load(open(f))["rows"]} for f in sys.argv[1:])
-print("     n  old %copy  new %copy  old cuFFT/ours  new cuFFT/ours  new error")
-for n in sorted(new):
+def key(r):
+    shape = "x".join(str(a) for a in r.get("axes") or [r["n"]])
+    return f"{shape} {r['kind']} {r.get('direction') or ''}".strip()
+old, new = ({key(r): r for r in json.load(open(f))["rows"]} for f in sys.argv[1:])
+print(f"{'shape':28s}  old %copy  new %copy  old cuFFT/ours  new cuFFT/ours  new error")
+for k in new:
     of_copy = lambda r: 100 * r["copy"]["median_ms"] / r["ours"]["median_ms"]
     ratio = lambda r: r["cufft"]["median_ms"] / r["ours"]["median_ms"]
-    a, b = old[n], new[n]
-    print(f"{n:6d}  {of_copy(a):9.1f}  {of_copy(b):9.1f}  {ratio(a):14.3f}  {ratio(b):14.3f}  {b['ours_error']:.1e}")
+    a, b = old.get(k), new[k]
+    if a is None:
+        continue
+    print(f"{k:28s}  {of_copy(a):9.1f}  {of_copy(b):9.1f}  {ratio(a):14.3f}  {ratio(b):14.3f}  {b['ours_error']:.1e}")
 PY

@@ -585,7 +585,7 @@ fn axis_passes(
         columns,
     };
     let fused = match (&fft[..], steps) {
-        ([one], _) => Some(chirp_fusion::one_kernel(one, &rows)),
+        ([one], _) => Some(chirp_fusion::one_kernel(one, &rows, spec.precision, target)),
         (several, Steps::Fused) => chirp_fusion::on_passes(several, &rows),
         (_, Steps::Apart) => None,
     };

@@ -20,9 +20,14 @@
 
 use super::access::Column;
 use super::bluestein::{AxisSide, Chirp, ChirpRole};
+use super::pass_planner::min_blocks_per_sm;
 use super::real_step::AxisIndex;
-use super::{GlobalIo, Pass, Twiddles};
-use crate::{Buffer, Layout};
+use super::{GlobalIo, LaneLayout, Pass, Twiddles};
+use crate::{Buffer, Layout, Precision, Target};
+
+/// Complex values of registers a chirp step needs beyond its FFT's: the
+/// chirp's or its spectrum's value and the product.
+const CHIRP_STEP_VALUES: usize = 4;
 
 /// One side of the axis as the user's data (or a region of the workspace
 /// that holds it) has it: the buffer, its layout and what it holds.
@@ -73,12 +78,33 @@ pub(super) struct Rows<'a> {
 /// chirped user side and stores the product with the chirp's spectrum, the
 /// second stores the chirped outputs on the user side. Both ends of both
 /// go straight between global memory and registers, where the steps apply.
-pub(super) fn one_kernel(fft: &Pass, rows: &Rows) -> Vec<Pass> {
+pub(super) fn one_kernel(
+    fft: &Pass,
+    rows: &Rows,
+    precision: Precision,
+    target: &Target,
+) -> Vec<Pass> {
     let fused = |role: ChirpRole, reads_user: bool| {
         let mut pass = with_step(fft, rows, role, None);
         pass.io = GlobalIo::Direct;
         pass.output_io = GlobalIo::Direct;
         onto_user_side(&mut pass, rows, reads_user, None);
+        // No end is staged, so shared memory does not bound the blocks an
+        // SM holds as it does the staged small transforms' (whose launch
+        // bound of one leaves ptxas every register): the registers the
+        // values and the step's need do. On the H100 the FFT of 147 of
+        // 73x510's R2C, 21 values over 7 threads, 36 FFTs to a block, ran
+        // one block per SM at 115 registers; it holds 80 without spilling.
+        if pass.lanes == LaneLayout::FftMinor {
+            let needed = min_blocks_per_sm(
+                pass.threads_per_block,
+                pass.shared_bytes,
+                pass.values_per_thread + CHIRP_STEP_VALUES,
+                precision,
+                target,
+            );
+            pass.min_blocks_per_sm = pass.min_blocks_per_sm.max(needed);
+        }
         pass
     };
     vec![
@@ -253,6 +279,22 @@ mod tests {
     use super::*;
     use crate::plan::bluestein::plan_apart;
     use crate::FftSpec;
+
+    #[test]
+    fn one_kernel_steps_ask_for_the_blocks_their_registers_allow() {
+        // 73x510's R2C on the H100: the FFTs of 147 of the prime axis, 21
+        // values over 7 threads, 36 FFTs to a block, ask for two blocks.
+        let spec = FftSpec::with_shape(&[73, 510])
+            .kind(crate::TransformKind::R2c)
+            .target(Target::H100);
+        let plan = crate::plan::plan(&spec).unwrap();
+        let chirped: Vec<&Pass> = plan.passes.iter().filter(|p| p.chirp.is_some()).collect();
+        assert_eq!(chirped.len(), 2);
+        for pass in chirped {
+            assert_eq!((pass.n, pass.lanes), (147, LaneLayout::FftMinor));
+            assert_eq!(pass.min_blocks_per_sm, 2);
+        }
+    }
 
     #[test]
     fn the_steps_ride_only_on_passes_of_the_four_step_form() {

@@ -17,23 +17,74 @@ use crate::Direction;
 /// threads one butterfly more (the kernel guards the extra ones). A T above
 /// [`PORTABLE_THREADS`] is split into fewer threads with more butterflies
 /// each, up to the `max_threads` of a block (beyond, the schedule is
-/// unlaunchable).
+/// unlaunchable). Where a stage's extra butterflies double the values past
+/// `max_values`, T is [`widened`].
 pub fn thread_shape(
     n: usize,
     radices: &[usize],
     max_values: usize,
     max_threads: usize,
 ) -> (usize, usize) {
-    let even = radices.iter().fold(1, |acc, &r| lcm(acc, r));
-    let mut threads = if even <= max_values {
-        n / even
-    } else {
-        n / radices.iter().copied().max().unwrap_or(1)
-    };
-    if threads > PORTABLE_THREADS && threads <= max_threads {
-        threads = threads.div_ceil(threads.div_ceil(PORTABLE_THREADS));
+    let shape = ThreadShape::of(n, radices, max_values, max_threads);
+    (shape.threads, shape.values)
+}
+
+/// Threads per transform, the values each holds, and whether the threads
+/// were [`widened`] past n / max(radix).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ThreadShape {
+    threads: usize,
+    values: usize,
+    widened: bool,
+}
+
+impl ThreadShape {
+    fn of(n: usize, radices: &[usize], max_values: usize, max_threads: usize) -> ThreadShape {
+        let even = radices.iter().fold(1, |acc, &r| lcm(acc, r));
+        let mut threads = if even <= max_values {
+            n / even
+        } else {
+            n / radices.iter().copied().max().unwrap_or(1)
+        };
+        if threads > PORTABLE_THREADS && threads <= max_threads {
+            threads = threads.div_ceil(threads.div_ceil(PORTABLE_THREADS));
+        }
+        let values = values_per_thread(n, radices, threads);
+        if values > max_values {
+            if let Some(wider) = widened(n, radices, threads, max_values, max_threads) {
+                return ThreadShape {
+                    threads: wider,
+                    values: values_per_thread(n, radices, wider),
+                    widened: true,
+                };
+            }
+        }
+        ThreadShape {
+            threads,
+            values,
+            widened: false,
+        }
     }
-    (threads, values_per_thread(n, radices, threads))
+}
+
+/// The fewest threads past `threads` (a warp at least) that hold a
+/// schedule's values within `max_values`, up to one per butterfly of its
+/// largest stage and a portable block: n / max(radix) threads leave a
+/// stage with a few more butterflies two per thread, twice the values and
+/// the registers (2002 f64 as 14 x 13 x 11: 143 threads of 26 values, one
+/// block per SM, 58% of the copy on the H100; 182 threads of 14, 99.5%).
+fn widened(
+    n: usize,
+    radices: &[usize],
+    threads: usize,
+    max_values: usize,
+    max_threads: usize,
+) -> Option<usize> {
+    let smallest = radices.iter().copied().min().unwrap_or(n);
+    let most = (n / smallest).min(PORTABLE_THREADS).min(max_threads);
+    (threads >= 32)
+        .then(|| (threads + 1..=most).find(|&t| values_per_thread(n, radices, t) <= max_values))
+        .flatten()
 }
 
 /// Complex values a thread holds when `threads` threads share each stage's
@@ -76,11 +127,11 @@ pub fn choose(
     let mut best: Option<(Score, Vec<usize>)> = None;
     let mut current = Vec::new();
     search(n, 32, MAX_STAGES, &mut current, &mut |radices| {
-        let (threads, values) = thread_shape(n, radices, max_values, max_threads);
-        if threads > max_threads {
+        let shape = ThreadShape::of(n, radices, max_values, max_threads);
+        if shape.threads > max_threads {
             return;
         }
-        let score = Score::of(n, complex_bytes, radices, threads, values, max_values);
+        let score = Score::of(n, complex_bytes, radices, shape, max_values);
         if best.as_ref().is_none_or(|(b, _)| score < *b) {
             best = Some((score, radices.to_vec()));
         }
@@ -111,10 +162,12 @@ pub fn schedules(n: usize, min_stages: usize, max_stages: usize) -> Vec<Vec<usiz
 /// Most radix stages a schedule has.
 const MAX_STAGES: usize = 8;
 
-/// Lexicographic: over the register budget, staged through shared memory
-/// where it need not be, stages, values per thread, flops per point (scaled).
+/// Lexicographic: over the register budget, threads [`widened`] to fit it
+/// (a schedule that fits as it is wins), staged through shared memory
+/// where it need not be, stages, values per thread, flops per point
+/// (scaled).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Score(bool, bool, usize, usize, u64);
+struct Score(bool, bool, bool, usize, usize, u64);
 
 /// From this many bytes per transform on, a schedule with a warp or more of
 /// threads per FFT (direct global access) beats one staged through shared
@@ -127,10 +180,14 @@ impl Score {
         n: usize,
         complex_bytes: usize,
         radices: &[usize],
-        threads: usize,
-        values: usize,
+        shape: ThreadShape,
         max_values: usize,
     ) -> Score {
+        let ThreadShape {
+            threads,
+            values,
+            widened,
+        } = shape;
         let flops_per_point: f64 = radices
             .iter()
             .map(|&r| Codelet::generate(r, Direction::Forward).ops.flops() as f64 / r as f64)
@@ -138,6 +195,7 @@ impl Score {
         let staged = n * complex_bytes >= DIRECT_IO_FROM_BYTES && threads < 32;
         Score(
             values > max_values,
+            widened,
             staged,
             radices.len(),
             values,
@@ -195,6 +253,17 @@ mod tests {
         assert_eq!(pick(3125), vec![25, 25, 5]);
         assert_eq!(pick(8), vec![8]);
         assert_eq!(pick(64), vec![8, 8]);
+    }
+
+    #[test]
+    fn threads_widen_where_a_stage_would_double_the_values() {
+        // 2002 f64 (16 values at most) as 14 x 13 x 11: n / 14 = 143
+        // threads leave the stages of 154 and 182 butterflies two each.
+        assert_eq!(values_per_thread(2002, &[14, 13, 11], 143), 26);
+        assert_eq!(thread_shape(2002, &[14, 13, 11], 16, 1024), (182, 14));
+        assert_eq!(choose(2002, 16, 16, 1024), Some(vec![14, 13, 11]));
+        // A schedule that fits as it is keeps its threads.
+        assert_eq!(thread_shape(1000, &[10, 10, 10], 16, 1024), (100, 10));
     }
 
     #[test]
