@@ -1230,16 +1230,20 @@ fn row_fft_pass(
     Ok(planned)
 }
 
-/// Two stages of the row FFT `pass` over n / max(radix) threads, where the
+/// Two stages of the row FFT `pass` over more threads, where the
 /// heuristic gives one thread the whole row (every radix divides a row
 /// that short) and that row holds many values: two rows of odd length
 /// paired, or a half-length row of more than 16 values. Its registers
 /// leave few warps per SM, and its single-thread walk of the staged row
-/// serializes. Measured on an H100 (R2C / C2R ms, 1 GiB): 15 f32 1.070 /
-/// 0.866 -> 0.832 / 0.834 over 3 threads, 21 f32 1.434 / 1.072 -> 0.824 /
-/// 0.777 over 7, 15 f64 1.087 / 0.890 -> 0.755 / 0.701 over 5, 54 f32
-/// (27 values) 0.969 / 0.914 -> 0.753 / 0.726 over 3. The most balanced
-/// two-stage schedule; none for a prime row.
+/// serializes. The most balanced two-stage schedule (none for a prime
+/// row), over one thread per butterfly of its larger-radix stage for a
+/// half-length row, of its smaller-radix stage for paired rows. Measured
+/// on an H100 (R2C / C2R ms, 1 GiB, the copy 0.70): paired rows 15 f32
+/// 1.070 / 0.866 -> 0.785 / 0.758 over 5 threads (0.832 / 0.829 over 3),
+/// 21 f32 1.434 / 1.072 -> 0.824 / 0.777 over 7 (1.025 / 0.928 over 3),
+/// 15 f64 1.087 / 0.890 -> 0.755 / 0.701 over 5; the half-length row of
+/// 54 f32 (27 values) 0.969 / 0.914 -> 0.753 / 0.726 over 3 (0.906 /
+/// 0.859 over 9).
 fn spread_row(pass: &Pass, route: RealRoute) -> Option<ShapeChoices> {
     let many_values = match route {
         RealRoute::PairedRows => true,
@@ -1251,9 +1255,12 @@ fn spread_row(pass: &Pass, route: RealRoute) -> Option<ShapeChoices> {
     let radices = super::radix::schedules(pass.n, 2, 2)
         .into_iter()
         .max_by_key(|radices| radices.iter().copied().min())?;
-    let largest = radices.iter().copied().max()?;
+    let per_thread = match route {
+        RealRoute::PairedRows => radices.iter().copied().min()?,
+        RealRoute::HalfLength | RealRoute::FullLength => radices.iter().copied().max()?,
+    };
     Some(ShapeChoices {
-        threads_per_fft: Some(pass.n / largest),
+        threads_per_fft: Some(pass.n / per_thread),
         radices: Some(radices),
         ..ShapeChoices::default()
     })
@@ -1338,11 +1345,11 @@ mod tests {
             let pass = crate::plan::plan(&spec).unwrap().passes[0].clone();
             (pass.radices(), pass.threads_per_fft)
         };
-        // Rows of two odd lengths paired, and half-length rows past 16
-        // values: two stages over n / max(radix) threads.
-        assert_eq!(shape(15, Precision::F32), (vec![5, 3], 3));
-        assert_eq!(shape(15, Precision::F64), (vec![5, 3], 3));
-        assert_eq!(shape(21, Precision::F32), (vec![7, 3], 3));
+        // Rows of two odd lengths paired over n / min(radix) threads,
+        // half-length rows past 16 values over n / max(radix).
+        assert_eq!(shape(15, Precision::F32), (vec![5, 3], 5));
+        assert_eq!(shape(15, Precision::F64), (vec![5, 3], 5));
+        assert_eq!(shape(21, Precision::F32), (vec![7, 3], 7));
         assert_eq!(shape(54, Precision::F32), (vec![9, 3], 3));
         // The H100's measured real row of R2C 64 is the rule's shape.
         assert_eq!(shape(64, Precision::F32), (vec![8, 4], 4));
