@@ -1173,7 +1173,32 @@ fn fused_pass(
             // warps); the bound the FFT's values need holds them
             // (measured, H100: R2C 128 0.910 -> 0.732 ms at four blocks,
             // 256 0.887 -> 0.756 and 512 0.947 -> 0.814 at three).
-            super::LaneLayout::FftMinor => pass.min_blocks_per_sm.max(resident(0)),
+            //
+            // In f64 with radices to 11 ptxas holds such rows in the
+            // values' words and 20 more, as past max_size: R2C 160's row
+            // (16 values, radices 10 and 8) in 78 registers where the
+            // static sizes' model reserves 144 and leaves one block per SM
+            // (H100: 0.67x cuFFT; at two blocks 0.94x; 176 0.67 -> 0.97x).
+            // Only a lone block is lifted: from two blocks to three R2C 22
+            // and 352 lost 4-10%. With radix 13 (R2C 676) and f64 C2C
+            // kernels with lanes along an FFT ptxas spills hundreds of
+            // bytes there.
+            super::LaneLayout::FftMinor => {
+                let bound = pass.min_blocks_per_sm.max(resident(0));
+                let largest_radix = pass.radices().into_iter().max().unwrap_or(fft_n);
+                let lift = precision == Precision::F64 && largest_radix <= 11 && bound == 1;
+                let lean = match lift {
+                    true => opt_in_resident(
+                        pass.threads_per_block,
+                        pass.shared_bytes,
+                        pass.values_per_thread,
+                        precision,
+                        target,
+                    ),
+                    false => 0,
+                };
+                bound.max(lean)
+            }
         };
     }
     let Twiddles::RoundedF64Table { len } = pass.twiddles;
@@ -1336,6 +1361,20 @@ mod tests {
 
     fn r2c(shape: &[usize]) -> FftSpec {
         FftSpec::with_shape(shape).kind(TransformKind::R2c)
+    }
+
+    #[test]
+    fn lone_f64_rows_of_small_radices_take_a_second_block() {
+        let bound = |n: usize| {
+            let spec = r2c(&[n]).precision(Precision::F64).target(Target::H100);
+            crate::plan::plan(&spec).unwrap().passes[0].min_blocks_per_sm
+        };
+        // 16 values over 8 threads, radices to 11: lifted from one block.
+        assert_eq!(bound(160), 2);
+        assert_eq!(bound(176), 2);
+        // Two blocks stay two (R2C 22 and 352 lost 4-10% at three).
+        assert_eq!(bound(22), 2);
+        assert_eq!(bound(352), 2);
     }
 
     #[test]
