@@ -756,7 +756,7 @@ fn in_workspace(
 /// of the real transform `spec`, some of which need Bluestein's algorithm,
 /// from `from` into `to` (the same buffer and layout: in place), their
 /// workspace from element `base` of each transform's on, and where that
-/// ends: for the real planner, whose real axis is smooth.
+/// ends: for the real planner, which computes the real axis itself.
 pub fn complex_axes_of_half_spectrum(
     spec: &FftSpec,
     target: &Target,
