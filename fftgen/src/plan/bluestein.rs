@@ -433,11 +433,7 @@ fn plan_steps(
         // axis then reads).
         TransformKind::R2c => {
             let last = spec.shape.len() - 1;
-            let complex_spec = FftSpec {
-                shape: spec.complex_shape(),
-                kind: TransformKind::C2c,
-                ..spec.clone()
-            };
+            let complex_spec = half_spectrum_spec(spec);
             let others: Vec<usize> = (0..last).collect();
             let (passes, elements) = axis_passes(
                 spec,
@@ -765,14 +761,9 @@ pub fn complex_axes_of_half_spectrum(
     to: (Buffer, &Layout),
     base: usize,
 ) -> Result<(Vec<Pass>, usize), Error> {
-    let complex_spec = FftSpec {
-        shape: spec.complex_shape(),
-        kind: TransformKind::C2c,
-        ..spec.clone()
-    };
     let others: Vec<usize> = (0..spec.shape.len() - 1).collect();
     complex_axes(
-        &complex_spec,
+        &half_spectrum_spec(spec),
         target,
         wisdom,
         &others,
@@ -781,6 +772,15 @@ pub fn complex_axes_of_half_spectrum(
         base,
         Steps::Fused,
     )
+}
+
+/// The complex transform of the real transform `spec`'s half spectrum.
+fn half_spectrum_spec(spec: &FftSpec) -> FftSpec {
+    FftSpec {
+        shape: spec.complex_shape(),
+        kind: TransformKind::C2c,
+        ..spec.clone()
+    }
 }
 
 /// The passes of Bluestein's algorithm along the last axis of the complex

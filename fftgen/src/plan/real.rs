@@ -776,15 +776,7 @@ fn apart_passes(
             ..ShapeChoices::default()
         },
     };
-    let split = |from: (Slot, &Layout), to: (Slot, &Layout)| Routed {
-        pass: apart_pass(spec, target, direction, from, to),
-        reads: from.0,
-        writes: to.0,
-        region_elements: matches!(from.0, Slot::Region(_))
-            .then(|| spec.kind.complex_shape(shape).iter().product()),
-        workspace_end: None,
-        axis: None,
-    };
+    let split = |from, to| apart_routed(spec, target, direction, from, to);
     match direction {
         // The FFT of the pairs into the output, split there: on the last
         // pass's stores where its tile pairs the columns, else apart.
@@ -871,15 +863,7 @@ fn bluestein_pairs(
             super::bluestein::last_axis(&pairs_spec, target, wisdom, from, to, base)
         })
     };
-    let split = |from: (Slot, &Layout), to: (Slot, &Layout)| Routed {
-        pass: apart_pass(spec, target, direction, from, to),
-        reads: from.0,
-        writes: to.0,
-        region_elements: matches!(from.0, Slot::Region(_))
-            .then(|| spec.kind.complex_shape(&spec.shape).iter().product()),
-        workspace_end: None,
-        axis: None,
-    };
+    let split = |from, to| apart_routed(spec, target, direction, from, to);
     match direction {
         Direction::Forward => {
             let mut passes = fft((from.0, &paired(from.1)), to)?;
@@ -892,6 +876,26 @@ fn bluestein_pairs(
             passes.extend(fft((to.0, &pairs), (to.0, &pairs))?);
             Ok(passes)
         }
+    }
+}
+
+/// The split (R2C) or merge (C2R) of an even real axis in a pass of its
+/// own ([`apart_pass`]), from `from` to `to`, with its slots.
+fn apart_routed(
+    spec: &FftSpec,
+    target: &Target,
+    direction: Direction,
+    from: (Slot, &Layout),
+    to: (Slot, &Layout),
+) -> Routed {
+    Routed {
+        pass: apart_pass(spec, target, direction, from, to),
+        reads: from.0,
+        writes: to.0,
+        region_elements: matches!(from.0, Slot::Region(_))
+            .then(|| spec.kind.complex_shape(&spec.shape).iter().product()),
+        workspace_end: None,
+        axis: None,
     }
 }
 
