@@ -33,6 +33,7 @@ pub mod bluestein;
 mod chirp_fusion;
 mod padded_row;
 pub mod split;
+pub mod variants;
 
 pub use access::{Access, Column, StepTwiddle, StepTwiddleForm};
 pub use bluestein::{AxisSide, Chirp, ChirpRole};
