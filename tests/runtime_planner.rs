@@ -125,3 +125,77 @@ fn cuda_plans_run_on_a_gpu() {
     cache.clear_memory();
     assert!(cache.plans().is_empty());
 }
+
+#[test]
+fn measured_plans_take_the_fastest_candidate_and_remember_it() {
+    use fftgen_runtime::measure::{cuda_fft_measured, cuda_fft_with_effort, PlanEffort};
+    use std::time::{Duration, Instant};
+    if !driver_available() {
+        return skip("measured_plans: no CUDA driver");
+    }
+    let device = match CudaDevice::new(0) {
+        Ok(device) => device,
+        Err(fftgen_runtime::Error::NoCudaDevice { .. }) => {
+            return skip("measured_plans: no CUDA device")
+        }
+        Err(e) => panic!("{e}"),
+    };
+    // A private cache directory: the per-user file starts empty.
+    let dir = std::env::temp_dir().join(format!("fftgen-measured-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::env::set_var(fftgen_runtime::cuda::CACHE_DIR_ENV, &dir);
+    let budget = Duration::from_secs(1);
+    for spec in [
+        FftSpec::new(18225),
+        FftSpec::new(990)
+            .kind(fftgen::TransformKind::R2c)
+            .precision(Precision::F64),
+        FftSpec::with_shape(&[1024, 8192]),
+    ] {
+        let started = Instant::now();
+        let measured = cuda_fft_measured(&device, &spec, budget).unwrap_or_else(|e| panic!("{e}"));
+        let took = started.elapsed();
+        let m = measured.measurement.expect("measured now");
+        println!(
+            "{:?} {:?}: {} of {} candidates in {} ms (wall {} ms), fastest {:.4} ms, estimate {:.4} ms",
+            spec.shape,
+            spec.kind,
+            m.timed.len(),
+            m.timed.len() + m.untimed,
+            m.spent.as_millis(),
+            took.as_millis(),
+            m.winner().milliseconds.unwrap(),
+            m.timed[0].milliseconds.unwrap(),
+        );
+        assert!(m.timed.iter().all(|t| t.failure.is_none()), "{:?}", m.timed);
+        // The budget holds, but for the last trial's overrun and buffers.
+        assert!(took < budget * 2, "measuring took {took:?}");
+        let fastest = m
+            .timed
+            .iter()
+            .filter_map(|t| t.milliseconds)
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(m.winner().milliseconds, Some(fastest));
+        // The winner runs correctly (a C2C spec checked here).
+        if spec.kind == fftgen::TransformKind::C2c && spec.shape.len() == 1 {
+            let (n, batch) = (spec.n(), 3);
+            let input = narrow(&random_input(n * batch, 5));
+            let mut output = vec![Complex::default(); n * batch];
+            measured
+                .fft
+                .run(Direction::Forward, &input, &mut output, batch)
+                .unwrap();
+            let e = error(&input, &output, n, Direction::Forward);
+            assert!(e <= tolerance(n, Precision::F32), "error {e}");
+        }
+        // The next plan of the spec takes the winner from the file.
+        let again = cuda_fft_measured(&device, &spec, budget).unwrap();
+        assert!(again.measurement.is_none());
+        assert_eq!(again.choices, measured.choices);
+        cuda_fft_with_effort(&device, &spec, PlanEffort::measure()).unwrap();
+    }
+    let files: Vec<_> = std::fs::read_dir(dir.join("measured")).unwrap().collect();
+    assert_eq!(files.len(), 1, "one file per GPU model");
+    std::env::remove_var(fftgen_runtime::cuda::CACHE_DIR_ENV);
+    let _ = std::fs::remove_dir_all(&dir);
+}

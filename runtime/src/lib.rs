@@ -37,6 +37,8 @@ pub mod distributed;
 pub mod error;
 mod executor;
 mod launch;
+#[cfg(feature = "planner")]
+pub mod measure;
 mod memory;
 mod model;
 pub mod opencl;

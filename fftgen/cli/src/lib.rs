@@ -9,6 +9,7 @@
 pub mod accuracy;
 pub mod bench;
 pub mod check;
+pub mod measured;
 pub mod npy;
 pub mod shape;
 pub mod strided;

@@ -13,6 +13,7 @@ pub mod cost;
 pub mod decompose;
 pub mod factor;
 pub mod invariants;
+pub mod measure;
 pub mod multipass;
 pub mod padding;
 pub mod pass_planner;

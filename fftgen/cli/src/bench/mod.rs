@@ -73,6 +73,9 @@ pub struct BenchConfig {
     /// Choices to make instead of the planner, by 1D size (for comparing
     /// schedules; the report's rows name the shape used).
     pub overrides: std::collections::BTreeMap<usize, fftgen::ShapeChoices>,
+    /// Measure each case's plan within this budget first (`--measure`) and
+    /// time the winner as ours; `None` times the estimate.
+    pub measure: Option<std::time::Duration>,
 }
 
 impl BenchConfig {
@@ -89,6 +92,7 @@ impl BenchConfig {
             seed: 1,
             command: String::new(),
             overrides: Default::default(),
+            measure: None,
         }
     }
 }

@@ -193,6 +193,29 @@ fn layout(
     Ok(Some(layout))
 }
 
+/// Measured planning (FFTW's MEASURE), on `plan`, `check` and `bench`.
+#[derive(Args, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeasureArgs {
+    /// Time the planner's best few candidates on the CUDA device and plan
+    /// with the fastest, kept per user (under the disk cache directory, per
+    /// GPU model and driver) so that the next plan of the spec measures
+    /// nothing. Without it the planner estimates.
+    #[arg(long)]
+    pub measure: bool,
+    /// With --measure, the most milliseconds measuring one spec may take,
+    /// compiling included (the estimate is timed whatever it costs).
+    #[arg(long, requires = "measure", default_value_t = 1000, value_name = "MS")]
+    pub measure_budget_ms: u64,
+}
+
+impl MeasureArgs {
+    /// The budget, where --measure was given.
+    pub fn budget(&self) -> Option<std::time::Duration> {
+        self.measure
+            .then(|| std::time::Duration::from_millis(self.measure_budget_ms))
+    }
+}
+
 /// How `bench` and `tune` run and time on the GPU.
 #[derive(Args, Debug, Clone)]
 pub struct RunArgs {

@@ -8,7 +8,7 @@
 //! from `--seed` ([`bench::random_shapes`]), each in its own precision and
 //! kind; `--list` prints the cases a command would time and exits.
 
-use super::args::{PrecisionArg, RunArgs};
+use super::args::{MeasureArgs, PrecisionArg, RunArgs};
 use crate::Failure;
 use clap::{Args, FromArgMatches};
 use fftgen::{Precision, ShapeChoices, TransformKind};
@@ -92,6 +92,8 @@ pub struct BenchArgs {
     /// With --gpus, chunks a slab's exchange is cut into; default: the planner's.
     #[arg(long, requires = "gpus")]
     chunks: Option<usize>,
+    #[command(flatten)]
+    measure: MeasureArgs,
 }
 
 pub fn run(args: BenchArgs) -> Result<(), Failure> {
@@ -100,6 +102,12 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
         PrecisionArg::F64 => Precision::F64,
     };
     let mut config = BenchConfig::new(precision);
+    config.measure = args.measure.budget();
+    if config.measure.is_some() && args.gpus.is_some() {
+        return Err(Failure::Usage(
+            "--measure times plans on one GPU; leave out --gpus".into(),
+        ));
+    }
     let sizes = listed_shapes(&args, precision);
     config.draw = args.random.map(|count| RandomDraw {
         count,

@@ -6,11 +6,12 @@
 //! n2, ...)` (for `r2c` the reals, and the half spectrum whose last axis is
 //! `n / 2 + 1`), as .npy files for numpy to cross-check.
 
-use super::args::TransformArgs;
+use super::args::{MeasureArgs, TransformArgs};
 use crate::Failure;
 use clap::{Args, ValueEnum};
 use fftgen::{Element, Normalization, Precision, Target, TransformKind};
 use fftgen_cli::check::{check_cuda, check_opencl, host_bytes_available, host_bytes_needed};
+use fftgen_cli::measured::measured_spec;
 use fftgen_cli::npy;
 use fftgen_cli::shape::shape_text;
 use fftgen_runtime::cuda::CudaDevice;
@@ -46,6 +47,8 @@ pub struct CheckArgs {
     /// axis n/2 + 1); the inverse was fed the f64 spectrum of the input.
     #[arg(long)]
     save: Option<PathBuf>,
+    #[command(flatten)]
+    measure: MeasureArgs,
 }
 
 #[derive(ValueEnum, Clone, Copy)]
@@ -71,6 +74,11 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
         planned_as_asked(&spec, &generated.manifest)?;
         Ok(generated)
     };
+    if args.measure.measure && matches!(args.backend, CheckBackend::Opencl) {
+        return Err(Failure::Usage(
+            "--measure times plans through CUDA: add --backend cuda".into(),
+        ));
+    }
     let (generated, report, device_name) = match args.backend {
         CheckBackend::Opencl => {
             let device = match &args.platform {
@@ -83,7 +91,16 @@ pub fn run(args: CheckArgs) -> Result<(), Failure> {
         }
         CheckBackend::Cuda => {
             let device = CudaDevice::new(args.device)?;
-            let generated = generate(device.target())?;
+            let generated = match args.measure.budget() {
+                Some(budget) => {
+                    let (measured, lines) = measured_spec(&device, &spec, budget)?;
+                    lines.iter().for_each(|line| println!("{line}"));
+                    let generated = fftgen::generate(&measured, &measured.emit_command())?;
+                    planned_as_asked(&measured, &generated.manifest)?;
+                    generated
+                }
+                None => generate(device.target())?,
+            };
             let report = check_cuda(&generated, &device, args.batch, args.seed)?;
             (generated, report, format!("CUDA {}", device.name()))
         }

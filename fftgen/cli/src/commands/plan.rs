@@ -3,7 +3,7 @@
 //! R2C's passes and then the C2R's, each with the real step of the real
 //! axis's pass (route, half-spectrum length).
 
-use super::args::TransformArgs;
+use super::args::{MeasureArgs, TransformArgs};
 use crate::Failure;
 use clap::Args;
 use fftgen::emit::pass_ops;
@@ -32,6 +32,11 @@ pub struct PlanArgs {
     /// the next chunk's kernels); default: the planner's.
     #[arg(long, requires = "gpus")]
     chunks: Option<usize>,
+    #[command(flatten)]
+    measure: MeasureArgs,
+    /// With --measure, the CUDA device ordinal to measure on.
+    #[arg(long, requires = "measure", default_value_t = 0)]
+    device: usize,
 }
 
 /// Where the plan's shape came from: the user's choices, the first wisdom
@@ -147,6 +152,31 @@ fn real_row_origin(spec: &FftSpec, plan: &Plan) -> Option<String> {
     })
 }
 
+/// The candidates `--measure` would time, each named by what it changes.
+fn candidates_lines(spec: &FftSpec, plan: &Plan) {
+    let Ok(candidates) = fftgen::plan::measure::candidates(spec) else {
+        return;
+    };
+    if candidates.len() < 2 {
+        return;
+    }
+    let estimate = ShapeChoices::pinned_plan(plan);
+    println!(
+        "candidates --measure times after this plan ({}):",
+        candidates.len() - 1
+    );
+    for candidate in &candidates[1..] {
+        let passes = match candidate.plan.passes.len() {
+            1 => "1 pass".to_string(),
+            n => format!("{n} passes"),
+        };
+        println!(
+            "  {} ({passes})",
+            fftgen_cli::measured::changed(&candidate.choices, &estimate)
+        );
+    }
+}
+
 pub fn run(args: PlanArgs) -> Result<(), Failure> {
     let spec = args.transform.spec()?;
     if let Some(gpus) = args.gpus {
@@ -163,6 +193,20 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
         }
         return Ok(());
     }
+    let (spec, measured) = match args.measure.budget() {
+        Some(budget) => {
+            if args.gpus.is_some() {
+                return Err(Failure::Usage(
+                    "--measure times plans on one GPU; leave out --gpus".into(),
+                ));
+            }
+            fftgen::plan::plan(&spec)?;
+            let device = fftgen_runtime::CudaDevice::new(args.device)?;
+            let (spec, lines) = fftgen_cli::measured::measured_spec(&device, &spec, budget)?;
+            (spec, Some((device.name().to_string(), lines)))
+        }
+        None => (spec, None),
+    };
     let plan = fftgen::plan::plan(&spec)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&plan)?);
@@ -184,7 +228,18 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
     for line in fftgen::plan::bluestein::routes(&plan) {
         println!("route of {line}");
     }
-    println!("shape from: {}", shape_origin(&spec, &plan));
+    match &measured {
+        Some((gpu, lines)) => {
+            println!("shape from: measured on the {gpu}");
+            for line in lines {
+                println!("{line}");
+            }
+        }
+        None => {
+            println!("shape from: {}", shape_origin(&spec, &plan));
+            candidates_lines(&spec, &plan);
+        }
+    }
     for line in column_pass_origins(&spec, &plan) {
         println!("column passes of {line}");
     }

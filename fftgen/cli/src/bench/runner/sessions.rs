@@ -42,14 +42,17 @@ impl<'a> Sessions<'a> {
         case: &BenchCase,
         choices: Option<&ShapeChoices>,
     ) -> Result<Vec<BenchRow>, BenchError> {
+        let budget = self.config.measure;
         Ok(match case.precision {
             Precision::F32 => {
                 let session = open(&mut self.f32, self.config, &mut self.opencl)?;
-                session.bench_case(case, choices)
+                let (choices, note) = measured(&session.device, case, choices, budget);
+                noted(session.bench_case(case, choices.as_ref()), note)
             }
             Precision::F64 => {
                 let session = open(&mut self.f64, self.config, &mut self.opencl)?;
-                session.bench_case(case, choices)
+                let (choices, note) = measured(&session.device, case, choices, budget);
+                noted(session.bench_case(case, choices.as_ref()), note)
             }
         })
     }
@@ -72,6 +75,39 @@ impl<'a> Sessions<'a> {
             [] => "not run: no case ran".into(),
         }
     }
+}
+
+/// The choices to time `case` with: with a `budget`, those measured on
+/// `device` (within it, or before), else `choices`; and the row's note
+/// saying what the measurement found.
+fn measured(
+    device: &CudaDevice,
+    case: &BenchCase,
+    choices: Option<&ShapeChoices>,
+    budget: Option<std::time::Duration>,
+) -> (Option<ShapeChoices>, Option<String>) {
+    let Some(budget) = budget else {
+        return (choices.cloned(), None);
+    };
+    let mut spec = case.spec();
+    if let Some(choices) = choices {
+        spec = spec.choices(choices.clone());
+    }
+    match crate::measured::measured_spec(device, &spec, budget) {
+        Ok((spec, lines)) => (Some(spec.choices), lines.into_iter().next()),
+        Err(e) => (
+            choices.cloned(),
+            Some(format!("measuring failed, the estimate ran: {e}")),
+        ),
+    }
+}
+
+/// `rows`, each with `note` added where there is one.
+fn noted(mut rows: Vec<BenchRow>, note: Option<String>) -> Vec<BenchRow> {
+    for row in &mut rows {
+        row.notes.extend(note.clone());
+    }
+    rows
 }
 
 /// The session in `slot`, opened for `config`'s cases of its precision if
