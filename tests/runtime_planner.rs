@@ -145,6 +145,7 @@ fn measured_plans_take_the_fastest_candidate_and_remember_it() {
     let _ = std::fs::remove_dir_all(&dir);
     std::env::set_var(fftgen_runtime::cuda::CACHE_DIR_ENV, &dir);
     let budget = Duration::from_secs(1);
+    println!("host threads: {:?}", std::thread::available_parallelism());
     for spec in [
         FftSpec::new(18225),
         FftSpec::new(990)
@@ -157,19 +158,24 @@ fn measured_plans_take_the_fastest_candidate_and_remember_it() {
         let took = started.elapsed();
         let m = measured.measurement.expect("measured now");
         println!(
-            "{:?} {:?}: {} of {} candidates in {} ms (wall {} ms), fastest {:.4} ms, estimate {:.4} ms",
+            "{:?} {:?}: {} of {} candidates timed in {} ms (compiled in {} ms, wall {} ms), fastest {:.4} ms, estimate {:.4} ms",
             spec.shape,
             spec.kind,
             m.timed.len(),
             m.timed.len() + m.untimed,
             m.spent.as_millis(),
+            measured.compiling.as_millis(),
             took.as_millis(),
             m.winner().milliseconds.unwrap(),
             m.timed[0].milliseconds.unwrap(),
         );
         assert!(m.timed.iter().all(|t| t.failure.is_none()), "{:?}", m.timed);
-        // The budget holds, but for the last trial's overrun and buffers.
-        assert!(took < budget * 2, "measuring took {took:?}");
+        // The budget holds, but for the last trial's overrun.
+        assert!(
+            m.spent < budget + Duration::from_millis(300),
+            "timing took {:?}",
+            m.spent
+        );
         let fastest = m
             .timed
             .iter()

@@ -1,7 +1,8 @@
 //! Measured planning on a CUDA device (feature `planner`), FFTW's MEASURE:
 //! [`PlanEffort::Measure`] compiles the estimate and its nearest variants
 //! ([`fftgen::plan::measure::candidates`]) in parallel, times them on the
-//! device within a budget (1 s by default, compiling included), and keeps
+//! device within a budget (1 s of timing by default; compiling, which NVRTC
+//! takes seconds for, comes before it and lands in the disk cache), and keeps
 //! the winner in a per-user file ([`MeasuredWisdom`]) under the disk cache
 //! directory, one per GPU model, valid for one driver version. The next plan
 //! of the same spec on that GPU, in this process or a later one, takes the
@@ -25,7 +26,8 @@ pub enum PlanEffort {
     #[default]
     Estimate,
     /// The fastest of the model's best few candidates, timed on the device
-    /// within `budget` (compiling included), or the winner measured before.
+    /// within `budget` (compiling them comes before), or the winner measured
+    /// before.
     Measure { budget: Duration },
 }
 
@@ -44,6 +46,9 @@ pub struct MeasuredFft {
     pub fft: CudaFft,
     pub choices: ShapeChoices,
     pub measurement: Option<Measurement>,
+    /// Wall time compiling the candidates took (none from the file): apart
+    /// from the budget, which counts the timing.
+    pub compiling: Duration,
 }
 
 /// Bytes of the larger side a timing launch transforms: large enough that
@@ -82,38 +87,32 @@ pub fn cuda_fft_measured(
             fft,
             choices,
             measurement: None,
+            compiling: Duration::ZERO,
         });
     }
     let candidates = measure::candidates(&spec)?;
     let started = Instant::now();
-    let mut compiled = compile(device, &spec, &candidates, budget);
+    let mut compiled = compile(device, &spec, &candidates);
+    let compiling = started.elapsed();
     let estimate = match &compiled[0] {
         Ok(fft) => fft,
         Err(e) => return Err(e.clone()),
     };
     let mut buffers = TimingBuffers::for_plan(device, &spec, estimate)?;
-    let compiling = started.elapsed();
-    // The compile's wall time counts as the first trial's.
-    let mut overhead = compiling;
-    let reached = &candidates[..compiled.len()];
-    let mut measurement =
-        measure::measure(reached, budget.saturating_sub(compiling), |candidate| {
-            let index = reached
-                .iter()
-                .position(|c| std::ptr::eq(c, candidate))
-                .expect("a candidate of the list");
-            let fft = std::mem::replace(
-                &mut compiled[index],
-                Err(PlanError::Runtime(Error::ZeroBatch)),
-            )?;
-            let began = Instant::now();
-            let milliseconds = buffers.time(&fft)?;
-            Ok::<_, PlanError>(Trial {
-                milliseconds,
-                spent: began.elapsed() + std::mem::take(&mut overhead),
-            })
-        })?;
-    measurement.untimed += candidates.len() - reached.len();
+    let measurement = measure::measure(&candidates, budget, |candidate| {
+        let index = candidates
+            .iter()
+            .position(|c| std::ptr::eq(c, candidate))
+            .expect("a candidate of the list");
+        let taken = Err(PlanError::Runtime(Error::ZeroBatch));
+        let fft = std::mem::replace(&mut compiled[index], taken)?;
+        let began = Instant::now();
+        let milliseconds = buffers.time(&fft)?;
+        Ok::<_, PlanError>(Trial {
+            milliseconds,
+            spent: began.elapsed(),
+        })
+    })?;
     let winner = measurement.winner().choices.clone();
     store.record(&spec, &measurement);
     let fft = cuda_fft_with_cache(
@@ -125,26 +124,23 @@ pub fn cuda_fft_measured(
         fft,
         choices: winner,
         measurement: Some(measurement),
+        compiling,
     })
 }
 
-/// The candidates' kernels, compiled and loaded in parallel waves of as many
-/// threads as the host has cores, until `budget` is spent (the first wave,
-/// which holds the estimate, always): those of the candidates reached.
+/// The candidates' kernels, compiled and loaded in parallel, in waves of
+/// as many threads as the host has cores (NVRTC takes seconds for a large
+/// kernel; the CUBINs land in the disk cache, so a later plan of any of
+/// them loads in milliseconds).
 fn compile(
     device: &CudaDevice,
     spec: &FftSpec,
     candidates: &[Candidate],
-    budget: Duration,
 ) -> Vec<Result<CudaFft, PlanError>> {
-    let started = Instant::now();
     let wave = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let mut out: Vec<Result<CudaFft, PlanError>> = Vec::new();
+    let mut out = Vec::new();
     for chunk in candidates.chunks(wave) {
-        if !out.is_empty() && started.elapsed() >= budget {
-            break;
-        }
-        let results: Vec<Result<CudaFft, PlanError>> = std::thread::scope(|scope| {
+        std::thread::scope(|scope| {
             let handles: Vec<_> = chunk
                 .iter()
                 .map(|candidate| {
@@ -152,12 +148,12 @@ fn compile(
                     scope.spawn(move || cuda_fft_with_cache(device, &spec, CubinCache::global()))
                 })
                 .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("compiling a candidate does not panic"))
-                .collect()
+            out.extend(
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("compiling a candidate does not panic")),
+            );
         });
-        out.extend(results);
     }
     out
 }

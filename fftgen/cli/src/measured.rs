@@ -34,7 +34,11 @@ pub fn describe(spec: &FftSpec, measured: &MeasuredFft) -> Vec<String> {
             changed(&measured.choices, &estimate)
         )];
     };
-    let mut lines = vec![summary(measurement, &estimate)];
+    let mut lines = vec![format!(
+        "{} (compiling them took {} ms)",
+        summary(measurement, &estimate),
+        measured.compiling.as_millis()
+    )];
     for (i, timed) in measurement.timed.iter().enumerate() {
         let what = match i {
             0 => "the estimate".to_string(),
@@ -66,7 +70,7 @@ pub fn summary(measurement: &Measurement, estimate: &ShapeChoices) -> String {
     };
     format!(
         "measured: {timed} of {all} candidates timed in {} ms; fastest: {winner}, \
-         {:.2}x the estimate",
+         {:.3}x the estimate",
         measurement.spent.as_millis(),
         measurement.speedup()
     )

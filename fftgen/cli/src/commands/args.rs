@@ -202,8 +202,9 @@ pub struct MeasureArgs {
     /// nothing. Without it the planner estimates.
     #[arg(long)]
     pub measure: bool,
-    /// With --measure, the most milliseconds measuring one spec may take,
-    /// compiling included (the estimate is timed whatever it costs).
+    /// With --measure, the most milliseconds timing one spec's candidates
+    /// may take (the estimate is timed whatever it costs; compiling them
+    /// comes before, and is cached on disk).
     #[arg(long, requires = "measure", default_value_t = 1000, value_name = "MS")]
     pub measure_budget_ms: u64,
 }
