@@ -4,7 +4,11 @@ every row's ratio of cuFFT's median time to ours (above 1: we are faster),
 the worst, the 10th percentile and the median, each row's error against its
 tolerance, and the rows under a floor, worst first.
 
-    python3 scripts/random_summary.py REPORT.json [--floor 0.85] [--markdown]
+    python3 scripts/random_summary.py REPORT.json [--floor 0.85] [--markdown] [--vkfft VKFFT.json]
+
+With --vkfft (scripts/device/vkfft_bench.py --cases on the same cases and
+GPU), also VkFFT/ours per row, from each one's share of its own run's copy
+bandwidth (above 1: we are faster).
 """
 import argparse
 import json
@@ -29,6 +33,7 @@ def main():
     parser.add_argument("report")
     parser.add_argument("--floor", type=float, default=0.85)
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--vkfft")
     args = parser.parse_args()
     report = json.load(open(args.report))
     rows = []
@@ -56,11 +61,40 @@ def main():
             break
         print(f"  {ratio:.3f}  {name:28s} passes {passes}  ours {100 * of_copy:.0f}% of copy"
               f"  error {error:.2e}{'' if within else ' OVER TOLERANCE'}")
+    if args.vkfft:
+        vkfft_summary(json.load(open(args.vkfft))["rows"], rows)
     if args.markdown:
         print("\n| shape | cuFFT/ours | ours % of copy | passes | error |")
         print("|---|---|---|---|---|")
         for ratio, of_copy, name, passes, error, within in sorted(rows):
             print(f"| {name} | {ratio:.2f} | {100 * of_copy:.0f} | {passes} | {error:.1e} |")
+
+
+def vkfft_label(row):
+    shape = "x".join(str(a) for a in row["shape"])
+    kind = row.get("kind", "c2c")
+    if kind == "r2c":
+        kind = {"forward": "r2c", "inverse": "c2r"}[row["direction"]]
+    return f"{shape} {row['precision']} {kind}"
+
+
+def vkfft_summary(vkfft_rows, rows):
+    """VkFFT/ours over the rows both timed: ours % of copy over VkFFT's."""
+    theirs = {vkfft_label(r): r["vkfft_pct_copy"] / 100 for r in vkfft_rows if "vkfft_pct_copy" in r}
+    failed = [vkfft_label(r) for r in vkfft_rows if "vkfft_pct_copy" not in r]
+    pairs = sorted((of_copy / theirs[name], name) for _, of_copy, name, *_ in rows if name in theirs)
+    if not pairs:
+        print("VkFFT: no row in common")
+        return
+    ratios = [p[0] for p in pairs]
+    print(f"VkFFT/ours over {len(pairs)} rows: worst {min(ratios):.3f}, "
+          f"10th percentile {percentile(ratios, 0.1):.3f}, median {percentile(ratios, 0.5):.3f}, "
+          f"best {max(ratios):.3f}; VkFFT failed on {len(failed)}: {', '.join(failed)}")
+    print("rows under 1.0 against VkFFT, worst first:")
+    for ratio, name in pairs:
+        if ratio >= 1.0:
+            break
+        print(f"  {ratio:.3f}  {name}")
 
 
 if __name__ == "__main__":

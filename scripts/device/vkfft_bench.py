@@ -9,6 +9,12 @@ FFT. Writes JSON rows that `scripts/perf_table.py --vkfft FILE` puts in the
 VkFFT column.
 
     usage: python3 vkfft_bench.py --sizes 4096,6561,1000x1000 [--precision f32] --json OUT
+           python3 vkfft_bench.py --cases CASES --json OUT
+
+CASES holds a case a line, `SHAPE PRECISION KIND` (`fftgen bench --random K
+--seed S --list` prints them): a c2c case is a row as above, an r2c case two
+rows, VkFFT's R2C and C2R, each moving the reals and the half spectrum once
+(its batch fills 1 GiB with the larger side, as the bench's does).
 
 pyvkfft is not on the device image: build it from its source distribution
 there first (scripts/device/vkfft.sh does, from .devbin/pyvkfft.tar.gz).
@@ -72,6 +78,7 @@ def row(shape, precision):
     return {
         "shape": list(shape),
         "precision": precision,
+        "kind": "c2c",
         "batch": batch,
         "copy_ms": copy_ms,
         "vkfft_ms": vkfft_ms,
@@ -80,23 +87,68 @@ def row(shape, precision):
     }
 
 
+def real_rows(shape, precision):
+    """VkFFT's R2C and C2R of `shape` (the last axis real), out of place."""
+    real = np.float32 if precision == "f32" else np.float64
+    complex_ = np.complex64 if precision == "f32" else np.complex128
+    points = int(np.prod(shape))
+    half_shape = shape[:-1] + (shape[-1] // 2 + 1,)
+    half_points = int(np.prod(half_shape))
+    larger = max(points * np.dtype(real).itemsize, half_points * np.dtype(complex_).itemsize)
+    batch = max(1, (1 << 30) // larger)
+    cp.random.seed(1)
+    reals = cp.random.uniform(-1, 1, (batch,) + shape, dtype=real)
+    spectrum = cp.empty((batch,) + half_shape, dtype=complex_)
+    back = cp.empty_like(reals)
+    nbytes = reals.nbytes + spectrum.nbytes
+    copy_src = cp.empty(nbytes // 2, dtype=cp.uint8)
+    copy_dst = cp.empty_like(copy_src)
+    copy_ms = timed(lambda: cp.copyto(copy_dst, copy_src))
+    app = VkFFTApp(reals.shape, real, ndim=len(shape), r2c=True, inplace=False)
+    rows = []
+    for direction, launch in [
+        ("forward", lambda: app.fft(reals, spectrum)),
+        ("inverse", lambda: app.ifft(spectrum, back)),
+    ]:
+        app.fft(reals, spectrum)
+        ms = timed(launch)
+        rows.append({
+            "shape": list(shape), "precision": precision, "kind": "r2c", "direction": direction,
+            "batch": batch, "copy_ms": copy_ms, "vkfft_ms": ms,
+            "vkfft_pct_copy": 100 * copy_ms / ms,
+        })
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", required=True)
+    parser.add_argument("--sizes")
+    parser.add_argument("--cases")
     parser.add_argument("--precision", default="f32", choices=["f32", "f64"])
     parser.add_argument("--json", required=True)
     args = parser.parse_args()
     device = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
     rows = []
-    for text in args.sizes.split(","):
+    if args.cases:
+        cases = [line.split() for line in open(args.cases) if line.strip()]
+    else:
+        cases = [(text, args.precision, "c2c") for text in args.sizes.split(",")]
+    for text, precision, kind in cases:
         try:
-            rows.append(row(parse_shape(text), args.precision))
+            if kind == "r2c":
+                for r in real_rows(parse_shape(text), precision):
+                    rows.append(r)
+                    print(f"{text} {precision} r2c {r['direction']}: VkFFT {r['vkfft_ms']:.4f} ms, "
+                          f"{r['vkfft_pct_copy']:.1f}% of the copy", flush=True)
+                continue
+            rows.append(row(parse_shape(text), precision))
             r = rows[-1]
             print(f"{text}: VkFFT {r['vkfft_ms']:.4f} ms, copy {r['copy_ms']:.4f} ms, "
                   f"{r['vkfft_pct_copy']:.1f}% of the copy, error {r['vkfft_error']}", flush=True)
         except Exception as e:  # a shape VkFFT cannot plan is a row without figures
             print(f"{text}: VkFFT failed: {e}", file=sys.stderr, flush=True)
-            rows.append({"shape": list(parse_shape(text)), "precision": args.precision, "error": str(e)})
+            rows.append({"shape": list(parse_shape(text)), "precision": precision, "kind": kind,
+                         "error": str(e)})
         cp.get_default_memory_pool().free_all_blocks()
         # Written after every shape, so a run cut short keeps what it timed.
         with open(args.json, "w") as out:
