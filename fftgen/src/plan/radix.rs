@@ -163,11 +163,20 @@ pub fn schedules(n: usize, min_stages: usize, max_stages: usize) -> Vec<Vec<usiz
 const MAX_STAGES: usize = 8;
 
 /// Lexicographic: over the register budget, threads [`widened`] to fit it
-/// (a schedule that fits as it is wins), staged through shared memory
-/// where it need not be, stages, values per thread, flops per point
-/// (scaled).
+/// (f32: a schedule that fits as it is wins), staged through shared memory
+/// where it need not be, stages, widened (f64: fewer stages win first),
+/// values per thread, flops per point (scaled).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Score(bool, bool, bool, usize, usize, u64);
+struct Score(bool, bool, bool, usize, bool, usize, u64);
+
+/// From this many bytes per complex value on (f64), a widened schedule of
+/// fewer stages beats an unwidened one: H100, cuFFT/ours before -> after,
+/// 660 0.69 -> 1.02, 3072 0.85 -> 1.07, 3600 0.81 -> 0.90, 2520 0.96 -> 1.01,
+/// none of ten sizes more than 1.5% slower. In f32 it won at 2673 to 4025
+/// (3025 0.86 -> 1.03) and lost at 1375, 1925 and 2088 (2088 0.92 -> 0.77),
+/// so f32 keeps the unwidened schedule
+/// (docs/bench/h100_stages_before_widening.txt).
+const STAGES_BEFORE_WIDENING_FROM_BYTES: usize = 16;
 
 /// From this many bytes per transform on, a schedule with a warp or more of
 /// threads per FFT (direct global access) beats one staged through shared
@@ -193,11 +202,13 @@ impl Score {
             .map(|&r| Codelet::generate(r, Direction::Forward).ops.flops() as f64 / r as f64)
             .sum();
         let staged = n * complex_bytes >= DIRECT_IO_FROM_BYTES && threads < 32;
+        let stages_first = complex_bytes >= STAGES_BEFORE_WIDENING_FROM_BYTES;
         Score(
             values > max_values,
-            widened,
+            widened && !stages_first,
             staged,
             radices.len(),
+            widened && stages_first,
             values,
             (flops_per_point * 1000.0) as u64,
         )
@@ -264,6 +275,10 @@ mod tests {
         assert_eq!(choose(2002, 16, 16, 1024), Some(vec![14, 13, 11]));
         // A schedule that fits as it is keeps its threads.
         assert_eq!(thread_shape(1000, &[10, 10, 10], 16, 1024), (100, 10));
+        // f64: fewer stages, widened, beat more unwidened; f32 keeps the
+        // unwidened schedule (3072 and 2088 each measured on an H100).
+        assert_eq!(choose(3072, 16, 16, 1024).map(|r| r.len()), Some(3));
+        assert_eq!(choose(2088, 8, 32, 1024), Some(vec![29, 6, 6, 2]));
     }
 
     #[test]
