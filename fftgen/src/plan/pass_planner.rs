@@ -295,7 +295,7 @@ pub(super) fn plan_pass(
     let exchange = request.exchange(&io, threads.per_fft)?;
     let block = request.block(&io, &stages, &exchange, threads.per_fft)?;
     let min_blocks_per_sm =
-        request.launch_bound(stages.lanes, &threads, &block, planned_opt_in.as_ref())?;
+        request.launch_bound(&stages, &threads, &block, planned_opt_in.as_ref())?;
     let lone_block = request.lone_opt_in_block(planned_opt_in.as_ref());
     let input_caching = request.input_caching(lone_block, &io, &block);
     Ok(Pass {
@@ -935,7 +935,7 @@ impl<'a> Request<'a> {
     /// lanes share an FFT, and 1 for staged small transforms.
     fn launch_bound(
         &self,
-        lanes: LaneLayout,
+        stages: &Stages,
         threads: &Threads,
         block: &Block,
         planned_opt_in: Option<&OptInShape>,
@@ -943,6 +943,8 @@ impl<'a> Request<'a> {
         let (precision, target) = (self.precision, self.target);
         let (threads_per_block, shared_bytes) = (block.threads, block.shared_bytes);
         let values = threads.values;
+        let lanes = stages.lanes;
+        let largest_radix = stages.stages.iter().map(|s| s.radix).max().unwrap_or(1);
         let min_blocks_per_sm = match (self.choices.min_blocks_per_sm, lanes) {
             // Also within the threads an SM holds, now that the block is known.
             (Some(blocks), _) if blocks * threads_per_block > target.max_threads_per_sm => {
@@ -991,7 +993,14 @@ impl<'a> Request<'a> {
                 blocks.max(two)
             }
             (None, LaneLayout::FftMajor) => {
-                min_blocks_per_sm(threads_per_block, shared_bytes, values, precision, target)
+                let blocks =
+                    min_blocks_per_sm(threads_per_block, shared_bytes, values, precision, target);
+                match (precision, blocks) {
+                    (Precision::F64, 1) if largest_radix < LIFTED_F64_RADIX_LIMIT => {
+                        lone_f64_block_lifted(threads_per_block, shared_bytes, values, target)
+                    }
+                    _ => blocks,
+                }
             }
             // Staged small transforms were measured fastest with the compiler
             // free to use registers (commit c23e3fc and its docs/perf.md):
@@ -1070,6 +1079,42 @@ fn tile_stride(fft_words: usize, ffts: usize, banks: usize) -> usize {
 fn registers_needed(values: usize, precision: Precision) -> usize {
     let words = precision.real_bytes() / 4;
     4 * values * words + 16
+}
+
+/// Register words per complex f64 value that an f64 kernel whose static
+/// model ([`min_blocks_per_sm`]: 8) leaves one block per SM is lifted to
+/// two blocks with, beside [`REGISTERS_BESIDE_VALUES`]: the values' own 4
+/// words and half again for the butterflies' temporaries. The values' words
+/// alone (the opt-in model) spilled hundreds of bytes at radices of 13 and
+/// more in these kernels; H100, cuFFT/ours: 3500 f64 (15 values over 250
+/// threads, 110 of the 128 registers two blocks grant) 0.76 at one block,
+/// 0.95 at two.
+const LIFTED_F64_WORDS_PER_VALUE: usize = 6;
+
+/// The radix from which an f64 kernel is not lifted: ptxas (sm_90, H100
+/// target) spilled 16-56 bytes in eight of the nine lifted kernels with a
+/// radix of 23 and in none of the 115 others but 3645 (12 bytes).
+const LIFTED_F64_RADIX_LIMIT: usize = 23;
+
+/// Two blocks per SM for an f64 kernel the static model leaves alone on
+/// its SM, where shared memory holds two and two blocks' registers hold
+/// [`LIFTED_F64_WORDS_PER_VALUE`] words a value and 20 more; else one.
+fn lone_f64_block_lifted(
+    threads_per_block: usize,
+    shared_bytes: usize,
+    values: usize,
+    target: &Target,
+) -> usize {
+    let warp_threads = threads_per_block.div_ceil(target.warp_size) * target.warp_size;
+    let granule = target.register_granule;
+    let granted = (target.registers_per_sm / (2 * warp_threads) / granule * granule)
+        .min(target.max_registers_per_thread);
+    let by_shared =
+        target.shared_bytes_per_sm / (shared_bytes + target.reserved_shared_bytes_per_block);
+    let by_threads = target.max_threads_per_sm / warp_threads;
+    let fits = granted >= LIFTED_F64_WORDS_PER_VALUE * values + REGISTERS_BESIDE_VALUES
+        && by_shared.min(by_threads).min(target.max_blocks_per_sm) >= 2;
+    1 + usize::from(fits)
 }
 
 /// Blocks per SM to ask the compiler for: enough for half the threads an SM
@@ -1455,6 +1500,24 @@ mod tests {
         assert_eq!(columns.n, 336);
         assert!(columns.shared_bytes <= Target::H100.plannable_shared_bytes());
         assert_eq!(columns.min_blocks_per_sm, 2);
+    }
+
+    #[test]
+    fn lone_f64_blocks_take_two_where_their_registers_allow() {
+        let bound = |n: usize| {
+            let spec = FftSpec::new(n)
+                .precision(Precision::F64)
+                .target(Target::H100);
+            let pass = crate::plan::plan(&spec).unwrap().passes[0].clone();
+            (
+                pass.radices().into_iter().max().unwrap(),
+                pass.min_blocks_per_sm,
+            )
+        };
+        // 15 values over 250 threads: 110 of the 128 registers two grant.
+        assert_eq!(bound(3500).1, 2);
+        // A radix of 23 stays alone (ptxas spilled it at two).
+        assert_eq!(bound(3174), (23, 1));
     }
 
     #[test]
