@@ -461,6 +461,7 @@ impl<'a> Request<'a> {
                 precision.complex_bytes(),
                 self.max_values,
                 self.max_threads,
+                self.access.is_dense(n),
             )
             .ok_or_else(|| self.too_large())?,
         };

@@ -117,12 +117,17 @@ fn gcd(a: usize, b: usize) -> usize {
 
 /// The best radix sequence for `n`, largest radix first, given the most
 /// values a thread may hold and the most threads a transform may use; `None`
-/// if no sequence fits.
+/// if no sequence fits. `rows`: the FFTs are whole rows, dense (a
+/// one-kernel transform or a pass along contiguous points), not columns
+/// moved through a tile several to a block of up to 1024 threads, whose
+/// registers the extra values of a widened schedule spill (4209975 f64's
+/// 2025-point columns as 15 x 15 x 9: 216 bytes at sm_90).
 pub fn choose(
     n: usize,
     complex_bytes: usize,
     max_values: usize,
     max_threads: usize,
+    rows: bool,
 ) -> Option<Vec<usize>> {
     let mut best: Option<(Score, Vec<usize>)> = None;
     let mut current = Vec::new();
@@ -131,7 +136,7 @@ pub fn choose(
         if shape.threads > max_threads {
             return;
         }
-        let score = Score::of(n, complex_bytes, radices, shape, max_values);
+        let score = Score::of(n, complex_bytes, radices, shape, max_values, rows);
         if best.as_ref().is_none_or(|(b, _)| score < *b) {
             best = Some((score, radices.to_vec()));
         }
@@ -170,7 +175,7 @@ const MAX_STAGES: usize = 8;
 struct Score(bool, bool, bool, usize, bool, usize, u64);
 
 /// From this many bytes per complex value on (f64), a widened schedule of
-/// fewer stages beats an unwidened one: H100, cuFFT/ours before -> after,
+/// fewer stages beats an unwidened one in rows ([`choose`]): H100, cuFFT/ours before -> after,
 /// 660 0.69 -> 1.02, 3072 0.85 -> 1.07, 3600 0.81 -> 0.90, 2520 0.96 -> 1.01,
 /// none of ten sizes more than 1.5% slower. In f32 it won at 2673 to 4025
 /// (3025 0.86 -> 1.03) and lost at 1375, 1925 and 2088 (2088 0.92 -> 0.77),
@@ -191,6 +196,7 @@ impl Score {
         radices: &[usize],
         shape: ThreadShape,
         max_values: usize,
+        rows: bool,
     ) -> Score {
         let ThreadShape {
             threads,
@@ -202,7 +208,7 @@ impl Score {
             .map(|&r| Codelet::generate(r, Direction::Forward).ops.flops() as f64 / r as f64)
             .sum();
         let staged = n * complex_bytes >= DIRECT_IO_FROM_BYTES && threads < 32;
-        let stages_first = complex_bytes >= STAGES_BEFORE_WIDENING_FROM_BYTES;
+        let stages_first = rows && complex_bytes >= STAGES_BEFORE_WIDENING_FROM_BYTES;
         Score(
             values > max_values,
             widened && !stages_first,
@@ -256,7 +262,7 @@ mod tests {
 
     #[test]
     fn schedules_for_the_sizes_we_benchmark() {
-        let pick = |n| choose(n, 8, 32, 1024).unwrap();
+        let pick = |n| choose(n, 8, 32, 1024, true).unwrap();
         assert_eq!(pick(4096), vec![16, 16, 16]);
         assert_eq!(pick(2048), vec![16, 16, 8]);
         assert_eq!(pick(1000), vec![10, 10, 10]);
@@ -272,13 +278,16 @@ mod tests {
         // threads leave the stages of 154 and 182 butterflies two each.
         assert_eq!(values_per_thread(2002, &[14, 13, 11], 143), 26);
         assert_eq!(thread_shape(2002, &[14, 13, 11], 16, 1024), (182, 14));
-        assert_eq!(choose(2002, 16, 16, 1024), Some(vec![14, 13, 11]));
+        assert_eq!(choose(2002, 16, 16, 1024, true), Some(vec![14, 13, 11]));
         // A schedule that fits as it is keeps its threads.
         assert_eq!(thread_shape(1000, &[10, 10, 10], 16, 1024), (100, 10));
         // f64: fewer stages, widened, beat more unwidened; f32 keeps the
         // unwidened schedule (3072 and 2088 each measured on an H100).
-        assert_eq!(choose(3072, 16, 16, 1024).map(|r| r.len()), Some(3));
-        assert_eq!(choose(2088, 8, 32, 1024), Some(vec![29, 6, 6, 2]));
+        assert_eq!(choose(3072, 16, 16, 1024, true).map(|r| r.len()), Some(3));
+        assert_eq!(choose(2088, 8, 32, 1024, true), Some(vec![29, 6, 6, 2]));
+        // f64 columns keep the unwidened schedule.
+        assert_eq!(choose(2025, 16, 16, 1024, true), Some(vec![15, 15, 9]));
+        assert_eq!(choose(2025, 16, 16, 1024, false), Some(vec![9, 9, 5, 5]));
     }
 
     #[test]
