@@ -356,6 +356,19 @@ mod tests {
     }
 
     #[test]
+    fn measuring_takes_a_budget_that_needs_measure() {
+        let args = bench_args(&["--measure", "--measure-budget-ms", "250"]).unwrap();
+        assert_eq!(
+            args.measure.budget(),
+            Some(std::time::Duration::from_millis(250))
+        );
+        let default = bench_args(&["--measure"]).unwrap().measure.budget();
+        assert_eq!(default, Some(std::time::Duration::from_secs(1)));
+        assert_eq!(bench_args(&[]).unwrap().measure.budget(), None);
+        assert!(bench_args(&["--measure-budget-ms", "250"]).is_err());
+    }
+
+    #[test]
     fn sizes_take_lengths_and_shapes() {
         let args = bench_args(&[
             "--sizes",
