@@ -161,8 +161,31 @@ fn candidates_lines(spec: &FftSpec, plan: &Plan) {
         return;
     }
     let estimate = ShapeChoices::pinned_plan(plan);
+    let target = spec.planned_target();
+    // The one-kernel model's time over the copy's, where the wisdom holds
+    // one for this target and precision.
+    let model = Wisdom::for_spec(spec.wisdom.as_deref())
+        .ok()
+        .and_then(|wisdom| wisdom.model(target).cloned())
+        .filter(|model| model.precision == spec.precision);
+    let modelled = |plan: &Plan| match (&model, plan.passes.as_slice()) {
+        (Some(model), [pass]) => {
+            let features = fftgen::plan::ScheduleFeatures::of(
+                &pass.radices(),
+                pass.threads_per_block,
+                pass.min_blocks_per_sm,
+                target.warp_size,
+            );
+            format!(
+                ", modelled {:.2}x the copy's time",
+                model.predict(&features)
+            )
+        }
+        _ => String::new(),
+    };
     println!(
-        "candidates --measure times after this plan ({}):",
+        "candidates --measure times after this plan{} ({}):",
+        modelled(plan),
         candidates.len() - 1
     );
     for candidate in &candidates[1..] {
@@ -171,8 +194,9 @@ fn candidates_lines(spec: &FftSpec, plan: &Plan) {
             n => format!("{n} passes"),
         };
         println!(
-            "  {} ({passes})",
-            fftgen_cli::measured::changed(&candidate.choices, &estimate)
+            "  {} ({passes}{})",
+            fftgen_cli::measured::changed(&candidate.choices, &estimate),
+            modelled(&candidate.plan)
         );
     }
 }
