@@ -360,10 +360,15 @@ fn measured_path(dir: &std::path::Path, gpu: &str) -> PathBuf {
     dir.join("measured").join(format!("{name}.json"))
 }
 
+/// Writes `text` to a temporary file beside `path` (named by process and
+/// call, so that threads and processes never share one) and renames it
+/// there: readers see the old file or the new one, never part of one.
 fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let dir = path.parent().expect("a file under the cache directory");
     std::fs::create_dir_all(dir)?;
-    let temporary = dir.join(format!(".{}.tmp", std::process::id()));
+    let call = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let temporary = dir.join(format!(".{}-{call}.tmp", std::process::id()));
     std::fs::write(&temporary, text)?;
     std::fs::rename(&temporary, path)
 }
@@ -387,6 +392,29 @@ fn driver_version() -> Result<i32, PlanError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_are_written_whole_by_many_threads_at_once() {
+        let dir =
+            std::env::temp_dir().join(format!("fftgen-measured-write-{}", std::process::id()));
+        let path = dir.join("measured").join("X.json");
+        std::thread::scope(|scope| {
+            for i in 0..8 {
+                let path = &path;
+                scope.spawn(move || {
+                    write_atomically(path, &format!("{{\"writer\": {i}}}\n")).unwrap()
+                });
+            }
+        });
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            serde_json::from_str::<serde_json::Value>(&text).is_ok(),
+            "{text}"
+        );
+        let left: Vec<_> = std::fs::read_dir(path.parent().unwrap()).unwrap().collect();
+        assert_eq!(left.len(), 1, "no temporary file left");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn files_are_named_by_gpu_model() {
