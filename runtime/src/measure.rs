@@ -92,11 +92,15 @@ pub fn cuda_fft_measured(
     }
     let candidates = measure::candidates(&spec)?;
     let started = Instant::now();
-    let mut compiled = compile(device, &spec, &candidates);
+    let mut compiled: Vec<Option<Result<CudaFft, PlanError>>> = compile(device, &spec, &candidates)
+        .into_iter()
+        .map(Some)
+        .collect();
     let compiling = started.elapsed();
     let estimate = match &compiled[0] {
-        Ok(fft) => fft,
-        Err(e) => return Err(e.clone()),
+        Some(Ok(fft)) => fft,
+        Some(Err(e)) => return Err(e.clone()),
+        None => unreachable!("nothing was timed yet"),
     };
     let mut buffers = TimingBuffers::for_plan(device, &spec, estimate)?;
     let measurement = measure::measure(&candidates, budget, |candidate| {
@@ -104,8 +108,9 @@ pub fn cuda_fft_measured(
             .iter()
             .position(|c| std::ptr::eq(c, candidate))
             .expect("a candidate of the list");
-        let taken = Err(PlanError::Runtime(Error::ZeroBatch));
-        let fft = std::mem::replace(&mut compiled[index], taken)?;
+        let fft = compiled[index]
+            .take()
+            .expect("each candidate is timed once")?;
         let began = Instant::now();
         let milliseconds = buffers.time(&fft)?;
         Ok::<_, PlanError>(Trial {
