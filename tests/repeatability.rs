@@ -9,8 +9,6 @@ mod common;
 
 use common::*;
 use fftgen::{Direction, FftSpec, Precision, Target, TransformKind};
-use fftgen_runtime::cuda::CudaDevice;
-use fftgen_runtime::driver_available;
 use fftgen_runtime::planner::{cuda_fft, opencl_fft};
 use num_complex::Complex;
 
@@ -147,12 +145,8 @@ mod cuda_runs {
 
     #[test]
     fn the_same_input_gives_the_same_bits_on_a_gpu() {
-        if !driver_available() {
-            return skip("the_same_input_gives_the_same_bits_on_a_gpu: no CUDA driver");
-        }
-        let device = match CudaDevice::new(0) {
-            Ok(device) => device,
-            Err(e) => return skip(&format!("the_same_input_gives_the_same_bits_on_a_gpu: {e}")),
+        let Some(device) = gpu("the_same_input_gives_the_same_bits_on_a_gpu") else {
+            return;
         };
         // The GPU's own plans, and one long enough for opt-in shared memory.
         for spec in specs().into_iter().chain([FftSpec::new(6561)]) {

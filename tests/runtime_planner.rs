@@ -8,9 +8,9 @@ mod common;
 
 use common::*;
 use fftgen::{Direction, FftSpec, Placement, Precision, Target};
-use fftgen_runtime::cuda::{CubinCache, CudaDevice};
+use fftgen_runtime::cuda::CubinCache;
 use fftgen_runtime::planner::{cuda_fft_with_cache, opencl_fft, GeneratedCache, PlanError};
-use fftgen_runtime::{driver_available, CacheOrigin};
+use fftgen_runtime::CacheOrigin;
 use num_complex::Complex;
 
 fn narrow(values: &[Complex<f64>]) -> Vec<Complex<f32>> {
@@ -68,15 +68,8 @@ fn opencl_plans_run_for_the_device_they_are_loaded_on() {
 
 #[test]
 fn cuda_plans_run_on_a_gpu() {
-    if !driver_available() {
-        return skip("cuda_plans_run_on_a_gpu: no CUDA driver");
-    }
-    let device = match CudaDevice::new(0) {
-        Ok(device) => device,
-        Err(fftgen_runtime::Error::NoCudaDevice { .. }) => {
-            return skip("cuda_plans_run_on_a_gpu: no CUDA device")
-        }
-        Err(e) => panic!("{e}"),
+    let Some(device) = gpu("cuda_plans_run_on_a_gpu") else {
+        return;
     };
     let cache = CubinCache::memory_only();
     let (n, batch) = (4096, 5);
@@ -130,15 +123,8 @@ fn cuda_plans_run_on_a_gpu() {
 fn measured_plans_take_the_fastest_candidate_and_remember_it() {
     use fftgen_runtime::measure::{cuda_fft_measured, cuda_fft_with_effort, PlanEffort};
     use std::time::{Duration, Instant};
-    if !driver_available() {
-        return skip("measured_plans: no CUDA driver");
-    }
-    let device = match CudaDevice::new(0) {
-        Ok(device) => device,
-        Err(fftgen_runtime::Error::NoCudaDevice { .. }) => {
-            return skip("measured_plans: no CUDA device")
-        }
-        Err(e) => panic!("{e}"),
+    let Some(device) = gpu("measured_plans") else {
+        return;
     };
     // A private cache directory: the per-user file starts empty.
     let dir = std::env::temp_dir().join(format!("fftgen-measured-test-{}", std::process::id()));

@@ -67,6 +67,22 @@ pub fn nvrtc() -> bool {
     }
 }
 
+/// CUDA device 0, or `None` (with a visible message naming `test`) where
+/// there is no driver or no device: CI has no GPU, so this always skips.
+pub fn gpu(test: &str) -> Option<fftgen_runtime::cuda::CudaDevice> {
+    if !fftgen_runtime::driver_available() {
+        skip(&format!("{test}: no CUDA driver"));
+        return None;
+    }
+    match fftgen_runtime::cuda::CudaDevice::new(0) {
+        Ok(device) => Some(device),
+        Err(e) => {
+            skip(&format!("{test}: {e}"));
+            None
+        }
+    }
+}
+
 /// Prints a skip notice that survives the test harness's output capture.
 pub fn skip(reason: &str) {
     use std::io::Write;
