@@ -78,17 +78,20 @@ pub fn cuda_fft_measured(
     let spec = for_target(spec, device.target());
     let store = MeasuredStore::for_device(device)?;
     if let Some(choices) = store.lookup(&spec) {
-        let fft = cuda_fft_with_cache(
-            device,
-            &spec.clone().choices(choices.clone()),
-            CubinCache::global(),
-        )?;
-        return Ok(MeasuredFft {
-            fft,
-            choices,
-            measurement: None,
-            compiling: Duration::ZERO,
-        });
+        let measured = spec.clone().choices(choices.clone());
+        match cuda_fft_with_cache(device, &measured, CubinCache::global()) {
+            Ok(fft) => {
+                return Ok(MeasuredFft {
+                    fft,
+                    choices,
+                    measurement: None,
+                    compiling: Duration::ZERO,
+                })
+            }
+            // An entry whose choices no longer plan is measured again.
+            Err(PlanError::Generate(_)) => store.forget(&spec),
+            Err(e) => return Err(e),
+        }
     }
     let candidates = measure::candidates(&spec)?;
     let started = Instant::now();
@@ -337,6 +340,10 @@ impl MeasuredStore {
             }
         };
         f(&mut loaded[index].1)
+    }
+
+    fn forget(&self, spec: &FftSpec) {
+        self.with_file(|file| file.forget(spec));
     }
 
     fn lookup(&self, spec: &FftSpec) -> Option<ShapeChoices> {

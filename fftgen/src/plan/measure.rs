@@ -247,6 +247,10 @@ pub struct MeasuredWisdom {
     pub gpu: String,
     /// The driver they were timed with (CUDA's version number, `13000`).
     pub driver: String,
+    /// The generator that planned them ([`crate::VERSION`]): another
+    /// version's choices may plan other kernels, or none.
+    #[serde(default)]
+    pub generator: String,
     pub entries: Vec<MeasuredEntry>,
 }
 
@@ -274,18 +278,21 @@ impl MeasuredWisdom {
         MeasuredWisdom {
             gpu: gpu.to_string(),
             driver: driver.to_string(),
+            generator: crate::VERSION.to_string(),
             entries: Vec::new(),
         }
     }
 
     /// The file at `path`, or an empty one for `gpu` and `driver` where it
-    /// is missing, unreadable or of another GPU or driver (a cache: what it
+    /// is missing, unreadable or of another GPU, driver or generator (a cache: what it
     /// cannot use it measures again).
     pub fn load_or_new(path: &Path, gpu: &str, driver: &str) -> MeasuredWisdom {
         std::fs::read_to_string(path)
             .ok()
             .and_then(|text| serde_json::from_str::<MeasuredWisdom>(&text).ok())
-            .filter(|file| file.gpu == gpu && file.driver == driver)
+            .filter(|file| {
+                file.gpu == gpu && file.driver == driver && file.generator == crate::VERSION
+            })
             .unwrap_or_else(|| MeasuredWisdom::new(gpu, driver))
     }
 
@@ -293,6 +300,12 @@ impl MeasuredWisdom {
     pub fn lookup(&self, spec: &FftSpec) -> Option<&MeasuredEntry> {
         let key = spec_value(spec);
         self.entries.iter().rev().find(|entry| entry.spec == key)
+    }
+
+    /// Forgets the entry of `spec` (one whose choices no longer plan).
+    pub fn forget(&mut self, spec: &FftSpec) {
+        let key = spec_value(spec);
+        self.entries.retain(|entry| entry.spec != key);
     }
 
     /// Records `measurement`'s winner for `spec`, replacing an older entry.
