@@ -3,7 +3,9 @@
 //! on the machine and keeps the fastest as wisdom). The estimate (the plan
 //! the model picks) and its nearest variants are the candidates; the caller
 //! times them on its GPU, this module spends the budget on them in the
-//! model's order and names the winner, which the caller keeps in a
+//! order worth timing (occupancy first: the launch bound and the threads,
+//! then the schedules the fitted model ranks fastest, then the exchange's
+//! shape) and names the winner, which the caller keeps in a
 //! [`MeasuredWisdom`] file so that the next plan of the spec costs nothing.
 //!
 //! The candidates are those the spec's choices can express
