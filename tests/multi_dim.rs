@@ -125,6 +125,52 @@ fn three_dimensions() {
 
 /// A long axis among short ones: its four-step passes carry the other axes
 /// as columns, both as the contiguous axis and as a strided one.
+/// Neighbouring axes whose points one kernel holds run as one pass (their
+/// 2D or 3D DFT at once): a whole small shape, the inner axes of a larger
+/// one, in place, batched, normalized, and in buffers padded between
+/// transforms.
+#[test]
+fn neighbouring_axes_run_as_one_pass() {
+    let cases: [(&[usize], Precision, usize); 6] = [
+        (&[7, 480], Precision::F32, 1),
+        (&[15, 7], Precision::F64, 1),
+        (&[4, 81, 2], Precision::F32, 1),
+        (&[22, 156, 15], Precision::F64, 2),
+        (&[96, 12, 7], Precision::F32, 2),
+        (&[3, 5, 7], Precision::F32, 1),
+    ];
+    for (shape, precision, passes) in cases {
+        for placement in [Placement::OutOfPlace, Placement::InPlace] {
+            let spec = FftSpec::with_shape(shape)
+                .precision(precision)
+                .placement(placement)
+                .normalization(fftgen::Normalization::Unitary);
+            let plan = fftgen::plan::plan(&spec).unwrap();
+            assert_eq!(plan.passes.len(), passes, "{shape:?}");
+            assert!(
+                plan.passes.iter().any(|p| p.fused_axes.is_some()),
+                "{shape:?}"
+            );
+            match precision {
+                Precision::F32 => check_nd::<f32>(&spec, 5),
+                Precision::F64 => check_nd::<f64>(&spec, 3),
+            }
+        }
+    }
+    // Transforms apart in padded buffers: the axes are still contiguous.
+    let shape = [6, 10];
+    let input = Layout::embedded(&shape, &[6, 10], 1, 70).unwrap();
+    let output = Layout::embedded(&shape, &[6, 10], 1, 64).unwrap();
+    let spec = FftSpec::with_shape(&shape).layouts(input, output);
+    assert_eq!(fftgen::plan::plan(&spec).unwrap().passes.len(), 1);
+    check_nd::<f32>(&spec, 4);
+    // Rows padded apart are not one run of points: one pass per axis.
+    let rows_apart = Layout::embedded(&shape, &[6, 12], 1, 72).unwrap();
+    let spec = FftSpec::with_shape(&shape).layouts(rows_apart.clone(), rows_apart);
+    assert_eq!(fftgen::plan::plan(&spec).unwrap().passes.len(), 2);
+    check_nd::<f32>(&spec, 4);
+}
+
 #[test]
 fn long_axes_split_inside_multi_dimensional_shapes() {
     for shape in [[6, 8192], [8192, 6]] {

@@ -103,12 +103,26 @@ fn n6561_one_kernel_opt_in_f32_cuda_h200() {
     );
 }
 
-/// A 2D plan: rows of 40, then the column kernel along the strided axis.
+/// A 2D plan past one kernel's points: rows of 40, then the column kernel
+/// along the strided axis.
 #[test]
-fn n32x40_column_kernel_f32_both_dialects() {
+fn n128x40_column_kernel_f32_both_dialects() {
+    let spec = FftSpec::with_shape(&[128, 40]).directions(&[Direction::Forward]);
+    pin("plan_cuda_f32_n128x40_columns", &spec, Backend::Cuda);
+    pin("plan_opencl_f32_n128x40_columns", &spec, Backend::OpenCl);
+}
+
+/// A 2D plan within one kernel's points: both axes in one pass, the
+/// radices of 40 then those of 32, the first stage reading transposed.
+#[test]
+fn n32x40_axes_at_once_f32_both_dialects() {
     let spec = FftSpec::with_shape(&[32, 40]).directions(&[Direction::Forward]);
-    pin("plan_cuda_f32_n32x40_columns", &spec, Backend::Cuda);
-    pin("plan_opencl_f32_n32x40_columns", &spec, Backend::OpenCl);
+    pin("plan_cuda_f32_n32x40_axes_at_once", &spec, Backend::Cuda);
+    pin(
+        "plan_opencl_f32_n32x40_axes_at_once",
+        &spec,
+        Backend::OpenCl,
+    );
 }
 
 /// Global-memory passes (seed 000 IV.A): 256-point columns, then 16-point

@@ -81,14 +81,16 @@ impl KernelKey {
             && plan.n == pass.n
             && !pass.dynamic_shared
             && pass.real.is_none()
-            && pass.chirp.is_none();
+            && pass.chirp.is_none()
+            && pass.fused_axes.is_none();
         let layout = (!dense_batch).then(|| {
             // A real step is hashed only where there is one, so that the
             // names of complex passes stay as they were.
-            let real = match (pass.real, pass.chirp) {
-                (Some(real), _) => format!(" {real:?}"),
-                (None, Some(chirp)) => format!(" {chirp:?}"),
-                (None, None) => String::new(),
+            let real = match (pass.real, pass.chirp, &pass.fused_axes) {
+                (Some(real), _, _) => format!(" {real:?}"),
+                (None, Some(chirp), _) => format!(" {chirp:?}"),
+                (None, None, Some(fused)) => format!(" {fused:?}"),
+                (None, None, None) => String::new(),
             };
             fnv1a(&format!(
                 "{:?} {:?}{real} {:?} {:?} {:?} {} {} {}",

@@ -68,10 +68,13 @@ pub fn twiddle_table(pass: &Pass) -> Vec<(f64, f64)> {
     for stage in pass.stages.iter().filter(|s| s.twiddle_offset.is_some()) {
         let span = stage.stride * stage.radix;
         match stage.twiddle_form {
+            // In a pass of several axes, w_{span / D}^{(p / D) r}.
             StageTwiddles::Direct => {
+                let divisor = pass.twiddle_divisor(stage.stride);
                 for r in 1..stage.radix {
                     for p in 0..stage.stride {
-                        table.push(root_of_unity_f64((p * r) as i64, span as i64, -1));
+                        let exponent = (p / divisor * r) as i64;
+                        table.push(root_of_unity_f64(exponent, (span / divisor) as i64, -1));
                     }
                 }
             }
@@ -354,17 +357,21 @@ impl Lowering<'_> {
                 .cast(Type::Index)
                 .mul(uint(m))
         };
+        // A pass of several axes stages its rows in and may store straight
+        // from registers: it places its FFT both ways.
+        let direct_out = pass.io != GlobalIo::Direct && pass.output_io == GlobalIo::Direct;
         if self.dense() {
+            if pass.io == GlobalIo::Direct || direct_out {
+                body.push(let_const(
+                    Type::Index,
+                    "fft",
+                    block_fft().add(var("fft_local")),
+                ));
+                body.push(let_const(Type::Bool, "active", var("fft").lt(total)));
+                body.push(let_const(Type::Index, "base", var("fft").mul(uint(n))));
+            }
             match pass.io {
-                GlobalIo::Direct => {
-                    body.push(let_const(
-                        Type::Index,
-                        "fft",
-                        block_fft().add(var("fft_local")),
-                    ));
-                    body.push(let_const(Type::Bool, "active", var("fft").lt(total)));
-                    body.push(let_const(Type::Index, "base", var("fft").mul(uint(n))));
-                }
+                GlobalIo::Direct => {}
                 GlobalIo::StagedThroughShared | GlobalIo::ColumnTile => {
                     let block_base = Expr::Builtin(Builtin::BlockIndex)
                         .cast(Type::Index)
@@ -521,6 +528,38 @@ impl Lowering<'_> {
             .shifts_by_periods(butterflies)
             .then(|| offsets.iter().map(|&c| padding.padded_shift(c)).collect());
         self.positions(name, j, &offsets, shifted, padding)
+    }
+
+    /// Positions of the first stage's inputs `m = j + r N/R` in a pass of
+    /// several axes ([`crate::plan::fused_axes`]): the row-major points
+    /// of `m` read with the outermost axis's digit fastest. R divides the
+    /// innermost axis's length L, so that is the point of `j` plus
+    /// `r L / R` (the rows are staged unpadded).
+    fn transposed_positions(&self, j: Expr, radix: usize) -> Vec<Expr> {
+        let fused = self
+            .pass
+            .fused_axes
+            .as_ref()
+            .expect("a pass of several axes");
+        // Outermost axis first: its digit of j is the fastest.
+        let mut head = var("region");
+        let (mut digits, mut inner_span) = (j, fused.points());
+        for &len in &fused.lengths {
+            inner_span /= len;
+            head = match inner_span {
+                // The innermost digit is what is left of j (j < N / R).
+                1 => head.add(digits.clone()),
+                _ => head.add(digits.clone().rem(uint(len)).mul(uint(inner_span))),
+            };
+            digits = digits.div(uint(len));
+        }
+        let innermost = fused.lengths.last().copied().unwrap_or(1);
+        (0..radix)
+            .map(|r| match r {
+                0 => head.clone(),
+                _ => head.clone().add(uint(r * innermost / radix)),
+            })
+            .collect()
     }
 
     /// Positions of the outputs `(j / Ns) Ns R + j % Ns + r Ns` of butterfly
@@ -1038,7 +1077,9 @@ impl Lowering<'_> {
     fn staged_copy(&self, copy: impl Fn(Expr, Expr) -> Vec<Stmt>) -> Vec<Stmt> {
         let pass = self.pass;
         let n = pass.n;
-        (0..n / pass.threads_per_fft)
+        let block_elements = pass.ffts_per_block * n;
+        let copies = block_elements.div_ceil(pass.threads_per_block);
+        (0..copies)
             .map(|k| {
                 let e = var(format!("e{k}"));
                 let slot = e
@@ -1046,16 +1087,19 @@ impl Lowering<'_> {
                     .div(uint(n))
                     .mul(uint(pass.fft_stride))
                     .add(e.clone().rem(uint(n)));
+                let mut within = var("block_base").add(e.clone()).lt(var("total"));
+                // Threads that do not divide the block's elements: the last
+                // copy stops at the block's end.
+                if (k + 1) * pass.threads_per_block > block_elements {
+                    within = e.clone().lt(uint(block_elements)).and(within);
+                }
                 Stmt::Scope(vec![
                     let_const(
                         Type::Uint,
                         format!("e{k}"),
                         var("tid").add(uint(k * pass.threads_per_block)),
                     ),
-                    Stmt::If(
-                        var("block_base").add(e.clone()).lt(var("total")),
-                        copy(e, slot),
-                    ),
+                    Stmt::If(within, copy(e, slot)),
                 ])
             })
             .collect()
@@ -1794,7 +1838,9 @@ impl Lowering<'_> {
             let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
             let mut work = Vec::new();
             let from_shared = !direct_in && pass.exchange_width != ExchangeWidth::OnePartAtATime;
-            let positions = if from_shared {
+            let positions = if from_shared && first && pass.fused_axes.is_some() {
+                self.transposed_positions(j.clone(), radix)
+            } else if from_shared {
                 let (decls, positions) =
                     self.read_positions(format!("k{b}"), j.clone(), radix, input_padding);
                 work.extend(decls);

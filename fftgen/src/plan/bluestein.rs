@@ -697,6 +697,7 @@ fn apart_pass(
         step_twiddle: None,
         real: None,
         chirp: Some(chirp),
+        fused_axes: None,
         normalizes: false,
         dynamic_shared: false,
         input_caching: InputCaching::L1AndL2,

@@ -11,7 +11,7 @@
 
 use super::{
     ChirpRole, ExchangeBuffers, ExchangeWidth, GlobalIo, MirroredColumns, Pass, Plan, RealEnd,
-    RealRoute, StageTwiddles, Twiddles,
+    RealRoute, StageTwiddles, TwiddleTables, Twiddles,
 };
 use crate::codelet::is_supported_radix;
 use crate::{Buffer, Error, Precision, Target, TransformKind};
@@ -50,6 +50,9 @@ pub fn check(plan: &Plan, target: &Target) -> Result<(), Error> {
             check_chirp(pass, chirp).map_err(fail)?;
         }
         check_stages(pass, plan.precision).map_err(fail)?;
+        if let Some(fused) = &pass.fused_axes {
+            check_fused(pass, fused).map_err(fail)?;
+        }
         check_launch(pass, plan.precision, target).map_err(fail)?;
         check_real_step(pass, i < plan.passes.len()).map_err(fail)?;
         if plan.kind == TransformKind::C2c {
@@ -240,10 +243,10 @@ fn check_stages(pass: &Pass, precision: Precision) -> Result<(), String> {
             && stage.butterflies_per_thread == butterflies.div_ceil(threads)
             && stage.guarded == (butterflies % threads != 0)
             && stage.exchange.is_none() == last
-            && stage.twiddle_offset.is_some() == (stride > 1)
+            && stage.twiddle_offset.is_some() == (stride > pass.twiddle_divisor(stride))
             && stage.twiddle_offset.is_none_or(|offset| offset == twiddles)
             && stage.twiddle_form
-                == match stride > 1 {
+                == match stage.twiddle_offset.is_some() {
                     true => StageTwiddles::for_stage(
                         pass.twiddle_tables,
                         stage.radix,
@@ -258,7 +261,7 @@ fn check_stages(pass: &Pass, precision: Precision) -> Result<(), String> {
                 stage.radix
             ));
         }
-        if stride > 1 {
+        if stage.twiddle_offset.is_some() {
             twiddles += stage.twiddle_form.table_len(stage.radix, stride);
         }
         values = values.max(stage.butterflies_per_thread * stage.radix);
@@ -281,6 +284,36 @@ fn check_stages(pass: &Pass, precision: Precision) -> Result<(), String> {
             "a thread would hold {} values, over the {MAX_VALUES_PER_THREAD} a thread may",
             pass.values_per_thread
         ));
+    }
+    Ok(())
+}
+
+/// A pass of several axes at once ([`super::fused_axes`]): two axes or
+/// more whose points are the pass's, their radices in turn, the first
+/// stage's inputs from shared memory (which it reads transposed), direct
+/// twiddle tables (whose exponents it divides), and nothing else fused.
+fn check_fused(pass: &Pass, fused: &super::FusedAxes) -> Result<(), String> {
+    if super::FusedAxes::of(&fused.lengths).is_none() || fused.points() != pass.n {
+        return Err(format!(
+            "its axes {:?} are not two or more whose points are its {}",
+            fused.lengths, pass.n
+        ));
+    }
+    if !fused.aligned(&pass.radices()) {
+        return Err(format!(
+            "its radices {:?} do not run its axes {:?} in turn, innermost first",
+            pass.radices(),
+            fused.lengths
+        ));
+    }
+    if pass.io == GlobalIo::Direct || pass.exchange_width == ExchangeWidth::OnePartAtATime {
+        return Err("a pass of several axes reads its first stage from shared memory".into());
+    }
+    if pass.twiddle_tables != TwiddleTables::Direct {
+        return Err("a pass of several axes reads its twiddles from direct tables".into());
+    }
+    if pass.real.is_some() || pass.chirp.is_some() || pass.step_twiddle.is_some() {
+        return Err("a pass of several axes has no real step, chirp or four-step twiddle".into());
     }
     Ok(())
 }

@@ -12,6 +12,7 @@ pub mod choices;
 pub mod cost;
 pub mod decompose;
 pub mod factor;
+pub mod fused_axes;
 pub mod invariants;
 pub mod measure;
 pub mod multipass;
@@ -25,6 +26,7 @@ pub mod wisdom;
 pub use choices::ShapeChoices;
 pub use cost::{CostModel, ScheduleFeatures};
 pub use decompose::{plan, plan_with_wisdom};
+pub use fused_axes::FusedAxes;
 pub use padding::{Padding, PaddingSearch};
 pub use pass_planner::MAX_SINGLE_KERNEL;
 pub use wisdom::{PassScope, Wisdom, WisdomEntry, WisdomFile, WISDOM_ENV};
@@ -192,6 +194,10 @@ pub struct Pass {
     /// stages; its `n` is the padded length.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chirp: Option<Chirp>,
+    /// Where the pass computes the DFT of several neighbouring axes at
+    /// once ([`fused_axes`]): their lengths. Its `n` is their product.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fused_axes: Option<FusedAxes>,
     /// Whether this pass scales its outputs by the plan's normalization
     /// (the last pass does, for the whole transform's length).
     pub normalizes: bool,
@@ -482,6 +488,15 @@ impl Pass {
     /// Radices of the stages, first to last.
     pub fn radices(&self) -> Vec<usize> {
         self.stages.iter().map(|s| s.radix).collect()
+    }
+
+    /// D of the stage whose earlier stages span `stride`: its twiddles are
+    /// `w_{stride R / D}^{(p / D) r}` (1 but in a pass of several axes,
+    /// [`fused_axes`]), and it has none where `stride` is D.
+    pub fn twiddle_divisor(&self, stride: usize) -> usize {
+        self.fused_axes
+            .as_ref()
+            .map_or(1, |fused| fused.twiddle_divisor(stride))
     }
 
     /// Blocks needed for `batch` transforms.

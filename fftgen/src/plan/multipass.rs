@@ -16,7 +16,8 @@
 //! plan's scratch).
 
 use super::access::{Access, Column, StepTwiddle, StepTwiddleForm};
-use super::pass_planner::{max_size, plan_pass};
+use super::fused_axes::FusedAxes;
+use super::pass_planner::{max_size, plan_fused_pass, plan_pass};
 use super::split::four_step;
 use super::{ColumnIo, Pass, Plan, ShapeChoices, Twiddles, Wisdom};
 use crate::{Buffer, Error, FftSpec, Layout, Placement, Precision, Target};
@@ -30,9 +31,28 @@ struct Step {
     axis: usize,
     factors: Vec<usize>,
     step: usize,
+    /// Where the pass computes `axis` and the axes just before it at once
+    /// ([`FusedAxes`]; `factors` is then their product, in one step).
+    fused: Option<FusedAxes>,
 }
 
 impl Step {
+    /// One pass of `factors` of `axis`, or of all of it.
+    fn of_axis(axis: usize, factors: &[usize], step: usize) -> Step {
+        Step {
+            axis,
+            factors: factors.to_vec(),
+            step,
+            fused: None,
+        }
+    }
+
+    /// Whether the pass computes (some of) `axis`.
+    fn covers(&self, axis: usize) -> bool {
+        let axes = self.fused.as_ref().map_or(1, |f| f.lengths.len());
+        axis <= self.axis && axis + axes > self.axis
+    }
+
     /// Whether the pass writes where it read (the last step of its axis).
     fn writes_where_it_reads(&self) -> bool {
         self.step + 1 == self.factors.len()
@@ -93,7 +113,7 @@ fn plan_with(
     wisdom: &Wisdom,
 ) -> Result<Plan, Error> {
     let axes: Vec<usize> = (0..spec.shape.len()).collect();
-    plan_axes(spec, target, choices, &axes, false, Some(wisdom))
+    plan_axes(spec, target, choices, &axes, false, Some(wisdom), true)
 }
 
 /// Plans the transform of `spec` along `axes` only (ascending; the others
@@ -103,7 +123,8 @@ fn plan_with(
 /// complex FFT (reals, half spectrum). The caller then gives consecutive
 /// passes that write scratch two regions of it in turn (plan/real.rs).
 /// Column passes take the block shapes `wisdom` measured for their length
-/// where it has one ([`Wisdom::column_pass`]).
+/// where it has one ([`Wisdom::column_pass`]). With `fuse`, neighbouring
+/// axes whose points one kernel holds run as one pass ([`FusedAxes`]).
 pub(super) fn plan_axes(
     spec: &FftSpec,
     target: &Target,
@@ -111,6 +132,7 @@ pub(super) fn plan_axes(
     axes: &[usize],
     scratch_only: bool,
     wisdom: Option<&Wisdom>,
+    fuse: bool,
 ) -> Result<Plan, Error> {
     let shape = &spec.shape;
     let precision = spec.precision;
@@ -124,6 +146,7 @@ pub(super) fn plan_axes(
         layouts: &layouts,
         column_io,
         columns,
+        fuse,
     };
     let (steps, axis_factors) = axis_plan.split_axes(choices, axes, split_axis)?;
     let pass_choices = spec.choices.one_kernel_only();
@@ -238,6 +261,8 @@ struct AxisPlan<'a> {
     layouts: &'a Layouts,
     column_io: ColumnIo,
     columns: usize,
+    /// Whether neighbouring axes may run as one pass.
+    fuse: bool,
 }
 
 impl AxisPlan<'_> {
@@ -256,7 +281,23 @@ impl AxisPlan<'_> {
         let (shape, precision) = (&self.spec.shape, self.spec.precision);
         let mut steps = Vec::new();
         let mut axis_factors = vec![Vec::new(); shape.len()];
+        let mut fused_into: Option<usize> = None;
         for &axis in axes.iter().rev() {
+            if fused_into.is_some_and(|first| axis >= first) {
+                continue;
+            }
+            if let Some(fused) = self.fused_group(axes, axis, split_axis) {
+                let first = axis + 1 - fused.lengths.len();
+                for a in first..=axis {
+                    axis_factors[a] = vec![shape[a]];
+                }
+                steps.push(Step {
+                    fused: Some(fused.clone()),
+                    ..Step::of_axis(axis, &[fused.points()], 0)
+                });
+                fused_into = Some(first);
+                continue;
+            }
             let factors = match (split_axis == Some(axis), &choices.split) {
                 (true, Some(split)) => split.clone(),
                 _ if self.one_pass_plans(axis) => vec![shape[axis]],
@@ -269,15 +310,76 @@ impl AxisPlan<'_> {
                 })?,
             };
             for step in 0..factors.len() {
-                steps.push(Step {
-                    axis,
-                    factors: factors.clone(),
-                    step,
-                });
+                steps.push(Step::of_axis(axis, &factors, step));
             }
             axis_factors[axis] = factors;
         }
         Ok((steps, axis_factors))
+    }
+
+    /// The most axes ending at `axis` (those just before it, in `axes`)
+    /// that one pass computes at once, where that is two or more: their
+    /// points within one kernel's static shared memory ([`max_size`]),
+    /// contiguous in every buffer (so their points are one column of the
+    /// group's product), none split by the user, and the pass planned on
+    /// the target from every buffer.
+    fn fused_group(
+        &self,
+        axes: &[usize],
+        axis: usize,
+        split_axis: Option<usize>,
+    ) -> Option<FusedAxes> {
+        if !self.fuse {
+            return None;
+        }
+        let shape = &self.spec.shape;
+        let contiguous = |a: usize| {
+            [Buffer::Input, Buffer::Output, Buffer::Scratch]
+                .into_iter()
+                .all(|buffer| {
+                    let strides = &self.layouts.of_buffer(buffer).strides;
+                    strides[a] == strides[a + 1] * shape[a + 1]
+                })
+        };
+        let mut best = None;
+        let mut first = axis;
+        while first > 0
+            && axes.contains(&(first - 1))
+            && ![first - 1, axis].iter().any(|&a| split_axis == Some(a))
+            && shape[first - 1..=axis].iter().product::<usize>() <= max_size(self.spec.precision)
+            && contiguous(first - 1)
+        {
+            first -= 1;
+            let Some(fused) = FusedAxes::of(&shape[first..=axis]) else {
+                break;
+            };
+            if !self.fused_pass_plans(&fused, axis) {
+                break;
+            }
+            best = Some(fused);
+        }
+        best
+    }
+
+    /// Whether the pass of `fused` (ending at `axis`) plans between any two
+    /// of the buffers.
+    fn fused_pass_plans(&self, fused: &FusedAxes, axis: usize) -> bool {
+        let step = Step {
+            fused: Some(fused.clone()),
+            ..Step::of_axis(axis, &[fused.points()], 0)
+        };
+        let shapes = ShapeChoices {
+            column_io: Some(self.column_io),
+            ..ShapeChoices::default()
+        };
+        [Buffer::Input, Buffer::Output, Buffer::Scratch]
+            .into_iter()
+            .all(|reads| {
+                let (access, _) = step_access(&step, &self.spec.shape, reads, reads, |buffer| {
+                    self.layouts.of_buffer(buffer)
+                });
+                plan_fused_pass(fused, self.spec.precision, &shapes, self.target, &access).is_ok()
+            })
     }
 
     /// Whether one pass computes the whole of `axis` on the target: its
@@ -290,11 +392,7 @@ impl AxisPlan<'_> {
         if n <= self.columns {
             return true;
         }
-        let step = Step {
-            axis,
-            factors: vec![n],
-            step: 0,
-        };
+        let step = Step::of_axis(axis, &[n], 0);
         let shapes = ShapeChoices {
             column_io: Some(self.column_io),
             ..ShapeChoices::default()
@@ -357,6 +455,12 @@ fn plan_steps(
             layouts.of_buffer(buffer)
         });
         let len = step.factors[step.step];
+        if let Some(fused) = &step.fused {
+            let mut pass = plan_fused_pass(fused, spec.precision, &shapes, target, &access)?;
+            pass.normalizes = i + 1 == steps.len();
+            passes.push(pass);
+            continue;
+        }
         let measured = wisdom
             .filter(|_| !access.is_dense(len))
             .and_then(|wisdom| wisdom.column_pass(len, spec.precision, target, twiddle.is_some()))
@@ -523,7 +627,7 @@ fn step_columns(
     }
     // The other axes.
     for (axis, &count) in shape.iter().enumerate() {
-        if axis != step.axis {
+        if !step.covers(axis) {
             columns.push((
                 Column {
                     count,
@@ -546,12 +650,52 @@ mod tests {
         axes.iter()
             .map(|&p| (0..p).map(move |step| (p, step)))
             .flatten()
-            .map(|(p, step)| Step {
-                axis: 0,
-                factors: vec![2; p],
-                step,
-            })
+            .map(|(p, step)| Step::of_axis(0, &vec![2; p], step))
             .collect()
+    }
+
+    #[test]
+    fn neighbouring_axes_that_fit_one_kernel_share_a_pass() {
+        let groups = |shape: &[usize], precision: Precision| -> Vec<Option<Vec<usize>>> {
+            let spec = FftSpec::with_shape(shape)
+                .precision(precision)
+                .target(Target::H100);
+            crate::plan::plan(&spec)
+                .unwrap()
+                .passes
+                .iter()
+                .map(|p| p.fused_axes.as_ref().map(|f| f.lengths.clone()))
+                .collect()
+        };
+        // A whole small shape in one pass; the innermost axes that fit, and
+        // then the rest; axes past one kernel's points apart.
+        assert_eq!(groups(&[7, 480], Precision::F32), vec![Some(vec![7, 480])]);
+        assert_eq!(
+            groups(&[64, 64, 64], Precision::F32),
+            vec![Some(vec![64, 64]), None]
+        );
+        assert_eq!(
+            groups(&[96, 12, 7], Precision::F32),
+            vec![Some(vec![12, 7]), None]
+        );
+        assert_eq!(groups(&[1024, 1024], Precision::F32), vec![None, None]);
+        assert_eq!(groups(&[5, 640], Precision::F64), vec![None, None]);
+        // The planner's pass is the one whose radices run the axes in turn.
+        let spec = FftSpec::with_shape(&[12, 20]).target(Target::H100);
+        let pass = &crate::plan::plan(&spec).unwrap().passes[0];
+        let radices = pass.radices();
+        let fused = pass.fused_axes.as_ref().unwrap();
+        assert!(fused.aligned(&radices), "{radices:?}");
+        assert_eq!(
+            pass.stages
+                .iter()
+                .filter(|s| s.twiddle_offset.is_some())
+                .count(),
+            {
+                // Every stage but the first of each axis twiddles.
+                radices.len() - 2
+            }
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@
 
 use super::choices::ShapeChoices;
 use super::cost::ScheduleFeatures;
+use super::fused_axes::FusedAxes;
 use super::padding::{bank_words, Exchange, Padding, PaddingSearch};
 use super::radix::{choose, thread_shape, values_per_thread};
 use super::{
@@ -286,7 +287,41 @@ pub(super) fn plan_pass(
     target: &Target,
     access: &Access,
 ) -> Result<Pass, Error> {
-    let request = Request::new(n, precision, choices, target, access);
+    plan_pass_of(n, None, precision, choices, target, access)
+}
+
+/// The pass that computes the DFT over the neighbouring axes `fused` at
+/// once ([`FusedAxes`]): the radices of each axis in turn, innermost
+/// first, each axis's as [`choose`] picks them for its length alone; its
+/// first stage reads its inputs from shared memory (a tile, or the block's
+/// rows staged), where it takes them transposed.
+pub(super) fn plan_fused_pass(
+    fused: &FusedAxes,
+    precision: Precision,
+    choices: &ShapeChoices,
+    target: &Target,
+    access: &Access,
+) -> Result<Pass, Error> {
+    plan_pass_of(
+        fused.points(),
+        Some(fused),
+        precision,
+        choices,
+        target,
+        access,
+    )
+}
+
+fn plan_pass_of(
+    n: usize,
+    fused: Option<&FusedAxes>,
+    precision: Precision,
+    choices: &ShapeChoices,
+    target: &Target,
+    access: &Access,
+) -> Result<Pass, Error> {
+    let mut request = Request::new(n, precision, choices, target, access);
+    request.fused = fused;
     let (radices, planned_opt_in) = request.radices()?;
     request.check_launch_bound_choice()?;
     let threads = request.threads(&radices, planned_opt_in.as_ref())?;
@@ -313,6 +348,7 @@ pub(super) fn plan_pass(
         step_twiddle: None,
         real: None,
         chirp: None,
+        fused_axes: fused.cloned(),
         normalizes: true,
         dynamic_shared: block.shared_bytes > target.plannable_shared_bytes(),
         input_caching,
@@ -347,6 +383,8 @@ struct Request<'a> {
     /// Whether `n` is past [`max_size`], so its block needs opt-in shared
     /// memory.
     opt_in: bool,
+    /// The axes the pass computes at once, where it computes several.
+    fused: Option<&'a FusedAxes>,
 }
 
 /// A schedule of [`opt_in_shape`]: its radices, threads per FFT, and the
@@ -425,6 +463,7 @@ impl<'a> Request<'a> {
             max_values: max_values_per_thread(precision),
             max_threads: target.max_threads_per_block,
             opt_in: n > max_size(precision),
+            fused: None,
         }
     }
 
@@ -455,6 +494,7 @@ impl<'a> Request<'a> {
                 validate_radices(n, radices)?;
                 radices.clone()
             }
+            (None, _) if self.fused.is_some() => self.fused_radices()?,
             (None, Some((radices, _, _))) => radices.clone(),
             (None, None) => choose(
                 n,
@@ -465,7 +505,36 @@ impl<'a> Request<'a> {
             )
             .ok_or_else(|| self.too_large())?,
         };
+        if let Some(fused) = self.fused.filter(|fused| !fused.aligned(&radices)) {
+            return Err(Error::UnlaunchableRadices {
+                radices,
+                reason: format!(
+                    "a pass over the axes {:?} at once runs their radices axis by axis, innermost first",
+                    fused.lengths
+                ),
+            });
+        }
         Ok((radices, planned_opt_in))
+    }
+
+    /// The radices of a pass of several axes: each axis's as [`choose`]
+    /// picks them for its length, innermost axis first.
+    fn fused_radices(&self) -> Result<Vec<usize>, Error> {
+        let fused = self.fused.expect("a pass of several axes");
+        let mut radices = Vec::new();
+        for &len in fused.lengths.iter().rev() {
+            radices.extend(
+                choose(
+                    len,
+                    self.precision.complex_bytes(),
+                    self.max_values,
+                    self.max_threads,
+                    self.access.is_dense(self.n),
+                )
+                .ok_or_else(|| self.too_large())?,
+            );
+        }
+        Ok(radices)
     }
 
     /// Refuses a launch bound chosen by the user of no block or of more
@@ -583,8 +652,10 @@ impl<'a> Request<'a> {
                 // FFT stride alone spreads them over the banks.
                 LaneLayout::FftMinor => Padding::NONE,
             });
-            let twiddle_offset = (stride > 1).then_some(twiddle_len);
-            let twiddle_form = match stride > 1 {
+            // The first stage of each axis has no twiddles (all 1).
+            let twiddled = stride > self.fused.map_or(1, |f| f.twiddle_divisor(stride));
+            let twiddle_offset = twiddled.then_some(twiddle_len);
+            let twiddle_form = match twiddled {
                 true => StageTwiddles::for_stage(
                     self.twiddle_tables(),
                     radix,
@@ -593,7 +664,7 @@ impl<'a> Request<'a> {
                 ),
                 false => StageTwiddles::Direct,
             };
-            if stride > 1 {
+            if twiddled {
                 twiddle_len += twiddle_form.table_len(radix, stride);
             }
             stages.push(Stage {
@@ -659,7 +730,12 @@ impl<'a> Request<'a> {
     /// 24576, whose exchanges leave L1 the least room, and for every column
     /// pass (docs/bench/h100_twiddle_tables.log); the wisdom picks it there.
     fn twiddle_tables(&self) -> TwiddleTables {
-        self.choices.twiddle_tables.unwrap_or(TwiddleTables::Direct)
+        // A pass of several axes divides its stages' twiddle exponents,
+        // which only the direct table holds.
+        match self.fused {
+            Some(_) => TwiddleTables::Direct,
+            None => self.choices.twiddle_tables.unwrap_or(TwiddleTables::Direct),
+        }
     }
 
     /// Shared memory a block may declare: past the static limit only in
@@ -730,6 +806,9 @@ impl<'a> Request<'a> {
         let dense = self.access.is_dense(n);
         let lanes = stages.lanes;
         let (tiled_in, tiled_out) = self.tiled_sides(lanes);
+        // A pass of several axes reads its first stage's inputs transposed,
+        // from shared memory.
+        let tiled_in = tiled_in || (self.fused.is_some() && !dense);
         let side = |tiled: bool| match tiled {
             true => GlobalIo::ColumnTile,
             false => GlobalIo::Direct,
@@ -756,6 +835,9 @@ impl<'a> Request<'a> {
                     side(tiled_in),
                     side(tiled_out),
                 )
+            }
+            (false, LaneLayout::FftMajor) if self.fused.is_some() => {
+                (padded, GlobalIo::StagedThroughShared, GlobalIo::Direct)
             }
             (false, LaneLayout::FftMajor) => (padded, GlobalIo::Direct, GlobalIo::Direct),
             // Columns in and out of registers: shared memory only for exchanges
@@ -784,6 +866,9 @@ impl<'a> Request<'a> {
     /// The exchange's width and buffers, and the bytes per FFT they take.
     fn exchange(&self, io: &Io, threads_per_fft: usize) -> Result<ExchangeLayout, Error> {
         let (width, bytes_per_fft) = self.exchange_width(io, threads_per_fft)?;
+        if self.fused.is_some() && width == ExchangeWidth::OnePartAtATime {
+            return Err(self.too_large());
+        }
         let (buffers, bytes_per_fft) =
             self.exchange_buffers(io, width, bytes_per_fft, threads_per_fft)?;
         Ok(ExchangeLayout {

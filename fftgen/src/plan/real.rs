@@ -523,7 +523,8 @@ fn segment(
         target: Some(target.clone()),
         ..spec.clone()
     };
-    let plan = super::multipass::plan_axes(&sub, target, choices, axes, full_length_real, None)?;
+    let plan =
+        super::multipass::plan_axes(&sub, target, choices, axes, full_length_real, None, false)?;
     // The first region neither end of the segment holds.
     let first_free = (0..)
         .find(|&r| from.0 != Slot::Region(r) && to.0 != Slot::Region(r))
@@ -1073,6 +1074,7 @@ fn apart_pass(
             twiddle_offset: None,
         }),
         chirp: None,
+        fused_axes: None,
         normalizes: direction == Direction::Forward,
         dynamic_shared: false,
         input_caching: super::InputCaching::L1AndL2,

@@ -277,6 +277,21 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
         );
     }
     println!("global memory moved: {}", bytes_line(&plan));
+    let fused: Vec<String> = plan
+        .passes
+        .iter()
+        .filter_map(|pass| pass.fused_axes.as_ref())
+        .map(|fused| {
+            let lengths: Vec<String> = fused.lengths.iter().map(|n| n.to_string()).collect();
+            lengths.join(" x ")
+        })
+        .collect();
+    if !fused.is_empty() {
+        println!(
+            "axes at once: {} (one pass computes each group's DFT: its points fit one kernel)",
+            fused.join(", ")
+        );
+    }
     if plan.axis_factors.iter().any(|f| f.len() > 1) || plan.passes.len() > 1 {
         let axes: Vec<String> = plan
             .axis_factors
@@ -287,11 +302,15 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
             })
             .collect();
         println!(
-            "passes per axis: {} (first axis first{}), column I/O {}",
+            "passes per axis: {} (first axis first{}{}), column I/O {}",
             axes.join(", "),
             match plan.kind {
                 TransformKind::C2c => "",
                 TransformKind::R2c => "; the real axis's FFT lengths",
+            },
+            match fused.is_empty() {
+                true => "",
+                false => "; axes at once share their pass",
             },
             plan.column_io
         );
@@ -431,6 +450,17 @@ fn print_pass(plan: &Plan, index: usize, pass: &Pass, direction: Direction) {
     ];
     if let Some(chirp) = pass.chirp {
         rows.push(("Bluestein step", chirp_words(&chirp, pass)));
+    }
+    if let Some(fused) = &pass.fused_axes {
+        let lengths: Vec<String> = fused.lengths.iter().map(|n| n.to_string()).collect();
+        rows.push((
+            "axes at once",
+            format!(
+                "{}: their {}D DFT in one kernel (each axis's radices in turn, innermost first;                  the first stage reads its inputs transposed, and the stages of an outer axis                  twiddle by its own digits only)",
+                lengths.join(" x "),
+                fused.lengths.len()
+            ),
+        ));
     }
     if plan.kind == TransformKind::R2c {
         let step = match pass.real {
