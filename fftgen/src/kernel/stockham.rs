@@ -542,7 +542,7 @@ impl Lowering<'_> {
             .as_ref()
             .expect("a pass of several axes");
         // Outermost axis first: its digit of j is the fastest.
-        let mut head = var("region");
+        let mut head = uint(0);
         let (mut digits, mut inner_span) = (j, fused.points());
         for &len in &fused.lengths {
             inner_span /= len;
@@ -559,7 +559,17 @@ impl Lowering<'_> {
                 0 => head.clone(),
                 _ => head.clone().add(uint(r * innermost / radix)),
             })
+            .map(|point| var("region").add(padded(point, fused.rows_padding)))
             .collect()
+    }
+
+    /// How the rows a pass of several axes stages are laid out in shared
+    /// memory (none for other passes).
+    fn rows_padding(&self) -> Padding {
+        self.pass
+            .fused_axes
+            .as_ref()
+            .map_or(Padding::NONE, |fused| fused.rows_padding)
     }
 
     /// Positions of the outputs `(j / Ns) Ns R + j % Ns + r Ns` of butterfly
@@ -786,7 +796,7 @@ impl Lowering<'_> {
     /// The tile walk: for each point `k` of FFT `tile_f` this thread
     /// copies (k = tile_k, tile_k + T, ...; T threads per FFT), `copy(k, slot)`
     /// with `slot` its place in shared memory.
-    fn tile_copy(&self, copy: impl Fn(Expr, Expr) -> Vec<Stmt>) -> Vec<Stmt> {
+    fn tile_copy(&self, padding: Padding, copy: impl Fn(Expr, Expr) -> Vec<Stmt>) -> Vec<Stmt> {
         let pass = self.pass;
         let (n, t) = (pass.n, pass.threads_per_fft);
         (0..n.div_ceil(t))
@@ -798,7 +808,7 @@ impl Lowering<'_> {
                 }
                 Stmt::Scope(vec![
                     let_const(Type::Uint, format!("k{i}"), var("tile_k").add(uint(i * t))),
-                    Stmt::If(cond, copy(k.clone(), var("tile_region").add(k))),
+                    Stmt::If(cond, copy(k.clone(), var("tile_region").add(padded(k, padding)))),
                 ])
             })
             .collect()
@@ -807,7 +817,7 @@ impl Lowering<'_> {
     /// Copies the tile's input into shared memory (merged from the half
     /// spectrum for a C2R's [`RealEnd::Mirrored`] pass).
     fn tile_load(&self) -> Vec<Stmt> {
-        self.tile_copy(|k, slot| {
+        self.tile_copy(self.rows_padding(), |k, slot| {
             let mut out = match self.merge_on_loads() {
                 Some(mirrored) => self.merged_load(mirrored, k),
                 None => vec![let_const(
@@ -915,7 +925,7 @@ impl Lowering<'_> {
             ),
             let_const(Type::Bool, "tile_zero", column_zero),
         ];
-        out.extend(self.tile_copy(|k, slot| {
+        out.extend(self.tile_copy(Padding::NONE, |k, slot| {
             // Z[M - i]: column 0 at (L - k) mod L, else L - 1 - k.
             let partner = Expr::select(
                 var("tile_zero"),
@@ -972,7 +982,7 @@ impl Lowering<'_> {
         if let Some(mirrored) = self.split_on_stores() {
             return self.mirrored_store(mirrored);
         }
-        self.tile_copy(|k, slot| {
+        self.tile_copy(Padding::NONE, |k, slot| {
             let value = self.staging().load(slot);
             let value = self.step_twiddled(value, "tile_fft", k.clone());
             self.store_point("tile_out_base", "tile_fft", k, value)
@@ -1054,7 +1064,7 @@ impl Lowering<'_> {
 
     /// Copies `block_base + e` for e = tid, tid + block, ... into shared memory.
     fn staged_load(&self) -> Vec<Stmt> {
-        self.staged_copy(|e, slot| {
+        self.staged_copy(self.rows_padding(), |e, slot| {
             let source = self.input_load(var("block_base").add(e));
             let mut out = vec![let_const(Type::Complex, "x", source)];
             out.extend(self.staging().store(slot, var("x")));
@@ -1064,7 +1074,7 @@ impl Lowering<'_> {
 
     /// Copies the block's results from shared memory to `block_base + e`, scaled.
     fn staged_store(&self) -> Vec<Stmt> {
-        self.staged_copy(|e, slot| {
+        self.staged_copy(Padding::NONE, |e, slot| {
             let value = self.scaled(self.staging().load(slot));
             vec![assign(self.output_element(var("block_base").add(e)), value)]
         })
@@ -1074,7 +1084,7 @@ impl Lowering<'_> {
     /// element `e` this thread moves that lies within the batch, `copy(e,
     /// slot)` with `slot` its place in shared memory (FFT `e / n` at the
     /// padded FFT stride, point `e % n`).
-    fn staged_copy(&self, copy: impl Fn(Expr, Expr) -> Vec<Stmt>) -> Vec<Stmt> {
+    fn staged_copy(&self, padding: Padding, copy: impl Fn(Expr, Expr) -> Vec<Stmt>) -> Vec<Stmt> {
         let pass = self.pass;
         let n = pass.n;
         let block_elements = pass.ffts_per_block * n;
@@ -1086,7 +1096,7 @@ impl Lowering<'_> {
                     .clone()
                     .div(uint(n))
                     .mul(uint(pass.fft_stride))
-                    .add(e.clone().rem(uint(n)));
+                    .add(padded(e.clone().rem(uint(n)), padding));
                 let mut within = var("block_base").add(e.clone()).lt(var("total"));
                 // Threads that do not divide the block's elements: the last
                 // copy stops at the block's end.

@@ -24,13 +24,24 @@
 //! the group in memory order: a row pass where the group holds the last
 //! axis, a column pass where axes after it remain.
 
+use super::Padding;
 use serde::{Deserialize, Serialize};
 
 /// The lengths of the axes one pass computes, outermost first (as the
 /// shape lists them); at least two, each at least 2.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FusedAxes {
     pub lengths: Vec<usize>,
+    /// How the group's points are staged in shared memory for the first
+    /// stage: where a warp's lanes share an FFT, they read points a row of
+    /// the innermost axis apart, so an even row length gets a word of gap
+    /// after each row (its stride then odd, over every bank).
+    #[serde(default = "no_padding")]
+    pub rows_padding: Padding,
+}
+
+fn no_padding() -> Padding {
+    Padding::NONE
 }
 
 impl FusedAxes {
@@ -92,11 +103,23 @@ impl FusedAxes {
         point
     }
 
+    /// The padding of the staged rows when a warp's lanes share an FFT
+    /// (`lanes_share_fft`): a word after each even row of the innermost
+    /// axis.
+    pub fn rows_padding_for(&self, lanes_share_fft: bool) -> Padding {
+        let row = self.lengths.last().copied().unwrap_or(1);
+        match lanes_share_fft && row % 2 == 0 {
+            true => Padding { period: row, gap: 1 },
+            false => Padding::NONE,
+        }
+    }
+
     /// `lengths` as a group, if it is one: two axes or more, each of two
     /// points or more.
     pub fn of(lengths: &[usize]) -> Option<FusedAxes> {
         (lengths.len() >= 2 && lengths.iter().all(|&n| n >= 2)).then(|| FusedAxes {
             lengths: lengths.to_vec(),
+            rows_padding: Padding::NONE,
         })
     }
 }

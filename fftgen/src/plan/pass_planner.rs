@@ -348,7 +348,7 @@ fn plan_pass_of(
         step_twiddle: None,
         real: None,
         chirp: None,
-        fused_axes: fused.cloned(),
+        fused_axes: request.fused_axes(stages.lanes),
         normalizes: true,
         dynamic_shared: block.shared_bytes > target.plannable_shared_bytes(),
         input_caching,
@@ -515,6 +515,15 @@ impl<'a> Request<'a> {
             });
         }
         Ok((radices, planned_opt_in))
+    }
+
+    /// The axes a pass of several computes, their rows staged padded where
+    /// a warp's lanes share an FFT.
+    fn fused_axes(&self, lanes: LaneLayout) -> Option<FusedAxes> {
+        self.fused.map(|fused| FusedAxes {
+            rows_padding: fused.rows_padding_for(lanes == LaneLayout::FftMajor),
+            ..fused.clone()
+        })
     }
 
     /// The radices of a pass of several axes: each axis's as [`choose`]
@@ -795,10 +804,14 @@ impl<'a> Request<'a> {
     /// and the shared-memory words between a block's FFTs that follow.
     fn global_io(&self, stages: &Stages, threads_per_fft: usize) -> Io {
         let n = self.n;
+        let rows_padding = self
+            .fused_axes(stages.lanes)
+            .map_or(Padding::NONE, |fused| fused.rows_padding);
         let padded = stages
             .stages
             .iter()
             .filter_map(|s| s.exchange)
+            .chain([rows_padding])
             .map(|p| p.padded_len(n))
             .max()
             .unwrap_or(n);

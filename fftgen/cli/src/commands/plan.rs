@@ -456,7 +456,9 @@ fn print_pass(plan: &Plan, index: usize, pass: &Pass, direction: Direction) {
         rows.push((
             "axes at once",
             format!(
-                "{}: their {}D DFT in one kernel (each axis's radices in turn, innermost first;                  the first stage reads its inputs transposed, and the stages of an outer axis                  twiddle by its own digits only)",
+                "{}: their {}D DFT in one kernel (each axis's radices in turn, innermost first; \
+                 the first stage reads its inputs transposed, and the stages of an outer axis \
+                 twiddle by its own digits only)",
                 lengths.join(" x "),
                 fused.lengths.len()
             ),
