@@ -86,9 +86,12 @@ fn axes_that_fit_one_kernel_each_take_one_pass() {
 }
 
 /// Shapes small enough for PoCL whose axes past 4096 need the H100's
-/// opt-in memory: rows, columns, and the middle axis of a 3D shape.
-const OPT_IN_SHAPES: [(&[usize], Precision); 5] = [
+/// opt-in memory: rows, columns, the middle axis of a 3D shape, and
+/// neighbouring axes in one pass.
+const OPT_IN_SHAPES: [(&[usize], Precision); 7] = [
     (&[6, 8192], Precision::F32),
+    (&[10, 1000], Precision::F32),
+    (&[20, 20, 20], Precision::F32),
     (&[10000, 4], Precision::F32),
     (&[3, 5000, 2], Precision::F32),
     (&[4375, 6], Precision::F64),

@@ -199,6 +199,7 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
         p.stages
             .iter()
             .filter_map(|s| s.exchange)
+            .chain(p.fused_axes.as_ref().map(|f| f.rows_padding))
             .any(|padding| !padding.is_none())
     }) {
         helpers.push(pad_helper().render(d.as_ref()));

@@ -808,7 +808,10 @@ impl Lowering<'_> {
                 }
                 Stmt::Scope(vec![
                     let_const(Type::Uint, format!("k{i}"), var("tile_k").add(uint(i * t))),
-                    Stmt::If(cond, copy(k.clone(), var("tile_region").add(padded(k, padding)))),
+                    Stmt::If(
+                        cond,
+                        copy(k.clone(), var("tile_region").add(padded(k, padding))),
+                    ),
                 ])
             })
             .collect()

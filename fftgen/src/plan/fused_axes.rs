@@ -109,7 +109,10 @@ impl FusedAxes {
     pub fn rows_padding_for(&self, lanes_share_fft: bool) -> Padding {
         let row = self.lengths.last().copied().unwrap_or(1);
         match lanes_share_fft && row % 2 == 0 {
-            true => Padding { period: row, gap: 1 },
+            true => Padding {
+                period: row,
+                gap: 1,
+            },
             false => Padding::NONE,
         }
     }

@@ -346,7 +346,7 @@ impl AxisPlan<'_> {
         while first > 0
             && axes.contains(&(first - 1))
             && ![first - 1, axis].iter().any(|&a| split_axis == Some(a))
-            && shape[first - 1..=axis].iter().product::<usize>() <= max_size(self.spec.precision)
+            && shape[first - 1..=axis].iter().product::<usize>() <= self.fused_limit(axis)
             && contiguous(first - 1)
         {
             first -= 1;
@@ -359,6 +359,20 @@ impl AxisPlan<'_> {
             best = Some(fused);
         }
         best
+    }
+
+    /// The most points a pass of several axes ending at `axis` may hold:
+    /// one kernel's in static shared memory; rows (the last axis's group)
+    /// past it where opt-in memory holds them, the pass plans and no axis
+    /// is past one kernel alone (3x7000 and 2x12000 ran 5% slower as one
+    /// opt-in pass than in two, docs/bench/h100_axes_at_once.txt).
+    fn fused_limit(&self, axis: usize) -> usize {
+        let one_kernel = max_size(self.spec.precision);
+        let rows = axis + 1 == self.spec.shape.len();
+        match rows && self.spec.shape[axis] <= one_kernel {
+            true => one_kernel * 6,
+            false => one_kernel,
+        }
     }
 
     /// Whether the pass of `fused` (ending at `axis`) plans between any two
@@ -675,9 +689,15 @@ mod tests {
             vec![Some(vec![64, 64]), None]
         );
         assert_eq!(
-            groups(&[96, 12, 7], Precision::F32),
-            vec![Some(vec![12, 7]), None]
+            groups(&[96, 120, 7], Precision::F32),
+            vec![Some(vec![120, 7]), None]
         );
+        // Rows of several axes past 4096 points in opt-in memory.
+        assert_eq!(
+            groups(&[96, 12, 7], Precision::F32),
+            vec![Some(vec![96, 12, 7])]
+        );
+        assert_eq!(groups(&[3, 7000], Precision::F32), vec![None, None]);
         assert_eq!(groups(&[1024, 1024], Precision::F32), vec![None, None]);
         assert_eq!(groups(&[5, 640], Precision::F64), vec![None, None]);
         // The planner's pass is the one whose radices run the axes in turn.

@@ -613,6 +613,13 @@ impl<'a> Request<'a> {
                 ),
             });
         }
+        // A pass of several axes in opt-in memory takes each axis's radices
+        // as they are: where its threads would hold more values than
+        // registers do (6x1250 f32: 50, spilling 596 bytes), the axes keep
+        // a pass each.
+        if self.fused.is_some() && self.opt_in && values > self.max_values {
+            return Err(self.too_large());
+        }
         Ok(Threads {
             per_fft: threads_per_fft,
             values,
