@@ -238,6 +238,17 @@ fn axis_factors(shape: &[usize], forward: &[Routed]) -> Vec<Vec<usize>> {
             if needs_bluestein(shape[a]) {
                 return vec![shape[a]];
             }
+            // An axis computed with its neighbours in one pass.
+            let fused =
+                forward
+                    .iter()
+                    .any(|routed| match (&routed.axis, &routed.pass.fused_axes) {
+                        (Some((inner, _)), Some(f)) => a <= *inner && a + f.lengths.len() > *inner,
+                        _ => false,
+                    });
+            if fused {
+                return vec![shape[a]];
+            }
             forward
                 .iter()
                 .find_map(|routed| routed.axis.clone().filter(|(axis, _)| *axis == a))
@@ -524,12 +535,13 @@ fn segment(
         ..spec.clone()
     };
     let plan =
-        super::multipass::plan_axes(&sub, target, choices, axes, full_length_real, None, false)?;
+        super::multipass::plan_axes(&sub, target, choices, axes, full_length_real, None, true)?;
     // The first region neither end of the segment holds.
     let first_free = (0..)
         .find(|&r| from.0 != Slot::Region(r) && to.0 != Slot::Region(r))
         .unwrap_or(0);
     let points: usize = shape.iter().product();
+    let owners = pass_axes(&plan, axes);
     let routed = plan
         .passes
         .into_iter()
@@ -549,10 +561,7 @@ fn segment(
             let reads = slot(pass.access.reads, i.saturating_sub(1));
             let writes = slot(pass.access.writes, i);
             let in_region = matches!(reads, Slot::Region(_)) || matches!(writes, Slot::Region(_));
-            let axis = axes
-                .iter()
-                .find(|&&a| pass_on_axis(&plan.axis_factors, a, i))
-                .map(|&a| (a, plan.axis_factors[a].clone()));
+            let axis = owners.get(i).cloned().flatten();
             Routed {
                 pass,
                 reads,
@@ -566,11 +575,26 @@ fn segment(
     Ok(routed)
 }
 
-/// Whether pass `i` of a plan whose axes split as `factors` (passes of the
-/// last axis first) is one of axis `axis`'s.
-fn pass_on_axis(factors: &[Vec<usize>], axis: usize, i: usize) -> bool {
-    let before: usize = factors[axis + 1..].iter().map(Vec::len).sum();
-    (before..before + factors[axis].len()).contains(&i)
+/// The axis each pass of `plan` (over `axes`, the last axis's passes
+/// first) computes and that axis's split; a pass of several axes at once
+/// counts as its innermost axis's, of one step.
+fn pass_axes(plan: &Plan, axes: &[usize]) -> Vec<Option<(usize, Vec<usize>)>> {
+    let mut owners = Vec::with_capacity(plan.passes.len());
+    let mut remaining = axes.iter().rev().copied();
+    while owners.len() < plan.passes.len() {
+        let Some(axis) = remaining.next() else { break };
+        match &plan.passes[owners.len()].fused_axes {
+            Some(fused) => {
+                remaining.nth(fused.lengths.len() - 2);
+                owners.push(Some((axis, vec![plan.shape[axis]])));
+            }
+            None => {
+                let factors = &plan.axis_factors[axis];
+                owners.extend(factors.iter().map(|_| Some((axis, factors.clone()))));
+            }
+        }
+    }
+    owners
 }
 
 /// How the real axis of a plan is computed.
