@@ -73,7 +73,6 @@ pub fn plan_first_axis(spec: &FftSpec) -> Result<Plan, Error> {
             &[0],
             false,
             Some(&*Wisdom::for_spec(spec.wisdom.as_deref())?),
-            false,
         )?,
     };
     let first_axis = std::mem::take(&mut plan.axis_factors[0]);

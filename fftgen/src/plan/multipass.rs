@@ -113,7 +113,7 @@ fn plan_with(
     wisdom: &Wisdom,
 ) -> Result<Plan, Error> {
     let axes: Vec<usize> = (0..spec.shape.len()).collect();
-    plan_axes(spec, target, choices, &axes, false, Some(wisdom), true)
+    plan_axes(spec, target, choices, &axes, false, Some(wisdom))
 }
 
 /// Plans the transform of `spec` along `axes` only (ascending; the others
@@ -123,8 +123,8 @@ fn plan_with(
 /// complex FFT (reals, half spectrum). The caller then gives consecutive
 /// passes that write scratch two regions of it in turn (plan/real.rs).
 /// Column passes take the block shapes `wisdom` measured for their length
-/// where it has one ([`Wisdom::column_pass`]). With `fuse`, neighbouring
-/// axes whose points one kernel holds run as one pass ([`FusedAxes`]).
+/// where it has one ([`Wisdom::column_pass`]). Neighbouring axes whose
+/// points one kernel holds run as one pass ([`FusedAxes`]).
 pub(super) fn plan_axes(
     spec: &FftSpec,
     target: &Target,
@@ -132,7 +132,6 @@ pub(super) fn plan_axes(
     axes: &[usize],
     scratch_only: bool,
     wisdom: Option<&Wisdom>,
-    fuse: bool,
 ) -> Result<Plan, Error> {
     let shape = &spec.shape;
     let precision = spec.precision;
@@ -146,7 +145,6 @@ pub(super) fn plan_axes(
         layouts: &layouts,
         column_io,
         columns,
-        fuse,
     };
     let (steps, axis_factors) = axis_plan.split_axes(choices, axes, split_axis)?;
     let pass_choices = spec.choices.one_kernel_only();
@@ -261,8 +259,6 @@ struct AxisPlan<'a> {
     layouts: &'a Layouts,
     column_io: ColumnIo,
     columns: usize,
-    /// Whether neighbouring axes may run as one pass.
-    fuse: bool,
 }
 
 impl AxisPlan<'_> {
@@ -319,8 +315,7 @@ impl AxisPlan<'_> {
 
     /// The most axes ending at `axis` (those just before it, in `axes`)
     /// that one pass computes at once, where that is two or more: their
-    /// points within one kernel's static shared memory ([`max_size`]),
-    /// contiguous in every buffer (so their points are one column of the
+    /// points within [`Self::fused_limit`], contiguous in every buffer (so their points are one column of the
     /// group's product), none split by the user, and the pass planned on
     /// the target from every buffer.
     fn fused_group(
@@ -329,9 +324,6 @@ impl AxisPlan<'_> {
         axis: usize,
         split_axis: Option<usize>,
     ) -> Option<FusedAxes> {
-        if !self.fuse {
-            return None;
-        }
         let shape = &self.spec.shape;
         let contiguous = |a: usize| {
             [Buffer::Input, Buffer::Output, Buffer::Scratch]

@@ -66,6 +66,10 @@ pub fn fits_one_kernel(n: usize, precision: Precision, target: &Target) -> bool 
 /// blocks' 56.
 const REGISTERS_BESIDE_VALUES: usize = 20;
 
+/// Values a thread of a few-thread f32 row FFT holds from which its
+/// threads double ([`Request::doubled_for_registers`]).
+const DOUBLED_THREADS_VALUES: usize = 30;
+
 /// [`REGISTERS_BESIDE_VALUES`] of a kernel that runs one block per SM.
 const LONE_BLOCK_REGISTERS_BESIDE_VALUES: usize = 16;
 
@@ -312,6 +316,22 @@ pub(super) fn plan_fused_pass(
     )
 }
 
+/// The row FFT of a real axis's one-kernel pass (its real step fused into
+/// its ends, plan/real.rs): threads as [`thread_shape`] gives them, never
+/// doubled for registers (C2R 116-900 f32 ran 57 -> 41% of the copy so,
+/// docs/bench/h100_small_lane_minor_threads.txt).
+pub(super) fn plan_real_row_pass(
+    n: usize,
+    precision: Precision,
+    choices: &ShapeChoices,
+    target: &Target,
+    access: &Access,
+) -> Result<Pass, Error> {
+    let mut request = Request::new(n, precision, choices, target, access);
+    request.real_row = true;
+    plan_request(request, None)
+}
+
 fn plan_pass_of(
     n: usize,
     fused: Option<&FusedAxes>,
@@ -320,8 +340,12 @@ fn plan_pass_of(
     target: &Target,
     access: &Access,
 ) -> Result<Pass, Error> {
-    let mut request = Request::new(n, precision, choices, target, access);
+    plan_request(Request::new(n, precision, choices, target, access), fused)
+}
+
+fn plan_request<'a>(mut request: Request<'a>, fused: Option<&'a FusedAxes>) -> Result<Pass, Error> {
     request.fused = fused;
+    let (n, choices, target, access) = (request.n, request.choices, request.target, request.access);
     let (radices, planned_opt_in) = request.radices()?;
     request.check_launch_bound_choice()?;
     let threads = request.threads(&radices, planned_opt_in.as_ref())?;
@@ -331,6 +355,7 @@ fn plan_pass_of(
     let block = request.block(&io, &stages, &exchange, threads.per_fft)?;
     let min_blocks_per_sm =
         request.launch_bound(&stages, &threads, &block, planned_opt_in.as_ref())?;
+    request.check_fused_registers(&block, min_blocks_per_sm, threads.values)?;
     let lone_block = request.lone_opt_in_block(planned_opt_in.as_ref());
     let input_caching = request.input_caching(lone_block, &io, &block);
     Ok(Pass {
@@ -385,6 +410,8 @@ struct Request<'a> {
     opt_in: bool,
     /// The axes the pass computes at once, where it computes several.
     fused: Option<&'a FusedAxes>,
+    /// Whether the pass is a real axis's row FFT ([`plan_real_row_pass`]).
+    real_row: bool,
 }
 
 /// A schedule of [`opt_in_shape`]: its radices, threads per FFT, and the
@@ -464,6 +491,7 @@ impl<'a> Request<'a> {
             max_threads: target.max_threads_per_block,
             opt_in: n > max_size(precision),
             fused: None,
+            real_row: false,
         }
     }
 
@@ -526,6 +554,33 @@ impl<'a> Request<'a> {
         })
     }
 
+    /// Refuses a column pass of several axes whose block's threads would
+    /// not keep their values in registers at its launch bound (the opt-in
+    /// sizes' model: the values' words + [`REGISTERS_BESIDE_VALUES`]): the
+    /// H200's tile of eight 3072-point columns of 64x48 (1024 threads, 24
+    /// values each, 68 words) spilled 36 bytes at 64 registers. The axes
+    /// then keep a pass each. Rows of several axes are not refused: 10x1000's
+    /// 20 values over 500 threads fit two blocks' 64 registers.
+    fn check_fused_registers(
+        &self,
+        block: &Block,
+        blocks_per_sm: usize,
+        values: usize,
+    ) -> Result<(), Error> {
+        if self.fused.is_none() || self.access.is_dense(self.n) {
+            return Ok(());
+        }
+        let warp = self.target.warp_size;
+        let warp_threads = block.threads.div_ceil(warp) * warp;
+        let granted = (self.target.registers_per_sm / (blocks_per_sm.max(1) * warp_threads))
+            .min(self.target.max_registers_per_thread);
+        let words = values * self.precision.complex_bytes() / 4 + REGISTERS_BESIDE_VALUES;
+        match granted >= words {
+            true => Ok(()),
+            false => Err(self.too_large()),
+        }
+    }
+
     /// The radices of a pass of several axes: each axis's as [`choose`]
     /// picks them for its length, innermost axis first.
     fn fused_radices(&self) -> Result<Vec<usize>, Error> {
@@ -583,7 +638,10 @@ impl<'a> Request<'a> {
             .into_iter()
             .min_by_key(|&(_, values)| values)
             .expect("at least one option"),
-            (None, None) => thread_shape(n, radices, self.max_values, max_threads),
+            (None, None) => self.doubled_for_registers(
+                radices,
+                thread_shape(n, radices, self.max_values, max_threads),
+            ),
             (Some(threads), _) => {
                 // A thread past the largest stage's butterflies would never
                 // work; too few threads hold more values than registers do.
@@ -624,6 +682,35 @@ impl<'a> Request<'a> {
             per_fft: threads_per_fft,
             values,
         })
+    }
+
+    /// An f32 row FFT of even length over a few threads that each hold
+    /// many values (30 or more) takes twice the threads where each still
+    /// has a butterfly in every stage: ptxas gave 750 as 30 x 5 x 5 over 25
+    /// threads 205 registers a thread, 11% of the SM's warps resident, 61%
+    /// of the copy; over 50 threads it ran at 93%. On the H100
+    /// (docs/bench/h100_small_lane_minor_threads.txt) 12 even sizes of 21
+    /// gained up to 50% (58 66 -> 93%, 150 74 -> 98%, 522 43 -> 61%), 696
+    /// lost 20% and 248 2%; odd sizes lost 1-10% (319, 377), so keep theirs.
+    fn doubled_for_registers(
+        &self,
+        radices: &[usize],
+        (threads, values): (usize, usize),
+    ) -> (usize, usize) {
+        let doubled = 2 * threads;
+        let smallest = radices.iter().copied().min().unwrap_or(self.n);
+        let applies = self.precision == Precision::F32
+            && self.n % 2 == 0
+            && self.access.is_dense(self.n)
+            && self.fused.is_none()
+            && !self.real_row
+            && threads < self.target.warp_size
+            && values >= DOUBLED_THREADS_VALUES
+            && doubled <= self.n / smallest;
+        match applies {
+            true => (doubled, values_per_thread(self.n, radices, doubled)),
+            false => (threads, values),
+        }
     }
 
     /// Which lanes work on which FFT, and each stage: its butterflies per

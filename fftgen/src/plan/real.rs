@@ -21,7 +21,7 @@ use super::access::{Access, Column};
 use super::bluestein::needs_bluestein;
 use super::choices::ShapeChoices;
 use super::pass_planner::{
-    fits_one_kernel, max_size, min_blocks_per_sm, opt_in_resident, plan_pass,
+    fits_one_kernel, max_size, min_blocks_per_sm, opt_in_resident, plan_real_row_pass,
 };
 use super::real_step::{AxisIndex, MirroredColumns, RealEnd, RealRoute, RealStep};
 use super::wisdom::Wisdom;
@@ -534,8 +534,7 @@ fn segment(
         target: Some(target.clone()),
         ..spec.clone()
     };
-    let plan =
-        super::multipass::plan_axes(&sub, target, choices, axes, full_length_real, None, true)?;
+    let plan = super::multipass::plan_axes(&sub, target, choices, axes, full_length_real, None)?;
     // The first region neither end of the segment holds.
     let first_free = (0..)
         .find(|&r| from.0 != Slot::Region(r) && to.0 != Slot::Region(r))
@@ -1266,19 +1265,22 @@ fn row_fft_pass(
     let precision = spec.precision;
     let dense = Access::dense(fft_n, Buffer::Input, Buffer::Output);
     let heuristic = || {
-        let pass = plan_pass(fft_n, precision, &ShapeChoices::default(), target, &dense)?;
-        let spread = spread_row(&pass, route)
-            .and_then(|choices| plan_pass(fft_n, precision, &choices, target, &dense).ok());
+        let pass = plan_real_row_pass(fft_n, precision, &ShapeChoices::default(), target, &dense)?;
+        let spread = spread_row(&pass, route).and_then(|choices| {
+            plan_real_row_pass(fft_n, precision, &choices, target, &dense).ok()
+        });
         Ok::<_, Error>(spread.unwrap_or(pass))
     };
     let planned = match user.is_empty() {
-        false => plan_pass(fft_n, precision, user, target, &dense)?,
+        false => plan_real_row_pass(fft_n, precision, user, target, &dense)?,
         true => wisdom
             .real_row(fft_n, precision, target)
             .map(|(_, entry)| entry)
             .into_iter()
             .chain(wisdom.candidates(&[fft_n], precision, target))
-            .filter_map(|entry| plan_pass(fft_n, precision, &entry.choices, target, &dense).ok())
+            .filter_map(|entry| {
+                plan_real_row_pass(fft_n, precision, &entry.choices, target, &dense).ok()
+            })
             .find(|pass| pass.threads_per_block <= target.launchable_threads_per_block)
             .map_or_else(heuristic, Ok)?,
     };
