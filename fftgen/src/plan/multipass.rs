@@ -47,6 +47,20 @@ impl Step {
         }
     }
 
+    /// The pass of this step, shaped by `shapes`, over `access`.
+    fn plan_pass(
+        &self,
+        precision: Precision,
+        shapes: &ShapeChoices,
+        target: &Target,
+        access: &Access,
+    ) -> Result<Pass, Error> {
+        match &self.fused {
+            Some(fused) => plan_fused_pass(fused, precision, shapes, target, access),
+            None => plan_pass(self.factors[self.step], precision, shapes, target, access),
+        }
+    }
+
     /// Whether the pass computes (some of) `axis`.
     fn covers(&self, axis: usize) -> bool {
         let axes = self.fused.as_ref().map_or(1, |f| f.lengths.len());
@@ -370,22 +384,10 @@ impl AxisPlan<'_> {
     /// Whether the pass of `fused` (ending at `axis`) plans between any two
     /// of the buffers.
     fn fused_pass_plans(&self, fused: &FusedAxes, axis: usize) -> bool {
-        let step = Step {
+        self.plans_from_every_buffer(&Step {
             fused: Some(fused.clone()),
             ..Step::of_axis(axis, &[fused.points()], 0)
-        };
-        let shapes = ShapeChoices {
-            column_io: Some(self.column_io),
-            ..ShapeChoices::default()
-        };
-        [Buffer::Input, Buffer::Output, Buffer::Scratch]
-            .into_iter()
-            .all(|reads| {
-                let (access, _) = step_access(&step, &self.spec.shape, reads, reads, |buffer| {
-                    self.layouts.of_buffer(buffer)
-                });
-                plan_fused_pass(fused, self.spec.precision, &shapes, self.target, &access).is_ok()
-            })
+        })
     }
 
     /// Whether one pass computes the whole of `axis` on the target: its
@@ -395,10 +397,11 @@ impl AxisPlan<'_> {
     /// reads).
     fn one_pass_plans(&self, axis: usize) -> bool {
         let n = self.spec.shape[axis];
-        if n <= self.columns {
-            return true;
-        }
-        let step = Step::of_axis(axis, &[n], 0);
+        n <= self.columns || self.plans_from_every_buffer(&Step::of_axis(axis, &[n], 0))
+    }
+
+    /// Whether the pass of `step` plans reading and writing each buffer.
+    fn plans_from_every_buffer(&self, step: &Step) -> bool {
         let shapes = ShapeChoices {
             column_io: Some(self.column_io),
             ..ShapeChoices::default()
@@ -406,10 +409,11 @@ impl AxisPlan<'_> {
         [Buffer::Input, Buffer::Output, Buffer::Scratch]
             .into_iter()
             .all(|reads| {
-                let (access, _) = step_access(&step, &self.spec.shape, reads, reads, |buffer| {
+                let (access, _) = step_access(step, &self.spec.shape, reads, reads, |buffer| {
                     self.layouts.of_buffer(buffer)
                 });
-                plan_pass(n, self.spec.precision, &shapes, self.target, &access).is_ok()
+                step.plan_pass(self.spec.precision, &shapes, self.target, &access)
+                    .is_ok()
             })
     }
 }
@@ -461,14 +465,9 @@ fn plan_steps(
             layouts.of_buffer(buffer)
         });
         let len = step.factors[step.step];
-        if let Some(fused) = &step.fused {
-            let mut pass = plan_fused_pass(fused, spec.precision, &shapes, target, &access)?;
-            pass.normalizes = i + 1 == steps.len();
-            passes.push(pass);
-            continue;
-        }
+        // Measured column shapes are of one axis's FFTs.
         let measured = wisdom
-            .filter(|_| !access.is_dense(len))
+            .filter(|_| step.fused.is_none() && !access.is_dense(len))
             .and_then(|wisdom| wisdom.column_pass(len, spec.precision, target, twiddle.is_some()))
             .and_then(|(_, entry)| {
                 let choices = shapes.or(&entry.choices);
@@ -476,7 +475,7 @@ fn plan_steps(
             });
         let mut pass = match measured {
             Some(pass) => pass,
-            None => plan_pass(len, spec.precision, &shapes, target, &access)?,
+            None => step.plan_pass(spec.precision, &shapes, target, &access)?,
         };
         if let Some((column, span)) = twiddle {
             let Twiddles::RoundedF64Table { len } = pass.twiddles;
