@@ -291,7 +291,7 @@ pub(super) fn plan_pass(
     target: &Target,
     access: &Access,
 ) -> Result<Pass, Error> {
-    plan_pass_of(n, None, precision, choices, target, access)
+    plan_request(Request::new(n, precision, choices, target, access))
 }
 
 /// The pass that computes the DFT over the neighbouring axes `fused` at
@@ -306,14 +306,9 @@ pub(super) fn plan_fused_pass(
     target: &Target,
     access: &Access,
 ) -> Result<Pass, Error> {
-    plan_pass_of(
-        fused.points(),
-        Some(fused),
-        precision,
-        choices,
-        target,
-        access,
-    )
+    let mut request = Request::new(fused.points(), precision, choices, target, access);
+    request.fused = Some(fused);
+    plan_request(request)
 }
 
 /// The row FFT of a real axis's one-kernel pass (its real step fused into
@@ -329,22 +324,10 @@ pub(super) fn plan_real_row_pass(
 ) -> Result<Pass, Error> {
     let mut request = Request::new(n, precision, choices, target, access);
     request.real_row = true;
-    plan_request(request, None)
+    plan_request(request)
 }
 
-fn plan_pass_of(
-    n: usize,
-    fused: Option<&FusedAxes>,
-    precision: Precision,
-    choices: &ShapeChoices,
-    target: &Target,
-    access: &Access,
-) -> Result<Pass, Error> {
-    plan_request(Request::new(n, precision, choices, target, access), fused)
-}
-
-fn plan_request<'a>(mut request: Request<'a>, fused: Option<&'a FusedAxes>) -> Result<Pass, Error> {
-    request.fused = fused;
+fn plan_request(request: Request) -> Result<Pass, Error> {
     let (n, choices, target, access) = (request.n, request.choices, request.target, request.access);
     let (radices, planned_opt_in) = request.radices()?;
     request.check_launch_bound_choice()?;
