@@ -9,12 +9,14 @@
 //! other factors (101 x 64, 3 x 4099), as one axis of a 2D or 3D transform
 //! (1000 x 1022, 37 x 4 x 5, 3 x 4099, 4099 x 3), C2C and R2C/C2R, f32 and
 //! f64, in and out of place, over strided layouts, and the steps in
-//! kernels of their own (`plan_apart`); plans take 2 x (passes of M)
-//! kernels, and their CUDA kernels (the H100's too) compile through NVRTC
+//! kernels of their own (`plan_apart`); plans take one kernel where one
+//! block holds the FFT of M and the steps' registers, else 2 x (passes of
+//! M) kernels, and their CUDA kernels (the H100's too) compile through NVRTC
 //! for sm_90 without spilling.
 
 mod common;
 
+use common::manifest_client;
 use common::*;
 use fftgen::plan::bluestein::{plan_apart, AxisRoute, RouteSteps};
 use fftgen::{
@@ -308,6 +310,70 @@ fn steps_on_several_passes_take_twice_the_passes_of_m() {
     }
 }
 
+/// Where one block holds the FFT of M and its registers the steps', the
+/// whole algorithm is one kernel and the axis crosses memory once (C2C,
+/// R2C and C2R, beside another axis, in place). Where they do not (11257's
+/// FFT of 23040 on the H100, 32 f32 values a thread over 768 threads), the
+/// FFT's two kernels take the steps. Both run within tolerance on PoCL.
+#[test]
+fn one_block_runs_the_whole_algorithm_in_one_kernel() {
+    let h100 = |shape: &[usize], kind| spec(shape, kind, Precision::F32).target(Target::H100);
+    let (c2c, r2c) = (TransformKind::C2c, TransformKind::R2c);
+    for (spec, axis, steps, passes) in [
+        (h100(&[227], c2c), 227, RouteSteps::Whole, 1),
+        (h100(&[1022], c2c), 1022, RouteSteps::Whole, 1),
+        (h100(&[1249], r2c), 1249, RouteSteps::Whole, 1),
+        (
+            h100(&[6, 41], c2c).placement(Placement::InPlace),
+            41,
+            RouteSteps::Whole,
+            2,
+        ),
+        (
+            spec(&[97], c2c, Precision::F64).target(Target::H100),
+            97,
+            RouteSteps::Whole,
+            1,
+        ),
+        (h100(&[11257], c2c), 11257, RouteSteps::OneKernel, 2),
+    ] {
+        let plan = fftgen::plan::plan(&spec).unwrap();
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let route = AxisRoute::of(plan.passes_of(direction), axis).unwrap();
+            assert_eq!(route.steps, steps, "{:?} {direction:?}", spec.shape);
+            assert_eq!(plan.passes_of(direction).len(), passes, "{:?}", spec.shape);
+        }
+        match plan.passes.iter().any(|p| p.dynamic_shared) {
+            false => _ = check_spec_on_pocl(&spec, 2, ORIGIN),
+            // Opt-in kernels run through the manifest alone (the runtime
+            // refuses them on OpenCL).
+            true => check_opt_in_c2c_on_pocl(&spec),
+        }
+    }
+}
+
+/// A C2C `spec` planned for a CUDA target's opt-in shared memory, run
+/// through the manifest client on PoCL against the f64 reference.
+fn check_opt_in_c2c_on_pocl(spec: &FftSpec) {
+    let Some(device) = pocl() else { return };
+    let batch = 2;
+    let generated = fftgen::generate(spec, ORIGIN).unwrap();
+    let points: usize = spec.shape.iter().product();
+    let input = random_input(points * batch, points as u64);
+    for direction in [Direction::Forward, Direction::Inverse] {
+        let want =
+            fftgen_cli::accuracy::reference_nd(&spec.shape, &input, direction, Normalization::None);
+        let got = manifest_client::run_generated(device, &generated, direction, &input, batch);
+        let error = relative_l2(&got, &want);
+        let limit = tolerance(points, spec.precision);
+        assert!(
+            error <= limit,
+            "{:?} {direction}: error {error} over {limit}",
+            spec.shape
+        );
+    }
+}
+
 /// A longer padded length whose FFT one kernel holds, where the least
 /// takes two passes, moves fewer bytes and is taken: on the H100, 11257's
 /// least M (22680) takes two passes in f32 and 23040 one; 6101's (12250)
@@ -323,7 +389,7 @@ fn a_longer_padded_length_of_fewer_passes_is_taken() {
         let plan = fftgen::plan::plan(&spec).unwrap();
         let route = AxisRoute::of(&plan.passes, n).unwrap();
         assert_eq!(route.padded, taken, "{n} {precision}");
-        assert_eq!(route.steps, RouteSteps::OneKernel, "{n} {precision}");
+        assert_eq!(route.passes, 1, "{n} {precision}");
         if taken != least {
             assert!(passes_of_m(&spec, least) > 1, "{n}: {least}");
             let line = fftgen::plan::bluestein::routes(&plan).join("\n");

@@ -322,6 +322,7 @@ fn walk(pass: &fftgen::plan::Pass, batch: usize, writes: bool) -> Vec<usize> {
         fftgen::plan::ChirpRole::Load { .. } => !writes,
         fftgen::plan::ChirpRole::Store { .. } => writes,
         fftgen::plan::ChirpRole::Multiply => false,
+        fftgen::plan::ChirpRole::Whole { .. } => true,
     };
     let side_points = |chirp: &fftgen::plan::Chirp| match writes {
         false => chirp.side_points().0,

@@ -255,6 +255,7 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
                         ChirpRole::Load { .. } => "the chirped load",
                         ChirpRole::Multiply => "the product with the chirp's spectrum",
                         ChirpRole::Store { .. } => "the chirped store",
+                        ChirpRole::Whole { .. } => "Bluestein's algorithm",
                     },
                     chirp.n,
                     chirp.padded,
@@ -418,6 +419,12 @@ fn fused_chirp_words(pass: &Pass) -> String {
         ChirpRole::Load { .. } => format!(", Bluestein's chirp on its loads{at}"),
         ChirpRole::Multiply => format!(", the chirp spectrum's product on its stores{at}"),
         ChirpRole::Store { .. } => format!(", Bluestein's closing chirp on its stores{at}"),
+        ChirpRole::Whole { .. } => {
+            ", Bluestein's algorithm whole: the chirp on its loads, the FFT \
+                                   twice with the chirp spectrum's product between, the closing \
+                                   chirp on its stores"
+                .into()
+        }
     }
 }
 

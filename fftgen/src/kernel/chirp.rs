@@ -21,6 +21,7 @@ pub fn chirp_table(chirp: &Chirp) -> Vec<(f64, f64)> {
     match chirp.role {
         ChirpRole::Load { .. } | ChirpRole::Store { .. } => chirp_values(chirp.n),
         ChirpRole::Multiply => chirp_spectrum(chirp.n, chirp.padded),
+        ChirpRole::Whole { .. } => fused_chirp_table(chirp),
     }
 }
 
@@ -31,12 +32,13 @@ pub fn chirp_table(chirp: &Chirp) -> Vec<(f64, f64)> {
 pub fn fused_chirp_table(chirp: &Chirp) -> Vec<(f64, f64)> {
     match chirp.role {
         ChirpRole::Multiply => chirp_spectrum(chirp.n, chirp.padded),
-        ChirpRole::Load { .. } if chirp.index.is_none() => {
+        ChirpRole::Load { .. } if chirp.index.is_some() => chirp_values(chirp.n),
+        ChirpRole::Load { .. } | ChirpRole::Whole { .. } => {
             let mut table = chirp_values(chirp.n);
             table.extend(chirp_spectrum(chirp.n, chirp.padded));
             table
         }
-        ChirpRole::Load { .. } | ChirpRole::Store { .. } => chirp_values(chirp.n),
+        ChirpRole::Store { .. } => chirp_values(chirp.n),
     }
 }
 
@@ -141,6 +143,9 @@ pub fn lower_chirp(plan: &Plan, pass: &Pass, direction: Direction) -> Function {
     let mut per_point: Vec<Stmt> = Vec::new();
     let p = var("p");
     match chirp.role {
+        ChirpRole::Whole { .. } => {
+            unreachable!("the invariants give Bluestein's algorithm in one kernel its FFTs' stages")
+        }
         ChirpRole::Load { side } => {
             // Past the axis's N points the row is zero; the loads read
             // point 0 there, so every address is inside the buffer.
@@ -219,6 +224,7 @@ pub fn lower_chirp(plan: &Plan, pass: &Pass, direction: Direction) -> Function {
                 ChirpRole::Load { .. } => "the chirped load",
                 ChirpRole::Multiply => "the product with the chirp's spectrum",
                 ChirpRole::Store { .. } => "the chirped store",
+                ChirpRole::Whole { .. } => "Bluestein's algorithm",
             },
             threads * points
         )),

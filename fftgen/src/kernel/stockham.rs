@@ -170,6 +170,10 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
             && match pass.chirp.map(|c| c.role) {
                 Some(ChirpRole::Load { side }) => reads && side == AxisSide::Reals,
                 Some(ChirpRole::Store { side }) => !reads && side == AxisSide::Reals,
+                Some(ChirpRole::Whole { from, to }) => match reads {
+                    true => from == AxisSide::Reals,
+                    false => to == AxisSide::Reals,
+                },
                 _ => false,
             }
     };
@@ -180,13 +184,38 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
         && full_length(|end| matches!(end, RealEnd::Both | RealEnd::Stores(_))))
         || chirp_reals(false);
     let params = kernel_params(placement, real_input, real_output, has_twiddles(pass));
-    let lowering = Lowering {
+    let lowering = |pass, segment| Lowering {
         plan,
         pass,
         direction,
         buffers: &buffers,
         real_input,
         real_output,
+        segment,
+    };
+    let body = match pass.chirp {
+        // Bluestein's algorithm in one kernel: its first FFT as the load's
+        // step lowers it, then its second as the store's.
+        Some(
+            chirp @ Chirp {
+                role: ChirpRole::Whole { from, to },
+                ..
+            },
+        ) => {
+            let with_role = |role| Pass {
+                chirp: Some(Chirp { role, ..chirp }),
+                ..pass.clone()
+            };
+            let first = Pass {
+                normalizes: false,
+                ..with_role(ChirpRole::Load { side: from })
+            };
+            let second = with_role(ChirpRole::Store { side: to });
+            let mut body = lowering(&first, Segment::FirstOfTwo).body();
+            body.extend(lowering(&second, Segment::SecondOfTwo).body());
+            body
+        }
+        _ => lowering(pass, Segment::Only).body(),
     };
     Function {
         kind: FunctionKind::Kernel {
@@ -195,7 +224,7 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
         },
         name: KernelKey::of(plan, pass, direction).to_string(),
         params,
-        body: lowering.body(),
+        body,
     }
 }
 
@@ -273,10 +302,56 @@ struct Lowering<'a> {
     real_input: bool,
     /// Whether the output pointer points to reals.
     real_output: bool,
+    segment: Segment,
+}
+
+/// Which part of a kernel a lowering writes: the pass's one FFT from its
+/// loads to its stores, or one of the two FFTs of Bluestein's algorithm in
+/// one kernel ([`ChirpRole::Whole`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Segment {
+    Only,
+    /// The kernel's start, the chirped loads and the first FFT, whose
+    /// outputs go into shared memory times the chirp's spectrum.
+    FirstOfTwo,
+    /// The second FFT from shared memory, then the chirped stores.
+    SecondOfTwo,
 }
 
 impl Lowering<'_> {
     fn body(&self) -> Vec<Stmt> {
+        let mut body = match self.segment {
+            Segment::Only | Segment::FirstOfTwo => self.preamble(),
+            Segment::SecondOfTwo => Vec::new(),
+        };
+        let pass = self.pass;
+        let mut previous = Padding::NONE;
+        for (s, stage) in pass.stages.iter().enumerate() {
+            if pass.exchange_width == ExchangeWidth::OnePartAtATime {
+                // Stage s fills the next stage's inputs from its own scope.
+                if let Some(next) = pass.stages.get(s + 1) {
+                    for b in 0..next.butterflies_per_thread {
+                        body.push(Stmt::Array {
+                            space: Space::Private,
+                            ty: Type::Complex,
+                            name: incoming(s + 1, b),
+                            len: next.radix,
+                        });
+                    }
+                }
+            }
+            body.push(Stmt::Scope(self.stage(s, stage, previous)));
+            if let Some(padding) = stage.exchange {
+                previous = padding;
+            }
+        }
+        body
+    }
+
+    /// The kernel's declarations and the loads that come before its
+    /// stages: shared memory, this thread's FFT and where it lies, and the
+    /// inputs staged into shared memory where the pass stages them.
+    fn preamble(&self) -> Vec<Stmt> {
         let pass = self.pass;
         let (t, m, n) = (pass.threads_per_fft, pass.ffts_per_block, pass.n);
         let words = pass.ffts_per_block * pass.fft_stride;
@@ -458,26 +533,6 @@ impl Lowering<'_> {
                 )));
                 body.extend(self.walk_load());
                 body.push(Stmt::Barrier);
-            }
-        }
-        let mut previous = Padding::NONE;
-        for (s, stage) in pass.stages.iter().enumerate() {
-            if pass.exchange_width == ExchangeWidth::OnePartAtATime {
-                // Stage s fills the next stage's inputs from its own scope.
-                if let Some(next) = pass.stages.get(s + 1) {
-                    for b in 0..next.butterflies_per_thread {
-                        body.push(Stmt::Array {
-                            space: Space::Private,
-                            ty: Type::Complex,
-                            name: incoming(s + 1, b),
-                            len: next.radix,
-                        });
-                    }
-                }
-            }
-            body.push(Stmt::Scope(self.stage(s, stage, previous)));
-            if let Some(padding) = stage.exchange {
-                previous = padding;
             }
         }
         body
@@ -1385,7 +1440,8 @@ impl Lowering<'_> {
             // One kernel: the spectrum's table follows the chirp's.
             ChirpRole::Load { .. } => Some(chirp.table_offset + chirp.n),
             ChirpRole::Multiply => Some(chirp.table_offset),
-            ChirpRole::Store { .. } => None,
+            // (The whole algorithm's kernel lowers its FFTs as Load and Store.)
+            ChirpRole::Store { .. } | ChirpRole::Whole { .. } => None,
         };
         if let Some(offset) = spectrum {
             let at = var(base).add(
@@ -1421,6 +1477,37 @@ impl Lowering<'_> {
                 [vec![let_const(Type::Complex, "y", y)], store].concat(),
             ),
         ])]
+    }
+
+    /// The last stage's values of butterflies `batches` (output
+    /// j + r `stride`) times the chirp's spectrum, whose table follows the
+    /// chirp's: the product between the FFTs of Bluestein's algorithm in
+    /// one kernel.
+    fn times_spectrum(
+        &self,
+        batches: &[usize],
+        stride: usize,
+        guard: &dyn Fn(usize, bool) -> Option<Expr>,
+    ) -> Vec<Stmt> {
+        let Some(chirp) = self.pass.chirp else {
+            return Vec::new();
+        };
+        let spectrum = chirp.table_offset + chirp.n;
+        let mut out = Vec::new();
+        for &b in batches {
+            let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
+            let products = (0..self.pass.stages.last().map_or(0, |s| s.radix))
+                .map(|r| {
+                    let k = uint(spectrum).add(j.clone().add(uint(r * stride)));
+                    assign(
+                        v.clone().at(uint(r)),
+                        self.chirp_product(v.clone().at(uint(r)), k),
+                    )
+                })
+                .collect();
+            out.extend(guarded(guard(b, false), products));
+        }
+        out
     }
 
     /// `value` times table entry `index` (conjugated in the inverse).
@@ -1807,7 +1894,8 @@ impl Lowering<'_> {
         let butterflies = n / radix;
         let first = s == 0;
         let last = s + 1 == pass.stages.len();
-        let direct_in = first && pass.io == GlobalIo::Direct;
+        let direct_in =
+            first && pass.io == GlobalIo::Direct && self.segment != Segment::SecondOfTwo;
         let mut out = vec![Stmt::Comment(format!(
             "Stage {s}: radix {radix}, stride {stride}, {} butterfl{} per thread",
             stage.butterflies_per_thread,
@@ -1955,6 +2043,18 @@ impl Lowering<'_> {
                     out.extend(self.exchange_one_part_at_a_time(s, stage, &|b| guard(b, false)))
                 }
             }
+            return out;
+        }
+        if self.segment == Segment::FirstOfTwo {
+            out.push(Stmt::Comment(
+                "The first FFT's outputs times the chirp's spectrum, in their natural order \
+                 into shared memory, where the second FFT reads them."
+                    .into(),
+            ));
+            out.push(Stmt::Barrier);
+            out.extend(self.times_spectrum(&batches, stride, &guard));
+            out.extend(write_shared(Padding::NONE, true));
+            out.push(Stmt::Barrier);
             return out;
         }
         match pass.output_io {

@@ -108,6 +108,12 @@ pub enum ChirpRole {
     Multiply,
     /// Reads the second FFT's row backwards, writes the axis's outputs.
     Store { side: AxisSide },
+    /// Every step in one kernel, where one block holds the FFT of M: the
+    /// chirped loads of `from`, the first FFT, the product with the
+    /// chirp's spectrum on its way into shared memory, the second FFT read
+    /// from there and the chirped stores of `to`. The axis crosses memory
+    /// once, as a smooth length's does.
+    Whole { from: AxisSide, to: AxisSide },
 }
 
 /// How the user's side of the axis holds its points.
@@ -133,6 +139,7 @@ impl Chirp {
             ChirpRole::Load { side } => (user(side), self.padded),
             ChirpRole::Multiply => (self.padded, self.padded),
             ChirpRole::Store { side } => (self.padded, user(side)),
+            ChirpRole::Whole { from, to } => (user(from), user(to)),
         }
     }
 
@@ -143,6 +150,7 @@ impl Chirp {
         match self.role {
             ChirpRole::Multiply => self.padded,
             ChirpRole::Load { .. } if fused && self.index.is_none() => self.n + self.padded,
+            ChirpRole::Whole { .. } => self.n + self.padded,
             ChirpRole::Load { .. } | ChirpRole::Store { .. } => self.n,
         }
     }
@@ -161,12 +169,13 @@ impl Chirp {
         match self.role {
             ChirpRole::Load { side } | ChirpRole::Store { side } => user(side) + row,
             ChirpRole::Multiply => 2 * row,
+            ChirpRole::Whole { from, to } => user(from) + user(to),
         }
     }
 
     /// Whether an FFT with this step applies it on its loads.
     pub fn on_loads(&self) -> bool {
-        matches!(self.role, ChirpRole::Load { .. })
+        matches!(self.role, ChirpRole::Load { .. } | ChirpRole::Whole { .. })
     }
 
     /// Whether an FFT with this step applies it (or, in one kernel, the
@@ -174,7 +183,7 @@ impl Chirp {
     pub fn on_stores(&self) -> bool {
         match self.role {
             ChirpRole::Load { .. } => self.index.is_none(),
-            ChirpRole::Multiply | ChirpRole::Store { .. } => true,
+            ChirpRole::Multiply | ChirpRole::Store { .. } | ChirpRole::Whole { .. } => true,
         }
     }
 }
@@ -276,6 +285,10 @@ pub fn routes(plan: &Plan) -> Vec<String> {
                 ),
             };
             let how = match route.steps {
+                RouteSteps::Whole => "both in one kernel, the chirps on its loads and stores, \
+                                      the spectrum's product between the FFTs in shared memory \
+                                      (1 kernel)"
+                    .to_string(),
                 RouteSteps::OneKernel => "each one kernel, the chirps and the spectrum's product \
                                           in their loads and stores (2 kernels)"
                     .to_string(),
@@ -320,6 +333,8 @@ pub struct AxisRoute {
 /// Where the steps of Bluestein's algorithm that are not FFTs run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RouteSteps {
+    /// With both FFTs of M in one kernel.
+    Whole,
     /// On the loads and stores of an FFT of M that one kernel holds.
     OneKernel,
     /// On the first and last passes of an FFT of M of several.
@@ -338,6 +353,9 @@ impl AxisRoute {
             (load..passes.len()).find(|&i| chirp(i).is_some_and(|c| c.role == ChirpRole::Multiply));
         let first = chirp(load)?;
         let (steps, passes) = match (passes[load].stages.is_empty(), first.index, multiply) {
+            (false, None, _) if matches!(first.role, ChirpRole::Whole { .. }) => {
+                (RouteSteps::Whole, 1)
+            }
             (false, None, _) => (RouteSteps::OneKernel, 1),
             (false, Some(_), Some(multiply)) => (RouteSteps::OnPasses, multiply - load + 1),
             (true, _, Some(multiply)) => (RouteSteps::Apart, multiply - load - 1),
@@ -580,6 +598,11 @@ fn axis_passes(
         to,
         columns,
     };
+    if let ([one], Steps::Fused) = (&fft[..], steps) {
+        if let Some(pass) = chirp_fusion::whole(one, &rows, spec.precision, target) {
+            return Ok((vec![pass], base));
+        }
+    }
     let fused = match (&fft[..], steps) {
         ([one], _) => Some(chirp_fusion::one_kernel(one, &rows, spec.precision, target)),
         (several, Steps::Fused) => chirp_fusion::on_passes(several, &rows),
@@ -634,6 +657,7 @@ fn apart_pass(
         ChirpRole::Load { .. } => (true, false),
         ChirpRole::Multiply => (false, false),
         ChirpRole::Store { .. } => (false, true),
+        ChirpRole::Whole { .. } => (true, true),
     };
     let (read_points, write_points) = chirp.side_points();
     let chunk = CHIRP_THREADS * CHIRP_POINTS_PER_THREAD;

@@ -20,9 +20,9 @@
 
 use super::access::Column;
 use super::bluestein::{AxisSide, Chirp, ChirpRole};
-use super::pass_planner::min_blocks_per_sm;
+use super::pass_planner::{holds_values, min_blocks_per_sm};
 use super::real_step::AxisIndex;
-use super::{GlobalIo, LaneLayout, Pass, Twiddles};
+use super::{ExchangeBuffers, ExchangeWidth, GlobalIo, LaneLayout, Pass, Twiddles};
 use crate::{Buffer, Layout, Precision, Target};
 
 /// Complex values of registers a chirp step needs beyond its FFT's: the
@@ -121,6 +121,74 @@ pub(super) fn one_kernel(
             false,
         ),
     ]
+}
+
+/// The whole of Bluestein's algorithm in one kernel where one block holds
+/// the FFT of M (`fft`, moved into the workspace with the rows as its last
+/// column): its chirped loads of the user's side, the FFT, the product
+/// with the chirp's spectrum on its way into shared memory, the FFT again
+/// from there, and the chirped stores, so the axis crosses memory once.
+/// `None` where the FFT's stages do not all exchange through one set of
+/// shared arrays of both parts, which the second FFT reads.
+pub(super) fn whole(
+    fft: &Pass,
+    rows: &Rows,
+    precision: Precision,
+    target: &Target,
+) -> Option<Pass> {
+    let exchanges = fft.stages.len() >= 2
+        && fft.exchange_buffers == ExchangeBuffers::Reused
+        && fft.exchange_width != ExchangeWidth::OnePartAtATime;
+    if !exchanges {
+        return None;
+    }
+    let role = ChirpRole::Whole {
+        from: rows.from.holds,
+        to: rows.to.holds,
+    };
+    let mut pass = with_step(fft, rows, role, None);
+    pass.io = GlobalIo::Direct;
+    pass.output_io = GlobalIo::Direct;
+    // Both ends on the user's sides, the rows at the other axes' strides.
+    let access = &mut pass.access;
+    access.columns = rows
+        .columns
+        .iter()
+        .map(|column| Column {
+            count: column.count,
+            input_stride: column.from_stride,
+            output_stride: column.to_stride,
+        })
+        .collect();
+    (access.reads, access.writes) = (rows.from.buffer, rows.to.buffer);
+    access.input_stride = rows.from.layout.strides[rows.axis];
+    access.output_stride = rows.to.layout.strides[rows.axis];
+    access.input_distance = rows.from.layout.distance;
+    access.output_distance = rows.to.layout.distance;
+    (access.input_offset, access.output_offset) = (0, 0);
+    // The registers the values and the steps need bound the blocks an SM
+    // holds, whatever the FFT's own bound: on the H100, 1022's FFTs of 2048
+    // (16 f32 values a thread) spilled 128 bytes at the three blocks its
+    // two kernels run.
+    // Where even one block's registers fall short (opt-in FFTs of 32 f32
+    // values over 768 threads: 11257's of 23040 spilled 1392 bytes), the
+    // two kernels remain.
+    let values = pass.values_per_thread + CHIRP_STEP_VALUES;
+    pass.min_blocks_per_sm = min_blocks_per_sm(
+        pass.threads_per_block,
+        pass.shared_bytes,
+        values,
+        precision,
+        target,
+    );
+    holds_values(
+        target,
+        pass.threads_per_block,
+        pass.min_blocks_per_sm,
+        values,
+        precision,
+    )
+    .then_some(pass)
 }
 
 /// The passes of an FFT of M of several passes (`fft`, moved into the

@@ -140,6 +140,9 @@ fn check_chirp(pass: &Pass, chirp: super::Chirp) -> Result<(), String> {
     }
     let Twiddles::RoundedF64Table { len } = pass.twiddles;
     let fused = !pass.stages.is_empty();
+    if !fused && matches!(chirp.role, ChirpRole::Whole { .. }) {
+        return Err("Bluestein's algorithm in one kernel has no FFT stages".into());
+    }
     if len != chirp.table_offset + chirp.table_len(fused) {
         return Err(format!(
             "its twiddle table has {len} entries where its chirp's end at {}",
@@ -176,10 +179,23 @@ fn check_chirp(pass: &Pass, chirp: super::Chirp) -> Result<(), String> {
 fn check_fused_chirp(pass: &Pass, chirp: super::Chirp) -> Result<(), String> {
     let Some(index) = chirp.index else {
         return match (pass.io, pass.output_io, chirp.role) {
+            // The second FFT of the whole algorithm reads what the first
+            // left in the one set of shared arrays of both parts.
+            (GlobalIo::Direct, GlobalIo::Direct, ChirpRole::Whole { .. })
+                if pass.stages.len() < 2
+                    || pass.exchange_buffers != ExchangeBuffers::Reused
+                    || pass.exchange_width == ExchangeWidth::OnePartAtATime =>
+            {
+                Err(
+                    "Bluestein's algorithm in one kernel exchanges through one set of shared \
+                     arrays of both parts, over two stages or more"
+                        .into(),
+                )
+            }
             (
                 GlobalIo::Direct,
                 GlobalIo::Direct,
-                ChirpRole::Load { .. } | ChirpRole::Store { .. },
+                ChirpRole::Load { .. } | ChirpRole::Store { .. } | ChirpRole::Whole { .. },
             ) => Ok(()),
             _ => Err("an FFT with a chirp step reads and writes global memory directly".into()),
         };
@@ -530,6 +546,7 @@ fn check_bounds(pass: &Pass, plan: &Plan) -> Result<(), String> {
                 ChirpRole::Load { .. } => (user_reads, pass.n),
                 ChirpRole::Multiply => (pass.n, pass.n),
                 ChirpRole::Store { .. } => (pass.n, user_writes),
+                ChirpRole::Whole { .. } => (user_reads, user_writes),
             }
         }
     };

@@ -553,12 +553,13 @@ impl<'a> Request<'a> {
         if self.fused.is_none() || self.access.is_dense(self.n) {
             return Ok(());
         }
-        let warp = self.target.warp_size;
-        let warp_threads = block.threads.div_ceil(warp) * warp;
-        let granted = (self.target.registers_per_sm / (blocks_per_sm.max(1) * warp_threads))
-            .min(self.target.max_registers_per_thread);
-        let words = values * self.precision.complex_bytes() / 4 + REGISTERS_BESIDE_VALUES;
-        match granted >= words {
+        match holds_values(
+            self.target,
+            block.threads,
+            blocks_per_sm,
+            values,
+            self.precision,
+        ) {
             true => Ok(()),
             false => Err(self.too_large()),
         }
@@ -1291,6 +1292,22 @@ fn lone_f64_block_lifted(
     let fits = granted >= LIFTED_F64_WORDS_PER_VALUE * values + REGISTERS_BESIDE_VALUES
         && by_shared.min(by_threads).min(target.max_blocks_per_sm) >= 2;
     1 + usize::from(fits)
+}
+
+/// Whether the registers a thread is granted where `blocks_per_sm` blocks
+/// of `threads` share an SM hold `values` complex values and the
+/// [`REGISTERS_BESIDE_VALUES`] beside them.
+pub(super) fn holds_values(
+    target: &Target,
+    threads: usize,
+    blocks_per_sm: usize,
+    values: usize,
+    precision: Precision,
+) -> bool {
+    let warp_threads = threads.div_ceil(target.warp_size) * target.warp_size;
+    let granted = (target.registers_per_sm / (blocks_per_sm.max(1) * warp_threads))
+        .min(target.max_registers_per_thread);
+    granted >= values * precision.complex_bytes() / 4 + REGISTERS_BESIDE_VALUES
 }
 
 /// Blocks per SM to ask the compiler for: enough for half the threads an SM

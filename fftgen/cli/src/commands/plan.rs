@@ -555,6 +555,11 @@ fn chirp_words(chirp: &fftgen::plan::Chirp, pass: &Pass) -> String {
         ChirpRole::Store { side } => {
             format!("the closing chirp, row point (M - k) mod M as output k < {n} ({side:?})")
         }
+        ChirpRole::Whole { from, to } => format!(
+            "the whole algorithm: the chirp on the loads of the axis's {n} points ({from:?}), 0 up \
+             to {m}; the FFT of {m}; the product with the chirp's spectrum into shared memory; the \
+             FFT of {m} again; the closing chirp on the stores of output k < {n} ({to:?})"
+        ),
     };
     match pass.stages.is_empty() {
         true => format!("{step}, a kernel of its own"),
