@@ -161,8 +161,13 @@ fn bluestein_kernels_compile_for_sm_90_without_spilling() {
         ORIGIN,
     );
     // The H100's plans: the steps on two passes of M (in its opt-in
-    // shared memory), and a longer M of one kernel.
+    // shared memory), a longer M of one kernel, and the whole algorithm
+    // in one kernel (FFTs of few threads each and of a block's).
     for (n, kind, precision) in [
+        (227, TransformKind::C2c, Precision::F32),
+        (199, TransformKind::C2c, Precision::F32),
+        (2039, TransformKind::C2c, Precision::F32),
+        (509, TransformKind::R2c, Precision::F64),
         (1388611, TransformKind::C2c, Precision::F32),
         (442118, TransformKind::R2c, Precision::F64),
         (16141, TransformKind::C2c, Precision::F64),
@@ -312,9 +317,9 @@ fn steps_on_several_passes_take_twice_the_passes_of_m() {
 
 /// Where one block holds the FFT of M and its registers the steps', the
 /// whole algorithm is one kernel and the axis crosses memory once (C2C,
-/// R2C and C2R, beside another axis, in place). Where they do not (11257's
-/// FFT of 23040 on the H100, 32 f32 values a thread over 768 threads), the
-/// FFT's two kernels take the steps. Both run within tolerance on PoCL.
+/// R2C and C2R, beside another axis, in place). Where they do not (1249's
+/// R2C: FFTs of 2500, 28 f32 values over 100 threads; 11257's of 23040,
+/// 32 over 768), the FFT's two kernels take the steps. Both run within tolerance on PoCL.
 #[test]
 fn one_block_runs_the_whole_algorithm_in_one_kernel() {
     let h100 = |shape: &[usize], kind| spec(shape, kind, Precision::F32).target(Target::H100);
@@ -322,7 +327,13 @@ fn one_block_runs_the_whole_algorithm_in_one_kernel() {
     for (spec, axis, steps, passes) in [
         (h100(&[227], c2c), 227, RouteSteps::Whole, 1),
         (h100(&[1022], c2c), 1022, RouteSteps::Whole, 1),
-        (h100(&[1249], r2c), 1249, RouteSteps::Whole, 1),
+        (
+            spec(&[131], r2c, Precision::F64).target(Target::H100),
+            131,
+            RouteSteps::Whole,
+            1,
+        ),
+        (h100(&[1249], r2c), 1249, RouteSteps::OneKernel, 2),
         (
             h100(&[6, 41], c2c).placement(Placement::InPlace),
             41,

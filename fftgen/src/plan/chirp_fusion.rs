@@ -29,6 +29,17 @@ use crate::{Buffer, Layout, Precision, Target};
 /// chirp's or its spectrum's value and the product.
 const CHIRP_STEP_VALUES: usize = 4;
 
+/// Values a thread of an FFT of M with one FFT's points across its lanes
+/// ([`LaneLayout::FftMajor`]) holds at most for the whole algorithm in
+/// one kernel. ptxas (sm_90) keeps more live across the two FFTs than one
+/// FFT needs: at the 128 registers of two blocks, FFTs of 2048 (16 values)
+/// compile without spilling, FFTs of 2500 (28 values over 100 threads) and
+/// 2480 (32) spill 148 and 476 bytes, and on the H100 1249's R2C ran 5-10%
+/// slower as one kernel than as two. FFTs of few threads each
+/// ([`LaneLayout::FftMinor`]: 227's FFTs of 480, 32 values over 16
+/// threads, take 120 registers) are not bound by this.
+const WHOLE_MAX_VALUES: usize = 16;
+
 /// One side of the axis as the user's data (or a region of the workspace
 /// that holds it) has it: the buffer, its layout and what it holds.
 #[derive(Debug, Clone, Copy)]
@@ -139,7 +150,8 @@ pub(super) fn whole(
     let exchanges = fft.stages.len() >= 2
         && fft.exchange_buffers == ExchangeBuffers::Reused
         && fft.exchange_width != ExchangeWidth::OnePartAtATime;
-    if !exchanges {
+    let registers = fft.lanes == LaneLayout::FftMinor || fft.values_per_thread <= WHOLE_MAX_VALUES;
+    if !exchanges || !registers {
         return None;
     }
     let role = ChirpRole::Whole {
