@@ -168,12 +168,17 @@ fn bluestein_kernels_compile_for_sm_90_without_spilling() {
         (199, TransformKind::C2c, Precision::F32),
         (2039, TransformKind::C2c, Precision::F32),
         (509, TransformKind::R2c, Precision::F64),
+        (478 * 26, TransformKind::C2c, Precision::F32),
         (1388611, TransformKind::C2c, Precision::F32),
         (442118, TransformKind::R2c, Precision::F64),
         (16141, TransformKind::C2c, Precision::F64),
         (11257, TransformKind::C2c, Precision::F32),
     ] {
-        compile_for_sm_90(&spec(&[n], kind, precision).target(Target::H100), ORIGIN);
+        let shape = match n {
+            12428 => vec![478, 26],
+            n => vec![n],
+        };
+        compile_for_sm_90(&spec(&shape, kind, precision).target(Target::H100), ORIGIN);
     }
 }
 
@@ -317,7 +322,8 @@ fn steps_on_several_passes_take_twice_the_passes_of_m() {
 
 /// Where one block holds the FFT of M and its registers the steps', the
 /// whole algorithm is one kernel and the axis crosses memory once (C2C,
-/// R2C and C2R, beside another axis, in place). Where they do not (1249's
+/// R2C and C2R, beside another axis, in place; along strided columns
+/// through tiles of neighbouring columns). Where they do not (1249's
 /// R2C: FFTs of 2500, 28 f32 values over 100 threads; 11257's of 23040,
 /// 32 over 768), the FFT's two kernels take the steps. Both run within tolerance on PoCL.
 #[test]
@@ -328,12 +334,16 @@ fn one_block_runs_the_whole_algorithm_in_one_kernel() {
         (h100(&[227], c2c), 227, RouteSteps::Whole, 1),
         (h100(&[1022], c2c), 1022, RouteSteps::Whole, 1),
         (
-            spec(&[131], r2c, Precision::F64).target(Target::H100),
-            131,
+            spec(&[97], r2c, Precision::F64).target(Target::H100),
+            97,
             RouteSteps::Whole,
             1,
         ),
         (h100(&[1249], r2c), 1249, RouteSteps::OneKernel, 2),
+        // Columns through tiles of neighbouring columns (opt-in memory for
+        // 478x26's FFTs of 960, 16 at a time).
+        (h100(&[41, 20], c2c), 41, RouteSteps::Whole, 2),
+        (h100(&[478, 26], c2c), 478, RouteSteps::Whole, 2),
         (
             h100(&[6, 41], c2c).placement(Placement::InPlace),
             41,

@@ -175,15 +175,24 @@ fn prime_radix_17_both_dialects() {
     pin("c2c_opencl_f32_n1088_radix17", &spec, Backend::OpenCl);
 }
 
-/// Bluestein's algorithm: 37 fused (the chirps in the loads and stores of
-/// two FFTs of 75), both dialects; 4099 on the portable target, whose FFT
-/// of 8232 takes two passes: the steps on the first and last passes, and
-/// apart (the load, product and store kernels, `plan_apart`).
+/// Bluestein's algorithm: 37 whole in one kernel (the chirps in the loads
+/// and stores of two FFTs of 75, the spectrum's product between them),
+/// both dialects; 401 in two kernels (its FFTs of 810 hold too many values
+/// a thread for both in one), the steps in their loads and stores; 4099
+/// on the portable target, whose FFT of 8232 takes two passes: the steps
+/// on the first and last passes, and apart (the load, product and store
+/// kernels, `plan_apart`).
 #[test]
-fn bluestein_fused_and_apart() {
+fn bluestein_whole_fused_and_apart() {
     let spec = FftSpec::new(37);
-    pin("c2c_cuda_f32_n37_bluestein_fused", &spec, Backend::Cuda);
-    pin("c2c_opencl_f32_n37_bluestein_fused", &spec, Backend::OpenCl);
+    pin("c2c_cuda_f32_n37_bluestein_whole", &spec, Backend::Cuda);
+    pin("c2c_opencl_f32_n37_bluestein_whole", &spec, Backend::OpenCl);
+    let spec = FftSpec::new(401);
+    pin(
+        "c2c_opencl_f32_n401_bluestein_fused",
+        &spec,
+        Backend::OpenCl,
+    );
     let spec = FftSpec::new(4099);
     pin(
         "c2c_opencl_f32_n4099_bluestein_on_passes",

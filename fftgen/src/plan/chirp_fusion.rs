@@ -18,9 +18,10 @@
 //! side per row and the last writing N (or the half spectrum, or reals),
 //! where the steps apart ran three more kernels over rows of M.
 
-use super::access::Column;
+use super::access::{Access, Column};
 use super::bluestein::{AxisSide, Chirp, ChirpRole};
-use super::pass_planner::{holds_values, min_blocks_per_sm};
+use super::choices::ShapeChoices;
+use super::pass_planner::{holds_values, min_blocks_per_sm, plan_pass};
 use super::real_step::AxisIndex;
 use super::{ExchangeBuffers, ExchangeWidth, GlobalIo, LaneLayout, Pass, Twiddles};
 use crate::{Buffer, Layout, Precision, Target};
@@ -147,6 +148,95 @@ pub(super) fn whole(
     precision: Precision,
     target: &Target,
 ) -> Option<Pass> {
+    // Both ends on the user's sides, the rows at the other axes' strides.
+    let access = Access {
+        reads: rows.from.buffer,
+        writes: rows.to.buffer,
+        input_stride: rows.from.layout.strides[rows.axis],
+        output_stride: rows.to.layout.strides[rows.axis],
+        columns: rows
+            .columns
+            .iter()
+            .map(|column| Column {
+                count: column.count,
+                input_stride: column.from_stride,
+                output_stride: column.to_stride,
+            })
+            .collect(),
+        input_distance: rows.from.layout.distance,
+        output_distance: rows.to.layout.distance,
+        input_offset: 0,
+        output_offset: 0,
+        input_blocks: None,
+        output_blocks: None,
+    };
+    // Along strided columns the FFT of M is planned as a column pass over
+    // the user's layout: its tiles of neighbouring columns coalesce where a
+    // row's FFT reads its points a stride apart (478x26's FFTs of 960, 26
+    // points apart). Where that pass cannot take the steps, the row's FFT
+    // does, straight to registers.
+    let strided = access.input_stride != 1 || access.output_stride != 1;
+    let columns = strided
+        .then(|| {
+            plan_pass(
+                rows.padded,
+                precision,
+                &ShapeChoices::default(),
+                target,
+                &access,
+            )
+            .ok()
+        })
+        .flatten();
+    let whole = |fft: &Pass, planned: bool| -> Option<Pass> {
+        let (io, output_io) = whole_ends(fft, planned)?;
+        let role = ChirpRole::Whole {
+            from: rows.from.holds,
+            to: rows.to.holds,
+        };
+        let mut pass = with_step(fft, rows, role, None);
+        (pass.io, pass.output_io) = (io, output_io);
+        pass.access = access.clone();
+        // The registers the values and the steps need bound the blocks an
+        // SM holds, whatever the FFT's own bound (1022's FFTs of 2048, 16
+        // f32 values a thread, spilled 128 bytes at the three blocks its
+        // two kernels run). ptxas keeps about both FFTs' values live
+        // ([`WHOLE_MAX_VALUES`]): where the registers granted there do not
+        // hold twice them, the two kernels remain (478x26's tiles of 16
+        // FFTs of 960 over 1024 threads spilled 240 bytes at 64 registers;
+        // 11257's opt-in FFTs of 23040, 32 values over 768 threads, 1392).
+        let values = pass.values_per_thread + CHIRP_STEP_VALUES;
+        pass.min_blocks_per_sm = min_blocks_per_sm(
+            pass.threads_per_block,
+            pass.shared_bytes,
+            values,
+            precision,
+            target,
+        );
+        let threads = pass.threads_per_block;
+        holds_values(
+            target,
+            threads,
+            pass.min_blocks_per_sm,
+            2 * values,
+            precision,
+        )
+        .then_some(pass)
+    };
+    columns
+        .and_then(|columns| whole(&columns, true))
+        .or_else(|| whole(fft, false))
+}
+
+/// How `fft` meets global memory as the whole of Bluestein's algorithm,
+/// if it can: a row's FFT straight between global memory and registers at
+/// both ends; a pass `planned` over the user's columns as planned, if
+/// that is straight to registers or through a tile of columns (whose
+/// copies take the steps as the registers would). Its stages must
+/// exchange through one set of shared arrays of both parts, which the
+/// second FFT reads, and its values stay within what ptxas holds for both
+/// FFTs.
+fn whole_ends(fft: &Pass, planned: bool) -> Option<(GlobalIo, GlobalIo)> {
     let exchanges = fft.stages.len() >= 2
         && fft.exchange_buffers == ExchangeBuffers::Reused
         && fft.exchange_width != ExchangeWidth::OnePartAtATime;
@@ -154,53 +244,12 @@ pub(super) fn whole(
     if !exchanges || !registers {
         return None;
     }
-    let role = ChirpRole::Whole {
-        from: rows.from.holds,
-        to: rows.to.holds,
+    let end = |io: GlobalIo| match (planned, io) {
+        (false, _) => Some(GlobalIo::Direct),
+        (true, GlobalIo::Direct | GlobalIo::ColumnTile) => Some(io),
+        (true, GlobalIo::StagedThroughShared) => None,
     };
-    let mut pass = with_step(fft, rows, role, None);
-    pass.io = GlobalIo::Direct;
-    pass.output_io = GlobalIo::Direct;
-    // Both ends on the user's sides, the rows at the other axes' strides.
-    let access = &mut pass.access;
-    access.columns = rows
-        .columns
-        .iter()
-        .map(|column| Column {
-            count: column.count,
-            input_stride: column.from_stride,
-            output_stride: column.to_stride,
-        })
-        .collect();
-    (access.reads, access.writes) = (rows.from.buffer, rows.to.buffer);
-    access.input_stride = rows.from.layout.strides[rows.axis];
-    access.output_stride = rows.to.layout.strides[rows.axis];
-    access.input_distance = rows.from.layout.distance;
-    access.output_distance = rows.to.layout.distance;
-    (access.input_offset, access.output_offset) = (0, 0);
-    // The registers the values and the steps need bound the blocks an SM
-    // holds, whatever the FFT's own bound: on the H100, 1022's FFTs of 2048
-    // (16 f32 values a thread) spilled 128 bytes at the three blocks its
-    // two kernels run.
-    // Where even one block's registers fall short (opt-in FFTs of 32 f32
-    // values over 768 threads: 11257's of 23040 spilled 1392 bytes), the
-    // two kernels remain.
-    let values = pass.values_per_thread + CHIRP_STEP_VALUES;
-    pass.min_blocks_per_sm = min_blocks_per_sm(
-        pass.threads_per_block,
-        pass.shared_bytes,
-        values,
-        precision,
-        target,
-    );
-    holds_values(
-        target,
-        pass.threads_per_block,
-        pass.min_blocks_per_sm,
-        values,
-        precision,
-    )
-    .then_some(pass)
+    Some((end(fft.io)?, end(fft.output_io)?))
 }
 
 /// The passes of an FFT of M of several passes (`fft`, moved into the
@@ -363,14 +412,16 @@ mod tests {
     #[test]
     fn one_kernel_steps_ask_for_the_blocks_their_registers_allow() {
         // 73x510's R2C on the H100: the FFTs of 147 of the prime axis, 21
-        // values over 7 threads, 36 FFTs to a block, ask for two blocks.
+        // values over 7 threads, 36 FFTs to a block, the whole algorithm in
+        // one kernel, ask for two blocks.
         let spec = FftSpec::with_shape(&[73, 510])
             .kind(crate::TransformKind::R2c)
             .target(Target::H100);
         let plan = crate::plan::plan(&spec).unwrap();
         let chirped: Vec<&Pass> = plan.passes.iter().filter(|p| p.chirp.is_some()).collect();
-        assert_eq!(chirped.len(), 2);
+        assert_eq!(chirped.len(), 1);
         for pass in chirped {
+            assert!(matches!(pass.chirp.unwrap().role, ChirpRole::Whole { .. }));
             assert_eq!((pass.n, pass.lanes), (147, LaneLayout::FftMinor));
             assert_eq!(pass.min_blocks_per_sm, 2);
         }

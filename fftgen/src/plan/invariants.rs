@@ -178,10 +178,20 @@ fn check_chirp(pass: &Pass, chirp: super::Chirp) -> Result<(), String> {
 /// shorter than the points'), that side not staged through shared memory.
 fn check_fused_chirp(pass: &Pass, chirp: super::Chirp) -> Result<(), String> {
     let Some(index) = chirp.index else {
+        let direct_or_tile = |io| matches!(io, GlobalIo::Direct | GlobalIo::ColumnTile);
         return match (pass.io, pass.output_io, chirp.role) {
+            (io, output_io, ChirpRole::Whole { .. })
+                if !direct_or_tile(io) || !direct_or_tile(output_io) =>
+            {
+                Err(
+                    "Bluestein's algorithm in one kernel reads and writes global memory \
+                     directly or through a tile of columns"
+                        .into(),
+                )
+            }
             // The second FFT of the whole algorithm reads what the first
             // left in the one set of shared arrays of both parts.
-            (GlobalIo::Direct, GlobalIo::Direct, ChirpRole::Whole { .. })
+            (_, _, ChirpRole::Whole { .. })
                 if pass.stages.len() < 2
                     || pass.exchange_buffers != ExchangeBuffers::Reused
                     || pass.exchange_width == ExchangeWidth::OnePartAtATime =>
@@ -192,10 +202,11 @@ fn check_fused_chirp(pass: &Pass, chirp: super::Chirp) -> Result<(), String> {
                         .into(),
                 )
             }
+            (_, _, ChirpRole::Whole { .. }) => Ok(()),
             (
                 GlobalIo::Direct,
                 GlobalIo::Direct,
-                ChirpRole::Load { .. } | ChirpRole::Store { .. } | ChirpRole::Whole { .. },
+                ChirpRole::Load { .. } | ChirpRole::Store { .. },
             ) => Ok(()),
             _ => Err("an FFT with a chirp step reads and writes global memory directly".into()),
         };
