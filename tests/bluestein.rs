@@ -162,23 +162,21 @@ fn bluestein_kernels_compile_for_sm_90_without_spilling() {
     );
     // The H100's plans: the steps on two passes of M (in its opt-in
     // shared memory), a longer M of one kernel, and the whole algorithm
-    // in one kernel (FFTs of few threads each and of a block's).
-    for (n, kind, precision) in [
-        (227, TransformKind::C2c, Precision::F32),
-        (199, TransformKind::C2c, Precision::F32),
-        (2039, TransformKind::C2c, Precision::F32),
-        (509, TransformKind::R2c, Precision::F64),
-        (478 * 26, TransformKind::C2c, Precision::F32),
-        (1388611, TransformKind::C2c, Precision::F32),
-        (442118, TransformKind::R2c, Precision::F64),
-        (16141, TransformKind::C2c, Precision::F64),
-        (11257, TransformKind::C2c, Precision::F32),
+    // in one kernel (FFTs of few threads each and of a block's, along
+    // columns straight and through tiles).
+    for (shape, kind, precision) in [
+        (&[1388611][..], TransformKind::C2c, Precision::F32),
+        (&[442118], TransformKind::R2c, Precision::F64),
+        (&[16141], TransformKind::C2c, Precision::F64),
+        (&[11257], TransformKind::C2c, Precision::F32),
+        (&[227], TransformKind::C2c, Precision::F32),
+        (&[199], TransformKind::C2c, Precision::F32),
+        (&[2039], TransformKind::C2c, Precision::F32),
+        (&[509], TransformKind::R2c, Precision::F64),
+        (&[478, 26], TransformKind::C2c, Precision::F32),
+        (&[491, 12], TransformKind::C2c, Precision::F32),
     ] {
-        let shape = match n {
-            12428 => vec![478, 26],
-            n => vec![n],
-        };
-        compile_for_sm_90(&spec(&shape, kind, precision).target(Target::H100), ORIGIN);
+        compile_for_sm_90(&spec(shape, kind, precision).target(Target::H100), ORIGIN);
     }
 }
 
@@ -322,8 +320,9 @@ fn steps_on_several_passes_take_twice_the_passes_of_m() {
 
 /// Where one block holds the FFT of M and its registers the steps', the
 /// whole algorithm is one kernel and the axis crosses memory once (C2C,
-/// R2C and C2R, beside another axis, in place; along strided columns
-/// through tiles of neighbouring columns). Where they do not (1249's
+/// R2C and C2R, beside another axis, in place; along strided columns,
+/// through tiles of neighbouring columns where one FFT's points span a
+/// warp). Where they do not (1249's
 /// R2C: FFTs of 2500, 28 f32 values over 100 threads; 11257's of 23040,
 /// 32 over 768), the FFT's two kernels take the steps. Both run within tolerance on PoCL.
 #[test]
@@ -340,9 +339,12 @@ fn one_block_runs_the_whole_algorithm_in_one_kernel() {
             1,
         ),
         (h100(&[1249], r2c), 1249, RouteSteps::OneKernel, 2),
-        // Columns through tiles of neighbouring columns (opt-in memory for
-        // 478x26's FFTs of 960, 16 at a time).
+        // Columns: FFTs of few threads each straight to registers (their
+        // lanes hold neighbouring columns), 491's FFTs of 1000 through
+        // tiles of neighbouring columns, 478's of 960 (whose tile's
+        // registers fall short) straight.
         (h100(&[41, 20], c2c), 41, RouteSteps::Whole, 2),
+        (h100(&[491, 12], c2c), 491, RouteSteps::Whole, 2),
         (h100(&[478, 26], c2c), 478, RouteSteps::Whole, 2),
         (
             h100(&[6, 41], c2c).placement(Placement::InPlace),
@@ -363,6 +365,10 @@ fn one_block_runs_the_whole_algorithm_in_one_kernel() {
             let route = AxisRoute::of(plan.passes_of(direction), axis).unwrap();
             assert_eq!(route.steps, steps, "{:?} {direction:?}", spec.shape);
             assert_eq!(plan.passes_of(direction).len(), passes, "{:?}", spec.shape);
+            let tiled = plan.passes_of(direction).iter().any(|p| {
+                p.chirp.is_some_and(|c| c.n == axis) && p.io == fftgen::plan::GlobalIo::ColumnTile
+            });
+            assert_eq!(tiled, axis == 491, "{:?}: tiles", spec.shape);
         }
         match plan.passes.iter().any(|p| p.dynamic_shared) {
             false => _ = check_spec_on_pocl(&spec, 2, ORIGIN),
