@@ -8,7 +8,8 @@
 //!
 //! Variants (direction, placement, normalisation) change only a few
 //! statements: the butterfly called, the twiddle conjugation, the pointer
-//! arguments and a scale at the store.
+//! arguments and a scale at the store. Bluestein's algorithm in one kernel
+//! lowers its two FFTs of M one after the other ([`Segment`]).
 
 use super::ast::{
     assign, let_const, uint, var, Builtin, Expr, Function, FunctionKind, Param, ParamKind, Space,

@@ -6,8 +6,11 @@
 //! the stores of the second, which the FFT of M read backwards makes the
 //! inverse FFT (seed 000 section IV.E).
 //!
-//! Where one kernel holds the FFT of M, its two ends take the steps: two
-//! kernels in all. Where the FFT of M takes the passes of the four-step
+//! Where one block holds the FFT of M and its registers both FFTs' values,
+//! one kernel runs them both, the product with the spectrum between them
+//! in shared memory ([`whole`]). Where one kernel holds the FFT of M
+//! otherwise, its two ends take the steps: two kernels in all. Where the
+//! FFT of M takes the passes of the four-step
 //! split ([`super::multipass`]), the first and last passes take them, at
 //! the four-step index: before step i the row holds, at K + P r (P = f0 ...
 //! f(i-1)), the digits K already transformed and the remainder r not yet,
