@@ -151,8 +151,44 @@ pub(super) fn whole(
     precision: Precision,
     target: &Target,
 ) -> Option<Pass> {
-    // Both ends on the user's sides, the rows at the other axes' strides.
-    let access = Access {
+    let access = user_access(rows);
+    // Along strided columns, where the row's FFT has one FFT's points
+    // across its lanes (each warp's loads a stride apart), the FFT of M is
+    // planned as a column pass over the user's layout, whose tiles of
+    // neighbouring columns coalesce: H100, 491x1007x12's FFTs of 1000 over
+    // columns 12084 apart, 0.62 -> 0.79x cuFFT. FFTs of few threads each
+    // already hold neighbouring columns across their lanes, and a tile
+    // lost them 5-30% (41x3x759 f64 R2C 1.46 -> 1.04x). Where the column
+    // pass cannot take the steps, the row's FFT does.
+    let strided = (access.input_stride != 1 || access.output_stride != 1)
+        && fft.lanes == LaneLayout::FftMajor;
+    let choices = ShapeChoices::default();
+    let columns = strided
+        .then(|| plan_pass(rows.padded, precision, &choices, target, &access).ok())
+        .flatten();
+    let whole = |fft: &Pass, planned: bool| {
+        let mut pass = with_step(fft, rows, whole_role(rows), None);
+        (pass.io, pass.output_io) = whole_ends(fft, planned)?;
+        pass.access = access.clone();
+        with_registers_for_both(pass, precision, target)
+    };
+    columns
+        .and_then(|columns| whole(&columns, true))
+        .or_else(|| whole(fft, false))
+}
+
+/// The role of the whole algorithm over `rows`.
+fn whole_role(rows: &Rows) -> ChirpRole {
+    ChirpRole::Whole {
+        from: rows.from.holds,
+        to: rows.to.holds,
+    }
+}
+
+/// A pass over `rows` that reads and writes the user's sides: the points
+/// at the axis's strides, the rows at the other axes'.
+fn user_access(rows: &Rows) -> Access {
+    Access {
         reads: rows.from.buffer,
         writes: rows.to.buffer,
         input_stride: rows.from.layout.strides[rows.axis],
@@ -172,67 +208,30 @@ pub(super) fn whole(
         output_offset: 0,
         input_blocks: None,
         output_blocks: None,
-    };
-    // Along strided columns, where the row's FFT has one FFT's points
-    // across its lanes (each warp's loads a stride apart), the FFT of M is
-    // planned as a column pass over the user's layout, whose tiles of
-    // neighbouring columns coalesce: H100, 491x1007x12's FFTs of 1000 over
-    // columns 12084 apart, 0.62 -> 0.79x cuFFT. FFTs of few threads each
-    // already hold neighbouring columns across their lanes, and a tile
-    // lost them 5-30% (41x3x759 f64 R2C 1.46 -> 1.04x). Where the column
-    // pass cannot take the steps, the row's FFT does.
-    let strided = (access.input_stride != 1 || access.output_stride != 1)
-        && fft.lanes == LaneLayout::FftMajor;
-    let columns = strided
-        .then(|| {
-            plan_pass(
-                rows.padded,
-                precision,
-                &ShapeChoices::default(),
-                target,
-                &access,
-            )
-            .ok()
-        })
-        .flatten();
-    let whole = |fft: &Pass, planned: bool| -> Option<Pass> {
-        let (io, output_io) = whole_ends(fft, planned)?;
-        let role = ChirpRole::Whole {
-            from: rows.from.holds,
-            to: rows.to.holds,
-        };
-        let mut pass = with_step(fft, rows, role, None);
-        (pass.io, pass.output_io) = (io, output_io);
-        pass.access = access.clone();
-        // The registers the values and the steps need bound the blocks an
-        // SM holds, whatever the FFT's own bound (1022's FFTs of 2048, 16
-        // f32 values a thread, spilled 128 bytes at the three blocks its
-        // two kernels run). ptxas keeps about both FFTs' values live
-        // ([`WHOLE_MAX_VALUES`]): where the registers granted there do not
-        // hold twice them, the two kernels remain (478x26's tiles of 16
-        // FFTs of 960 over 1024 threads spilled 240 bytes at 64 registers;
-        // 11257's opt-in FFTs of 23040, 32 values over 768 threads, 1392).
-        let values = pass.values_per_thread + CHIRP_STEP_VALUES;
-        pass.min_blocks_per_sm = min_blocks_per_sm(
-            pass.threads_per_block,
-            pass.shared_bytes,
-            values,
-            precision,
-            target,
-        );
-        let threads = pass.threads_per_block;
-        holds_values(
-            target,
-            threads,
-            pass.min_blocks_per_sm,
-            2 * values,
-            precision,
-        )
-        .then_some(pass)
-    };
-    columns
-        .and_then(|columns| whole(&columns, true))
-        .or_else(|| whole(fft, false))
+    }
+}
+
+/// `pass` (the whole algorithm) with the launch bound the registers its
+/// values and the steps need allow, whatever the FFT's own bound (1022's
+/// FFTs of 2048, 16 f32 values a thread, spilled 128 bytes at the three
+/// blocks its two kernels run); `None` where the registers granted there
+/// do not hold twice them, as ptxas keeps about both FFTs' values live
+/// ([`WHOLE_MAX_VALUES`]): 478x26's tiles of 16 FFTs of 960 over 1024
+/// threads spilled 240 bytes at 64 registers, 11257's opt-in FFTs of
+/// 23040 (32 values over 768 threads) 1392.
+fn with_registers_for_both(mut pass: Pass, precision: Precision, target: &Target) -> Option<Pass> {
+    let values = pass.values_per_thread + CHIRP_STEP_VALUES;
+    let threads = pass.threads_per_block;
+    pass.min_blocks_per_sm =
+        min_blocks_per_sm(threads, pass.shared_bytes, values, precision, target);
+    holds_values(
+        target,
+        threads,
+        pass.min_blocks_per_sm,
+        2 * values,
+        precision,
+    )
+    .then_some(pass)
 }
 
 /// How `fft` meets global memory as the whole of Bluestein's algorithm,
