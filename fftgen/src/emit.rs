@@ -96,7 +96,13 @@ fn file_stem(plan: &Plan) -> String {
 /// Operations one transform of `pass` performs: butterflies plus twiddle
 /// multiplications (2 muls and 2 FMAs each).
 pub fn pass_ops(pass: &Pass, direction: Direction) -> OpCount {
-    pass.stages
+    // Bluestein's algorithm in one kernel runs its FFT of M twice.
+    let ffts = match pass.chirp.map(|c| c.role) {
+        Some(ChirpRole::Whole { .. }) => 2,
+        _ => 1,
+    };
+    let one_fft = pass
+        .stages
         .iter()
         .map(|stage| {
             let butterflies = (pass.n / stage.radix) as u64;
@@ -114,7 +120,8 @@ pub fn pass_ops(pass: &Pass, direction: Direction) -> OpCount {
             } * (products * butterflies * (stage.radix as u64 - 1));
             butterfly + twiddles
         })
-        .fold(OpCount::default(), |a, b| a + b)
+        .fold(OpCount::default(), |a, b| a + b);
+    one_fft * ffts
 }
 
 /// The source of one radix butterfly alone, as it appears in kernel files.
@@ -220,7 +227,7 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
         .map(|&dir| {
             plan.passes
                 .iter()
-                .map(|p| pass_ops(p, dir) * (plan.n / p.n) as u64)
+                .map(|p| pass_ops(p, dir) * p.access.ffts_per_transform() as u64)
                 .fold(OpCount::default(), |a, b| a + b)
         })
         .unwrap_or_default();
