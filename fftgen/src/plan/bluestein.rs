@@ -18,7 +18,8 @@
 //! 5. store: X[k] = c[k] A[(M - k) mod M] for k < N.
 //!
 //! Steps 1, 3 and 5 ride on the loads and stores of the FFTs of M
-//! ([`super::chirp_fusion`]): two kernels where one holds the FFT of M,
+//! ([`super::chirp_fusion`]): one kernel where one block runs both FFTs of
+//! M in turn, two kernels where one holds the FFT of M,
 //! 2 x (its passes) where it takes several; kernels of their own (chirp
 //! passes) only where those passes lack the form they need. M is the least
 //! product of 2, 3, 5 and 7 of at least 2N - 1 unless a longer one moves
