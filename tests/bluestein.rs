@@ -16,7 +16,6 @@
 
 mod common;
 
-use common::manifest_client;
 use common::*;
 use fftgen::plan::bluestein::{plan_apart, AxisRoute, RouteSteps};
 use fftgen::{
@@ -374,30 +373,8 @@ fn one_block_runs_the_whole_algorithm_in_one_kernel() {
             false => _ = check_spec_on_pocl(&spec, 2, ORIGIN),
             // Opt-in kernels run through the manifest alone (the runtime
             // refuses them on OpenCL).
-            true => check_opt_in_c2c_on_pocl(&spec),
+            true => check_c2c_through_the_manifest_on_pocl(&spec, 2, ORIGIN),
         }
-    }
-}
-
-/// A C2C `spec` planned for a CUDA target's opt-in shared memory, run
-/// through the manifest client on PoCL against the f64 reference.
-fn check_opt_in_c2c_on_pocl(spec: &FftSpec) {
-    let Some(device) = pocl() else { return };
-    let batch = 2;
-    let generated = fftgen::generate(spec, ORIGIN).unwrap();
-    let points: usize = spec.shape.iter().product();
-    let input = random_input(points * batch, points as u64);
-    for direction in [Direction::Forward, Direction::Inverse] {
-        let want =
-            fftgen_cli::accuracy::reference_nd(&spec.shape, &input, direction, Normalization::None);
-        let got = manifest_client::run_generated(device, &generated, direction, &input, batch);
-        let error = relative_l2(&got, &want);
-        let limit = tolerance(points, spec.precision);
-        assert!(
-            error <= limit,
-            "{:?} {direction}: error {error} over {limit}",
-            spec.shape
-        );
     }
 }
 

@@ -11,10 +11,9 @@
 
 mod common;
 
-use common::manifest_client;
 use common::*;
 use fftgen::plan::pass_planner::fits_one_kernel;
-use fftgen::{Direction, FftSpec, Normalization, Precision, Target};
+use fftgen::{FftSpec, Precision, Target};
 use rand::{Rng, SeedableRng};
 
 /// A 13-smooth length near `n` (the nearest at or above it).
@@ -100,8 +99,9 @@ const OPT_IN_SHAPES: [(&[usize], Precision); 7] = [
 
 #[test]
 fn opt_in_axes_on_pocl_through_the_manifest() {
-    let Some(device) = pocl() else { return };
-    let batch = 2;
+    if pocl().is_none() {
+        return;
+    }
     for (shape, precision) in OPT_IN_SHAPES {
         let spec = FftSpec::with_shape(shape)
             .precision(precision)
@@ -120,18 +120,6 @@ fn opt_in_axes_on_pocl_through_the_manifest() {
             passes.iter().any(|p| p.dynamic_shared_bytes > 48 * 1024),
             "{shape:?}: an axis in opt-in memory"
         );
-        let points: usize = shape.iter().product();
-        let input = random_input(points * batch, points as u64);
-        for direction in [Direction::Forward, Direction::Inverse] {
-            let want =
-                fftgen_cli::accuracy::reference_nd(shape, &input, direction, Normalization::None);
-            let got = manifest_client::run_generated(device, &generated, direction, &input, batch);
-            let error = relative_l2(&got, &want);
-            let limit = tolerance(points, precision);
-            assert!(
-                error <= limit,
-                "{shape:?} {precision} {direction}: error {error} over {limit}"
-            );
-        }
+        check_c2c_through_the_manifest_on_pocl(&spec, 2, "tests/one_pass_per_axis.rs");
     }
 }

@@ -257,3 +257,32 @@ pub fn spills_for_sm_90(source: &str, label: &str) -> (usize, String) {
     }
     worst
 }
+
+/// Runs a C2C `spec` through the manifest client on PoCL (the way to run
+/// kernels planned for a CUDA target's opt-in shared memory, which the
+/// runtime refuses on OpenCL), `batch` transforms both ways, against the
+/// f64 reference; `origin` names the test in the generated header.
+pub fn check_c2c_through_the_manifest_on_pocl(spec: &fftgen::FftSpec, batch: usize, origin: &str) {
+    let Some(device) = pocl() else { return };
+    let generated =
+        fftgen::generate(spec, origin).unwrap_or_else(|e| panic!("{:?}: {e}", spec.shape));
+    let points: usize = spec.shape.iter().product();
+    let input = random_input(points * batch, points as u64);
+    for direction in [Direction::Forward, Direction::Inverse] {
+        let want = fftgen_cli::accuracy::reference_nd(
+            &spec.shape,
+            &input,
+            direction,
+            fftgen::Normalization::None,
+        );
+        let got = manifest_client::run_generated(device, &generated, direction, &input, batch);
+        let error = relative_l2(&got, &want);
+        let limit = tolerance(points, spec.precision);
+        assert!(
+            error <= limit,
+            "{:?} {} {direction}: error {error} over {limit}",
+            spec.shape,
+            spec.precision
+        );
+    }
+}

@@ -26,7 +26,7 @@ use super::bluestein::{AxisSide, Chirp, ChirpRole};
 use super::choices::ShapeChoices;
 use super::pass_planner::{holds_values, min_blocks_per_sm, plan_pass};
 use super::real_step::AxisIndex;
-use super::{ExchangeBuffers, ExchangeWidth, GlobalIo, LaneLayout, Pass, Twiddles};
+use super::{GlobalIo, LaneLayout, Pass, Twiddles};
 use crate::{Buffer, Layout, Precision, Target};
 
 /// Complex values of registers a chirp step needs beyond its FFT's: the
@@ -243,9 +243,7 @@ fn with_registers_for_both(mut pass: Pass, precision: Precision, target: &Target
 /// second FFT reads, and its values stay within what ptxas holds for both
 /// FFTs.
 fn whole_ends(fft: &Pass, planned: bool) -> Option<(GlobalIo, GlobalIo)> {
-    let exchanges = fft.stages.len() >= 2
-        && fft.exchange_buffers == ExchangeBuffers::Reused
-        && fft.exchange_width != ExchangeWidth::OnePartAtATime;
+    let exchanges = fft.exchanges_through_one_set();
     let registers = fft.lanes == LaneLayout::FftMinor || fft.values_per_thread <= WHOLE_MAX_VALUES;
     if !exchanges || !registers {
         return None;

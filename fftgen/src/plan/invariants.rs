@@ -191,17 +191,11 @@ fn check_fused_chirp(pass: &Pass, chirp: super::Chirp) -> Result<(), String> {
             }
             // The second FFT of the whole algorithm reads what the first
             // left in the one set of shared arrays of both parts.
-            (_, _, ChirpRole::Whole { .. })
-                if pass.stages.len() < 2
-                    || pass.exchange_buffers != ExchangeBuffers::Reused
-                    || pass.exchange_width == ExchangeWidth::OnePartAtATime =>
-            {
-                Err(
-                    "Bluestein's algorithm in one kernel exchanges through one set of shared \
+            (_, _, ChirpRole::Whole { .. }) if !pass.exchanges_through_one_set() => Err(
+                "Bluestein's algorithm in one kernel exchanges through one set of shared \
                      arrays of both parts, over two stages or more"
-                        .into(),
-                )
-            }
+                    .into(),
+            ),
             (_, _, ChirpRole::Whole { .. }) => Ok(()),
             (
                 GlobalIo::Direct,

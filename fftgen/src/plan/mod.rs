@@ -490,6 +490,15 @@ impl Pass {
         self.stages.iter().map(|s| s.radix).collect()
     }
 
+    /// Whether the pass has two stages or more and exchanges through one
+    /// set of shared arrays of both parts: Bluestein's algorithm in one
+    /// kernel needs it, its second FFT reading what the first left there.
+    pub fn exchanges_through_one_set(&self) -> bool {
+        self.stages.len() >= 2
+            && self.exchange_buffers == ExchangeBuffers::Reused
+            && self.exchange_width != ExchangeWidth::OnePartAtATime
+    }
+
     /// D of the stage whose earlier stages span `stride`: its twiddles are
     /// `w_{stride R / D}^{(p / D) r}` (1 but in a pass of several axes,
     /// [`fused_axes`]), and it has none where `stride` is D.
