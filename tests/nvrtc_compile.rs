@@ -361,6 +361,29 @@ fn axes_at_once_compile_without_spills() {
     }
 }
 
+/// One-kernel f32 real rows whose lanes run across FFTs ask for as many
+/// blocks as their values' words leave registers for (odd rows paired,
+/// even rows at half length): compiled for sm_90 without a spilled byte.
+#[test]
+fn real_rows_at_lifted_launch_bounds_compile_without_spills() {
+    if !nvrtc() {
+        return;
+    }
+    for n in [13, 21, 35, 45, 63, 84, 99, 117, 128, 256, 275, 375, 550] {
+        for target in [Target::H100, Target::H200] {
+            let spec = FftSpec::new(n)
+                .kind(TransformKind::R2c)
+                .target(target.clone());
+            let plan = fftgen::plan::plan(&spec).unwrap();
+            assert_eq!(plan.passes.len(), 1, "{n}");
+            let generated = fftgen::generate(&spec, "tests/nvrtc_compile.rs").unwrap();
+            let label = format!("R2C {n} on {}", target.name);
+            let (spilled, line) = spills_for_sm_90(&generated.cuda_source, &label);
+            assert_eq!(spilled, 0, "{label}: {line}");
+        }
+    }
+}
+
 #[test]
 fn multi_pass_and_multi_dimensional_plans() {
     if !nvrtc() {

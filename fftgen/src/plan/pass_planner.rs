@@ -88,6 +88,19 @@ pub(super) fn opt_in_resident(
     precision: Precision,
     target: &Target,
 ) -> usize {
+    resident_by_value_words(threads, shared, values, precision, target, OPT_IN_MAX_BLOCKS_PER_SM)
+}
+
+/// [`opt_in_resident`]'s count of blocks, up to `most` rather than
+/// [`OPT_IN_MAX_BLOCKS_PER_SM`].
+pub(super) fn resident_by_value_words(
+    threads: usize,
+    shared: usize,
+    values: usize,
+    precision: Precision,
+    target: &Target,
+    most: usize,
+) -> usize {
     let data = values * precision.complex_bytes() / 4;
     let words = data + REGISTERS_BESIDE_VALUES;
     let warp_threads = threads.div_ceil(target.warp_size) * target.warp_size;
@@ -106,7 +119,7 @@ pub(super) fn opt_in_resident(
     (1..=by_shared
         .min(by_threads)
         .min(target.max_blocks_per_sm)
-        .min(OPT_IN_MAX_BLOCKS_PER_SM))
+        .min(most))
         .rev()
         .find(|&blocks| granted(blocks) >= words)
         .unwrap_or(1)

@@ -22,6 +22,7 @@ use super::bluestein::needs_bluestein;
 use super::choices::ShapeChoices;
 use super::pass_planner::{
     fits_one_kernel, max_size, min_blocks_per_sm, opt_in_resident, plan_real_row_pass,
+    resident_by_value_words,
 };
 use super::real_step::{AxisIndex, MirroredColumns, RealEnd, RealRoute, RealStep};
 use super::wisdom::Wisdom;
@@ -45,6 +46,15 @@ fn opt_in_real_step_values(precision: Precision) -> usize {
         Precision::F64 => REAL_STEP_VALUES,
     }
 }
+
+/// Values a thread of a one-kernel f32 real row with lanes across FFTs
+/// holds at most where its launch bound rises to every block its values'
+/// words leave registers for (a lone block rises at any count). Measured
+/// on an H100 (cuFFT/ours R2C / C2R): 13 0.64 / 0.78 -> 0.81 / 0.90 (3 ->
+/// 5 blocks), 99 0.64 / 0.84 -> 0.98 / 1.18 (2 -> 4), 275 0.84 / 1.12 ->
+/// 1.00 / 1.25, 550 0.84 / 0.80 -> 0.90 / 0.92 (3 -> 4), 375 1.23 / 1.60
+/// -> 1.66 / 2.07 (1 -> 3, 30 values); 1500 (30 values, 2 -> 3) lost 8%.
+const LIFTED_VALUES: usize = 18;
 
 /// Why the reals of `layout` cannot be read as complex pairs, if they cannot:
 /// neighbours along the real axis must be adjacent, and every other stride
@@ -1215,18 +1225,25 @@ fn fused_pass(
             super::LaneLayout::FftMinor => {
                 let bound = pass.min_blocks_per_sm.max(resident(0));
                 let largest_radix = pass.radices().into_iter().max().unwrap_or(fft_n);
-                let lift = precision == Precision::F64 && largest_radix <= 11 && bound == 1;
-                let lean = match lift {
-                    true => opt_in_resident(
+                let lean = |most: usize| {
+                    resident_by_value_words(
                         pass.threads_per_block,
                         pass.shared_bytes,
                         pass.values_per_thread,
                         precision,
                         target,
-                    ),
-                    false => 0,
+                        most,
+                    )
                 };
-                bound.max(lean)
+                let lift = match precision {
+                    Precision::F64 if largest_radix <= 11 && bound == 1 => lean(3),
+                    Precision::F64 => 0,
+                    Precision::F32 if bound == 1 || pass.values_per_thread <= LIFTED_VALUES => {
+                        lean(target.max_blocks_per_sm)
+                    }
+                    Precision::F32 => 0,
+                };
+                bound.max(lift)
             }
         };
     }
