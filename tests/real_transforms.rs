@@ -199,6 +199,68 @@ fn axes_past_one_kernel() {
     check_spec_on_pocl(&split, 1, ORIGIN);
 }
 
+/// A full-length real axis in two passes keeps one half of the Hermitian
+/// symmetry in the workspace: the R2C's first pass stores each FFT's
+/// outputs to F0 / 2, its last runs F0 / 2 + 1 columns and writes the
+/// points past N / 2 mirrored; the C2R's first runs F1 / 2 + 1 columns and
+/// its last reads the points past F1 / 2 mirrored. Every parity of F0 and
+/// F1 (odd axes, and even ones whose reals do not pair up), in place and
+/// out of place, 2D, f64; three passes keep the whole FFT of N.
+#[test]
+fn two_full_length_passes_keep_half_the_symmetry() {
+    let split = |shape: &[usize], split: &[usize], layout: Option<Layout>| {
+        let mut spec = real_spec(shape, Precision::F32).choices(fftgen::plan::ShapeChoices {
+            split: Some(split.to_vec()),
+            ..Default::default()
+        });
+        if let Some(layout) = layout {
+            let mut half = shape.to_vec();
+            *half.last_mut().unwrap() = shape[shape.len() - 1] / 2 + 1;
+            spec = spec.layouts(layout, Layout::contiguous(&half));
+        }
+        spec
+    };
+    let two_apart = |n: usize| Layout {
+        strides: vec![2],
+        distance: 2 * n + 3,
+    };
+    let specs = [
+        split(&[45], &[9, 5], None),
+        split(&[45], &[5, 9], None),
+        split(&[3, 35], &[7, 5], None),
+        split(&[24], &[4, 6], Some(two_apart(24))),
+        split(&[24], &[3, 8], Some(two_apart(24))),
+        split(&[24], &[8, 3], Some(two_apart(24))),
+        split(&[30], &[6, 5], Some(two_apart(30))),
+        real_spec(&[10935], Precision::F64),
+    ];
+    for spec in specs {
+        let plan = fftgen::plan::plan(&spec).unwrap();
+        for direction in [Direction::Forward, Direction::Inverse] {
+            let real: Vec<_> = plan
+                .passes_of(direction)
+                .iter()
+                .filter_map(|p| p.real)
+                .collect();
+            assert_eq!(real.len(), 2, "{:?}", spec.shape);
+            assert!(real.iter().all(|r| r.hermitian_half), "{:?}", spec.shape);
+        }
+        for placement in [Placement::OutOfPlace, Placement::InPlace] {
+            if placement == Placement::InPlace && spec.input_layout.is_some() {
+                continue;
+            }
+            check_spec_on_pocl(&spec.clone().placement(placement), 3, ORIGIN);
+        }
+    }
+    let three = split(&[27], &[3, 3, 3], None);
+    let plan = fftgen::plan::plan(&three).unwrap();
+    assert!(plan
+        .passes
+        .iter()
+        .all(|p| p.real.is_none_or(|r| !r.hermitian_half)));
+    check_spec_on_pocl(&three, 3, ORIGIN);
+}
+
 #[test]
 fn two_dimensional_1000x1000() {
     check_spec_on_pocl(&real_spec(&[1000, 1000], Precision::F32), 1, ORIGIN);

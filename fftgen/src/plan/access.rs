@@ -99,30 +99,49 @@ impl Access {
     /// Whether FFT `g` starts at element `g * n` on both sides with
     /// consecutive points: the kernels of a 1D batch, unchanged.
     pub fn is_dense(&self, n: usize) -> bool {
-        let dense_side = |stride: usize, strides: Vec<usize>, distance: usize| {
-            let mut next = n;
-            for (column, s) in self.columns.iter().zip(strides) {
-                if s != next {
-                    return false;
-                }
-                next *= column.count;
-            }
-            stride == 1 && distance == next
-        };
+        self.input_is_dense(n) && self.output_is_dense(n)
+    }
+
+    /// Whether FFT `g` reads `n` consecutive elements from `g * n` of the
+    /// input: the rows of the batch one run.
+    pub fn input_is_dense(&self, n: usize) -> bool {
         self.input_offset == 0
-            && self.output_offset == 0
             && self.input_blocks.is_none()
-            && self.output_blocks.is_none()
-            && dense_side(
+            && self.side_is_dense(
+                n,
                 self.input_stride,
-                self.columns.iter().map(|c| c.input_stride).collect(),
+                self.columns.iter().map(|c| c.input_stride),
                 self.input_distance,
             )
-            && dense_side(
+    }
+
+    /// [`Self::input_is_dense`] of the output.
+    pub fn output_is_dense(&self, n: usize) -> bool {
+        self.output_offset == 0
+            && self.output_blocks.is_none()
+            && self.side_is_dense(
+                n,
                 self.output_stride,
-                self.columns.iter().map(|c| c.output_stride).collect(),
+                self.columns.iter().map(|c| c.output_stride),
                 self.output_distance,
             )
+    }
+
+    fn side_is_dense(
+        &self,
+        n: usize,
+        stride: usize,
+        strides: impl Iterator<Item = usize>,
+        distance: usize,
+    ) -> bool {
+        let mut next = n;
+        for (column, s) in self.columns.iter().zip(strides) {
+            if s != next {
+                return false;
+            }
+            next *= column.count;
+        }
+        stride == 1 && distance == next
     }
 
     /// Whether the pass reads and writes one buffer (in place).

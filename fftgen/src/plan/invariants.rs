@@ -11,7 +11,7 @@
 
 use super::{
     ChirpRole, ExchangeBuffers, ExchangeWidth, GlobalIo, MirroredColumns, Pass, Plan, RealEnd,
-    RealRoute, StageTwiddles, TwiddleTables, Twiddles,
+    RealRoute, RealStep, StageTwiddles, TwiddleTables, Twiddles,
 };
 use crate::codelet::is_supported_radix;
 use crate::{Buffer, Error, Precision, Target, TransformKind};
@@ -452,6 +452,9 @@ fn check_real_step(pass: &Pass, forward: bool) -> Result<(), String> {
     if let RealEnd::Mirrored(mirrored) = real.end {
         return check_mirrored(pass, real.real_n, mirrored, forward);
     }
+    if real.hermitian_half {
+        return check_hermitian_half(pass, real, forward);
+    }
     // Rows pair up only where one kernel holds the whole axis, and a
     // whole axis in one kernel of the full length always pairs them.
     let both = real.end == RealEnd::Both;
@@ -471,6 +474,37 @@ fn check_real_step(pass: &Pass, forward: bool) -> Result<(), String> {
         return Err(format!(
             "its FFT of {} points serves a real row of {} ({:?} route), which needs one of {fft_n}",
             pass.n, real.real_n, real.route
+        ));
+    }
+    Ok(())
+}
+
+/// A pass of a full-length axis whose workspace holds one half of the
+/// Hermitian symmetry ([`RealStep::hermitian_half`]) is the first or the
+/// last of two, its FFTs span the axis with its column of the axis, and
+/// that column is halved in the R2C's last pass and the C2R's first.
+fn check_hermitian_half(pass: &Pass, real: RealStep, forward: bool) -> Result<(), String> {
+    let (RealRoute::FullLength, RealEnd::Loads(index) | RealEnd::Stores(index)) =
+        (real.route, real.end)
+    else {
+        return Err(format!(
+            "one half of the Hermitian symmetry is kept between the two passes of a full-length              axis, not at {:?} of the {:?} route",
+            real.end, real.route
+        ));
+    };
+    let halved = matches!(
+        (real.end, forward),
+        (RealEnd::Stores(_), true) | (RealEnd::Loads(_), false)
+    );
+    let expected = match halved {
+        true => index.points / 2 + 1,
+        false => index.points,
+    };
+    let columns = pass.access.columns.get(index.column).map(|c| c.count);
+    if pass.n * index.points != real.real_n || columns != Some(expected) {
+        return Err(format!(
+            "its FFTs of {} points over {columns:?} columns do not hold one half of the Hermitian              symmetry of a real row of {} ({expected} columns of {} expected)",
+            pass.n, real.real_n, index.points
         ));
     }
     Ok(())

@@ -547,6 +547,26 @@ impl Pass {
         }
         match self.real {
             None => 2 * self.n * ffts * complex,
+            Some(RealStep {
+                hermitian_half: true,
+                end: RealEnd::Loads(index) | RealEnd::Stores(index),
+                real_n,
+                ..
+            }) => {
+                // The real side, and one half of the symmetry on the
+                // workspace's: the columns halved (R2C's last pass, C2R's
+                // first) or the points to n / 2 of each FFT.
+                let columns = self.access.columns[index.column].count;
+                let halved = columns < index.points;
+                let (side, values) = match halved {
+                    true => ((real_n / 2 + 1) * complex, columns * self.n),
+                    false => (
+                        real_n * plan.precision.real_bytes(),
+                        columns * (self.n / 2 + 1),
+                    ),
+                };
+                (ffts / columns) * (side + values * complex)
+            }
             Some(real) => {
                 let reals = real.real_n * plan.precision.real_bytes();
                 let half = (real.real_n / 2 + 1) * complex;

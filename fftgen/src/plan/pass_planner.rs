@@ -88,7 +88,14 @@ pub(super) fn opt_in_resident(
     precision: Precision,
     target: &Target,
 ) -> usize {
-    resident_by_value_words(threads, shared, values, precision, target, OPT_IN_MAX_BLOCKS_PER_SM)
+    resident_by_value_words(
+        threads,
+        shared,
+        values,
+        precision,
+        target,
+        OPT_IN_MAX_BLOCKS_PER_SM,
+    )
 }
 
 /// [`opt_in_resident`]'s count of blocks, up to `most` rather than

@@ -726,7 +726,9 @@ impl RealAxis {
                 spec, forward, inverse, direction, from, to,
             )]),
             RealAxis::Apart => apart_passes(spec, target, wisdom, direction, from, to),
-            RealAxis::FullLength { split } => full_length_passes(spec, target, split, from, to),
+            RealAxis::FullLength { split } => {
+                full_length_passes(spec, target, split, direction, from, to)
+            }
         }
     }
 }
@@ -977,6 +979,7 @@ fn mirror(pass: &mut Pass, n: usize, direction: Direction) -> bool {
         }),
         real_n: n,
         twiddle_offset: None,
+        hermitian_half: false,
     });
     true
 }
@@ -984,11 +987,14 @@ fn mirror(pass: &mut Pass, n: usize, direction: Direction) -> bool {
 /// The passes of the full-length complex FFT of a real axis, split as
 /// `split`, from `from` to `to` through the workspace: the first's loads
 /// meet the reals (or rebuild the Hermitian spectrum), the last's stores
-/// the half spectrum (or the real parts).
+/// the half spectrum (or the real parts). In two passes the workspace
+/// holds one half of the Hermitian symmetry ([`RealStep::hermitian_half`]):
+/// the R2C's last pass and the C2R's first run about half the columns.
 fn full_length_passes(
     spec: &FftSpec,
     target: &Target,
     split: &[usize],
+    direction: Direction,
     from: (Slot, &Layout),
     to: (Slot, &Layout),
 ) -> Result<Vec<Routed>, Error> {
@@ -1004,6 +1010,7 @@ fn full_length_passes(
     full_shape[last] = n;
     let mut passes = segment(spec, target, &full_shape, &[last], &choices, from, to, true)?;
     let count = passes.len();
+    let hermitian_half = count == 2;
     for (i, routed) in passes.iter_mut().enumerate() {
         let pass = &mut routed.pass;
         let end = if i == 0 {
@@ -1029,11 +1036,23 @@ fn full_length_passes(
         } else {
             continue;
         };
+        // The columns of one half of the symmetry: the C2R's first pass's
+        // (c of F1), the R2C's last pass's (k0 of F0).
+        let halved = match (end, direction) {
+            (RealEnd::Loads(index), Direction::Inverse) => Some(index.column),
+            (RealEnd::Stores(index), Direction::Forward) => Some(index.column),
+            _ => None,
+        };
+        if let Some(column) = halved.filter(|_| hermitian_half) {
+            let column = &mut pass.access.columns[column];
+            column.count = column.count / 2 + 1;
+        }
         pass.real = Some(RealStep {
             route: RealRoute::FullLength,
             end,
             real_n: n,
             twiddle_offset: None,
+            hermitian_half,
         });
     }
     Ok(passes)
@@ -1105,6 +1124,7 @@ fn apart_pass(
             end: RealEnd::Apart,
             real_n: n,
             twiddle_offset: None,
+            hermitian_half: false,
         }),
         chirp: None,
         fused_axes: None,
@@ -1262,6 +1282,7 @@ fn fused_pass(
         end: RealEnd::Both,
         real_n,
         twiddle_offset,
+        hermitian_half: false,
     });
     Ok(Some(pass))
 }

@@ -113,6 +113,18 @@ pub struct RealStep {
     /// Where the table of `w_N^k`, k = 0..=N/2, starts in the pass's
     /// twiddle table ([`RealRoute::HalfLength`] only).
     pub twiddle_offset: Option<usize>,
+    /// A full-length axis in two passes whose workspace holds one half of
+    /// the Hermitian symmetry between them ([`RealEnd::Loads`] and
+    /// [`RealEnd::Stores`] only), so both passes move about half the
+    /// complex values. With N = F0 F1 (F0 the first pass's FFT length):
+    /// R2C, the first pass's FFTs of real columns keep their outputs
+    /// k0 <= F0 / 2 (the rest are their conjugates), the last runs those
+    /// columns alone and writes X[i] past N / 2 as conj X[N - i] at N - i;
+    /// C2R, the first pass runs the columns c <= F1 / 2 alone, and the
+    /// last reads point c past F1 / 2 of its FFTs as the conjugate of
+    /// point F1 - c (what its real outputs need).
+    #[serde(default)]
+    pub hermitian_half: bool,
 }
 
 impl RealStep {

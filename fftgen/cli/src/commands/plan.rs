@@ -729,7 +729,21 @@ fn real_step_words(step: &RealStep, direction: Direction) -> String {
         Some(offset) => format!("; w_{n}^k from table entry {offset}"),
         None => String::new(),
     };
-    format!("{name}, {route}: {what}{twiddles}")
+    let half = match (step.hermitian_half, step.end, direction) {
+        (false, _, _) => "",
+        (true, RealEnd::Loads(_), Direction::Forward) => {
+            "; each FFT of reals stores its outputs to the middle (the rest are their conjugates)"
+        }
+        (true, RealEnd::Stores(_), Direction::Forward) => {
+            "; the columns of one half of the symmetry, the outputs past the middle of the row \
+             written mirrored as conjugates"
+        }
+        (true, RealEnd::Loads(_), Direction::Inverse) => {
+            "; the columns of one half of the symmetry, all the last pass reads"
+        }
+        (true, _, _) => "; each FFT's points past its middle read as conjugates of those below",
+    };
+    format!("{name}, {route}: {what}{twiddles}{half}")
 }
 
 /// `R2C` (forward) or `C2R` (inverse).
