@@ -363,23 +363,29 @@ fn axes_at_once_compile_without_spills() {
 
 /// One-kernel f32 real rows whose lanes run across FFTs ask for as many
 /// blocks as their values' words leave registers for (odd rows paired,
-/// even rows at half length): compiled for sm_90 without a spilled byte.
+/// even rows at half length), and f64 rows of one radix whose R2C reads
+/// the paired rows as one run: compiled for sm_90 within
+/// [`common::MAX_SPILL_BYTES`].
 #[test]
-fn real_rows_at_lifted_launch_bounds_compile_without_spills() {
+fn one_kernel_real_rows_compile_within_the_spill_limit() {
     if !nvrtc() {
         return;
     }
-    for n in [13, 21, 35, 45, 63, 84, 99, 117, 128, 256, 275, 375, 550] {
+    let f32_rows = [13, 21, 35, 45, 63, 84, 99, 117, 128, 256, 275, 375, 550];
+    let f64_rows = [3, 5, 7, 11, 13, 17, 19, 23, 29, 31];
+    let rows = (f32_rows.iter().map(|&n| (n, Precision::F32)))
+        .chain(f64_rows.iter().map(|&n| (n, Precision::F64)));
+    for (n, precision) in rows {
         for target in [Target::H100, Target::H200] {
             let spec = FftSpec::new(n)
                 .kind(TransformKind::R2c)
+                .precision(precision)
                 .target(target.clone());
             let plan = fftgen::plan::plan(&spec).unwrap();
             assert_eq!(plan.passes.len(), 1, "{n}");
             let generated = fftgen::generate(&spec, "tests/nvrtc_compile.rs").unwrap();
-            let label = format!("R2C {n} on {}", target.name);
-            let (spilled, line) = spills_for_sm_90(&generated.cuda_source, &label);
-            assert_eq!(spilled, 0, "{label}: {line}");
+            let label = format!("R2C {n} {precision} on {}", target.name);
+            compile_source_for_sm_90(&generated.cuda_source, &label);
         }
     }
 }

@@ -25,7 +25,7 @@ use crate::plan::{
     InputCaching, LaneLayout, MirroredColumns, Padding, Pass, Plan, RealEnd, RealRoute, RealStep,
     Stage, StageTwiddles, StepTwiddle, StepTwiddleForm,
 };
-use crate::{Blocks, Direction, Placement};
+use crate::{Blocks, Direction, Placement, Precision};
 
 /// The helper that applies a [`Padding`]: `index + index / period * gap`.
 pub const PAD: &str = "fftgen_pad";
@@ -1682,12 +1682,19 @@ impl Lowering<'_> {
     /// 375 1.66 -> 1.78, 35 and 45 2% slower; 275 (three stages over 25
     /// threads) lost 17%, not profiled. Stores stay row by row: a run's
     /// store of the half spectra needs both rows' values, and lost 5-20%
-    /// (C2R's real parts 5-15%).
+    /// (C2R's real parts 5-15%). In f64 rows of one stage (13: 0.68 ->
+    /// 0.95x cuFFT, 17 0.58 -> 0.97x) of fewer than 31 values a thread:
+    /// ptxas spilled the walk of R2C 225 (two stages, 36 bytes for sm_90)
+    /// and 31 (64 bytes).
     fn paired_reals_in_one_run(&self) -> bool {
+        let walked = match self.plan.precision {
+            Precision::F32 => self.pass.stages.len() <= 2,
+            Precision::F64 => self.pass.stages.len() == 1 && self.pass.values_per_thread < 31,
+        };
         self.paired()
+            && walked
             && self.direction == Direction::Forward
             && !self.rows_by_fft()
-            && self.pass.stages.len() <= 2
             && self.pass.access.input_is_dense(self.pass.n)
     }
 
@@ -1782,25 +1789,21 @@ impl Lowering<'_> {
                 // Row x's reals the real parts, row y's the imaginary (0
                 // past the last row).
                 return self.walk_pairs(self.pass.n, |row_y, exists, at, slot| {
-                    let value = self.real_load(input, self.real_input, at);
-                    let mut out = vec![
-                        Stmt::Let {
-                            ty: Type::Real,
-                            name: "v".into(),
-                            init: Expr::Real(0.0),
-                            constant: false,
-                        },
-                        Stmt::If(exists, vec![assign(var("v"), value)]),
-                    ];
-                    out.push(Stmt::If(
-                        row_y.clone().lt(uint(1)),
-                        vec![assign(var("shared_re").at(slot.clone()), var("v"))],
-                    ));
-                    out.push(Stmt::If(
-                        uint(0).lt(row_y),
-                        vec![assign(var("shared_im").at(slot), var("v"))],
-                    ));
-                    out
+                    let value = Expr::select(
+                        exists,
+                        self.real_load(input, self.real_input, at),
+                        Expr::Real(0.0),
+                    );
+                    vec![
+                        Stmt::If(
+                            row_y.clone().lt(uint(1)),
+                            vec![assign(var("shared_re").at(slot.clone()), value.clone())],
+                        ),
+                        Stmt::If(
+                            uint(0).lt(row_y),
+                            vec![assign(var("shared_im").at(slot), value)],
+                        ),
+                    ]
                 });
             }
             return self.walk(self.pass.n, |k, slot| {

@@ -1223,9 +1223,32 @@ fn fused_pass(
     if opt_in && resident(extra) == 0 {
         return Ok(None);
     }
+    let lean = |pass: &Pass, most: usize| {
+        resident_by_value_words(
+            pass.threads_per_block,
+            pass.shared_bytes,
+            pass.values_per_thread,
+            precision,
+            target,
+            most,
+        )
+    };
+    // A lone block of f64 rows leaves a few warps an SM to hide the loads;
+    // two blocks' registers hold the values' words (no spill for sm_90 to
+    // 2240). Measured on an H100 (cuFFT/ours R2C / C2R): 560 1.17 / 0.80
+    // -> 1.16 / 1.27, 840 1.41 / 0.94 -> 1.37 / 1.46, 1040 2.77 / 2.80 ->
+    // 3.97 / 3.15, 130 C2R 1.22 -> 1.78, 1400 C2R 1.31 -> 1.96; slower:
+    // 390 C2R 1.43 -> 1.04 and 455 2.82 / 2.15 -> 2.63 / 1.85 (not
+    // profiled).
+    let lone_f64 = |pass: &Pass, bound: usize| match precision == Precision::F64 && bound == 1 {
+        true => bound.max(lean(pass, 2)),
+        false => bound,
+    };
     if user.min_blocks_per_sm.is_none() {
         pass.min_blocks_per_sm = match pass.lanes {
-            super::LaneLayout::FftMajor => pass.min_blocks_per_sm.min(resident(extra)).max(1),
+            super::LaneLayout::FftMajor => {
+                lone_f64(&pass, pass.min_blocks_per_sm.min(resident(extra)).max(1))
+            }
             // Lanes across FFTs walk both staged ends, whose code the C2C
             // shape's bound of one block leaves ptxas free to spend
             // registers on (H100 R2C 256: 107 registers, a quarter of the
@@ -1245,21 +1268,11 @@ fn fused_pass(
             super::LaneLayout::FftMinor => {
                 let bound = pass.min_blocks_per_sm.max(resident(0));
                 let largest_radix = pass.radices().into_iter().max().unwrap_or(fft_n);
-                let lean = |most: usize| {
-                    resident_by_value_words(
-                        pass.threads_per_block,
-                        pass.shared_bytes,
-                        pass.values_per_thread,
-                        precision,
-                        target,
-                        most,
-                    )
-                };
                 let lift = match precision {
-                    Precision::F64 if largest_radix <= 11 && bound == 1 => lean(3),
-                    Precision::F64 => 0,
+                    Precision::F64 if largest_radix <= 11 && bound == 1 => lean(&pass, 3),
+                    Precision::F64 => lone_f64(&pass, bound),
                     Precision::F32 if bound == 1 || pass.values_per_thread <= LIFTED_VALUES => {
-                        lean(target.max_blocks_per_sm)
+                        lean(&pass, target.max_blocks_per_sm)
                     }
                     Precision::F32 => 0,
                 };
