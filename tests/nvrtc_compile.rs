@@ -362,10 +362,9 @@ fn axes_at_once_compile_without_spills() {
 }
 
 /// One-kernel f32 real rows whose lanes run across FFTs ask for as many
-/// blocks as their values' words leave registers for (odd rows paired,
-/// even rows at half length), and f64 rows of one radix whose R2C reads
-/// the paired rows as one run: compiled for sm_90 within
-/// [`common::MAX_SPILL_BYTES`].
+/// blocks as their values' words leave registers for (odd rows paired and
+/// read as one run, even rows at half length), and f64 rows of one radix:
+/// compiled for sm_90 within [`common::MAX_SPILL_BYTES`].
 #[test]
 fn one_kernel_real_rows_compile_within_the_spill_limit() {
     if !nvrtc() {

@@ -1682,17 +1682,15 @@ impl Lowering<'_> {
     /// 375 1.66 -> 1.78, 35 and 45 2% slower; 275 (three stages over 25
     /// threads) lost 17%, not profiled. Stores stay row by row: a run's
     /// store of the half spectra needs both rows' values, and lost 5-20%
-    /// (C2R's real parts 5-15%). In f64 rows of one stage (13: 0.68 ->
-    /// 0.95x cuFFT, 17 0.58 -> 0.97x) of fewer than 31 values a thread:
-    /// ptxas spilled the walk of R2C 225 (two stages, 36 bytes for sm_90)
-    /// and 31 (64 bytes).
+    /// (C2R's real parts 5-15%). f32 only: in f64 the walk ran fast (R2C
+    /// 17 0.58 -> 0.97x, 31 0.58 -> 1.23x) but ptxas spilled past the
+    /// suite's limit for sm_90 (225: 36 bytes, 13: 40, 23: 44), and the
+    /// form that did not spill (the load in a select) ran at a fifth of
+    /// the speed (f32 13 0.98 -> 0.57x, f64 17 0.97 -> 0.26x).
     fn paired_reals_in_one_run(&self) -> bool {
-        let walked = match self.plan.precision {
-            Precision::F32 => self.pass.stages.len() <= 2,
-            Precision::F64 => self.pass.stages.len() == 1 && self.pass.values_per_thread < 31,
-        };
         self.paired()
-            && walked
+            && self.plan.precision == Precision::F32
+            && self.pass.stages.len() <= 2
             && self.direction == Direction::Forward
             && !self.rows_by_fft()
             && self.pass.access.input_is_dense(self.pass.n)
@@ -1789,19 +1787,22 @@ impl Lowering<'_> {
                 // Row x's reals the real parts, row y's the imaginary (0
                 // past the last row).
                 return self.walk_pairs(self.pass.n, |row_y, exists, at, slot| {
-                    let value = Expr::select(
-                        exists,
-                        self.real_load(input, self.real_input, at),
-                        Expr::Real(0.0),
-                    );
+                    let value = self.real_load(input, self.real_input, at);
                     vec![
+                        Stmt::Let {
+                            ty: Type::Real,
+                            name: "v".into(),
+                            init: Expr::Real(0.0),
+                            constant: false,
+                        },
+                        Stmt::If(exists, vec![assign(var("v"), value)]),
                         Stmt::If(
                             row_y.clone().lt(uint(1)),
-                            vec![assign(var("shared_re").at(slot.clone()), value.clone())],
+                            vec![assign(var("shared_re").at(slot.clone()), var("v"))],
                         ),
                         Stmt::If(
                             uint(0).lt(row_y),
-                            vec![assign(var("shared_im").at(slot), value)],
+                            vec![assign(var("shared_im").at(slot), var("v"))],
                         ),
                     ]
                 });
