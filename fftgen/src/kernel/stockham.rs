@@ -1276,13 +1276,12 @@ impl Lowering<'_> {
             }
         }
         let at = var(base).add(strided(point.clone(), stride));
-        if let Some(real) = self.mirrored_points() {
+        if self.mirrored_points() {
             // Point p past n / 2 of a C2R's last FFT: conj of point n - p.
             let n = self.pass.n;
             let low = point.clone().mul(uint(2)).lt(uint(n + 1));
             let held = Expr::select(low.clone(), point.clone(), uint(n).sub(point));
             let value = self.input_point(var(base), held, stride);
-            debug_assert!(real.hermitian_half);
             return Expr::complex(
                 value.clone().re(),
                 Expr::select(low, value.clone().im(), value.im().neg()),
@@ -1394,10 +1393,10 @@ impl Lowering<'_> {
         ])]
     }
 
-    /// The real step of a C2R's last pass whose FFTs read the points past
+    /// Whether this is a C2R's last pass whose FFTs read the points past
     /// n / 2 as the conjugates of those below ([`RealStep::hermitian_half`]).
-    fn mirrored_points(&self) -> Option<RealStep> {
-        self.pass.real.filter(|r| {
+    fn mirrored_points(&self) -> bool {
+        self.pass.real.is_some_and(|r| {
             r.hermitian_half
                 && self.direction == Direction::Inverse
                 && matches!(r.end, RealEnd::Stores(_))

@@ -127,6 +127,9 @@ impl Access {
             )
     }
 
+    /// Whether a side of `stride` between points, `strides` between the
+    /// columns' FFTs and `distance` between transforms holds FFT `g` at
+    /// `g * n`, its points consecutive.
     fn side_is_dense(
         &self,
         n: usize,

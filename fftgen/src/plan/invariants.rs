@@ -488,7 +488,8 @@ fn check_hermitian_half(pass: &Pass, real: RealStep, forward: bool) -> Result<()
         (real.route, real.end)
     else {
         return Err(format!(
-            "one half of the Hermitian symmetry is kept between the two passes of a full-length              axis, not at {:?} of the {:?} route",
+            "one half of the Hermitian symmetry is kept between the two passes of a full-length \
+             axis, not at {:?} of the {:?} route",
             real.end, real.route
         ));
     };
@@ -503,7 +504,8 @@ fn check_hermitian_half(pass: &Pass, real: RealStep, forward: bool) -> Result<()
     let columns = pass.access.columns.get(index.column).map(|c| c.count);
     if pass.n * index.points != real.real_n || columns != Some(expected) {
         return Err(format!(
-            "its FFTs of {} points over {columns:?} columns do not hold one half of the Hermitian              symmetry of a real row of {} ({expected} columns of {} expected)",
+            "its FFTs of {} points over {columns:?} columns do not hold one half of the Hermitian \
+             symmetry of a real row of {} ({expected} columns of {} expected)",
             pass.n, real.real_n, index.points
         ));
     }

@@ -1233,17 +1233,18 @@ fn fused_pass(
             most,
         )
     };
-    // A lone block of f64 rows leaves a few warps an SM to hide the loads;
-    // two blocks' registers hold the values' words (no spill for sm_90 to
-    // 2240). Measured on an H100 (cuFFT/ours R2C / C2R): 560 1.17 / 0.80
+    // A lone block of f64 rows (within max_size) leaves a few warps an SM
+    // to hide the loads; two blocks' registers hold the values' words (no
+    // spill for sm_90 to 2240). Measured on an H100 (cuFFT/ours R2C / C2R): 560 1.17 / 0.80
     // -> 1.16 / 1.27, 840 1.41 / 0.94 -> 1.37 / 1.46, 1040 2.77 / 2.80 ->
     // 3.97 / 3.15, 130 C2R 1.22 -> 1.78, 1400 C2R 1.31 -> 1.96; slower:
     // 390 C2R 1.43 -> 1.04 and 455 2.82 / 2.15 -> 2.63 / 1.85 (not
     // profiled).
-    let lone_f64 = |pass: &Pass, bound: usize| match precision == Precision::F64 && bound == 1 {
-        true => bound.max(lean(pass, 2)),
-        false => bound,
-    };
+    let lone_f64 =
+        |pass: &Pass, bound: usize| match precision == Precision::F64 && !opt_in && bound == 1 {
+            true => bound.max(lean(pass, 2)),
+            false => bound,
+        };
     if user.min_blocks_per_sm.is_none() {
         pass.min_blocks_per_sm = match pass.lanes {
             super::LaneLayout::FftMajor => {
