@@ -10,7 +10,7 @@
 use super::ast::{assign, let_const, uint, var, Builtin, Expr, Function, FunctionKind, Stmt, Type};
 use super::complex_ops::cmul_name;
 use super::key::KernelKey;
-use super::stockham::{kernel_params, locate, TWIDDLES};
+use super::signature::{kernel_params, locate, TWIDDLES};
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{AxisSide, Chirp, ChirpRole, Pass, Plan};
 use crate::{Direction, Placement};

@@ -19,7 +19,7 @@
 use super::ast::{assign, let_const, uint, var, Builtin, Expr, Function, FunctionKind, Stmt, Type};
 use super::complex_ops::cmul_name;
 use super::key::KernelKey;
-use super::stockham::{kernel_params, locate, TWIDDLES};
+use super::signature::{kernel_params, locate, TWIDDLES};
 use crate::plan::{Pass, Plan, RealEnd};
 use crate::{Direction, Placement};
 

@@ -19,11 +19,12 @@ use super::butterfly::butterfly_name;
 use super::complex_ops::cmul_name;
 use super::key::KernelKey;
 use super::real_split::{merge, merged_with_parts, split};
+use super::signature::{kernel_params, locate, TWIDDLES};
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{
-    Access, AxisSide, Chirp, ChirpRole, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo,
-    InputCaching, LaneLayout, MirroredColumns, Padding, Pass, Plan, RealEnd, RealRoute, RealStep,
-    Stage, StageTwiddles, StepTwiddle, StepTwiddleForm,
+    AxisSide, Chirp, ChirpRole, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching,
+    LaneLayout, MirroredColumns, Padding, Pass, Plan, RealEnd, RealRoute, RealStep, Stage,
+    StageTwiddles, StepTwiddle, StepTwiddleForm,
 };
 use crate::{Blocks, Direction, Placement, Precision};
 
@@ -126,9 +127,6 @@ pub fn twiddle_table(pass: &Pass) -> Vec<(f64, f64)> {
     table
 }
 
-/// The kernel parameter that points to the pass's twiddle table.
-pub const TWIDDLES: &str = "twiddles";
-
 /// Whether `pass` reads twiddles (it has a stage after the first).
 pub fn has_twiddles(pass: &Pass) -> bool {
     pass.chirp.is_some()
@@ -227,71 +225,6 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
         params,
         body,
     }
-}
-
-/// The parameters of a pass's kernel: `input`, `output` (complex, or real
-/// where `real_input` / `real_output`) and `batch` out of place, `data` and
-/// `batch` in place, then the twiddle table where it reads one.
-pub(super) fn kernel_params(
-    placement: Placement,
-    real_input: bool,
-    real_output: bool,
-    twiddles: bool,
-) -> Vec<Param> {
-    let pointer = |real: bool| match real {
-        true => Type::Real,
-        false => Type::Complex,
-    };
-    let mut params = match placement {
-        Placement::OutOfPlace => vec![
-            Param {
-                name: "input".into(),
-                kind: ParamKind::Global {
-                    ty: pointer(real_input),
-                    read_only: true,
-                    restrict: true,
-                },
-            },
-            Param {
-                name: "output".into(),
-                kind: ParamKind::Global {
-                    ty: pointer(real_output),
-                    read_only: false,
-                    restrict: true,
-                },
-            },
-            Param {
-                name: "batch".into(),
-                kind: ParamKind::Value(Type::Uint),
-            },
-        ],
-        // Input and output alias, so neither may be restrict.
-        Placement::InPlace => vec![
-            Param {
-                name: "data".into(),
-                kind: ParamKind::Global {
-                    ty: Type::Complex,
-                    read_only: false,
-                    restrict: false,
-                },
-            },
-            Param {
-                name: "batch".into(),
-                kind: ParamKind::Value(Type::Uint),
-            },
-        ],
-    };
-    if twiddles {
-        params.push(Param {
-            name: TWIDDLES.into(),
-            kind: ParamKind::Global {
-                ty: Type::Complex,
-                read_only: true,
-                restrict: true,
-            },
-        });
-    }
-    params
 }
 
 struct Lowering<'a> {
@@ -2343,40 +2276,6 @@ fn mirrored_tile(mirrored: MirroredColumns, block_fft: Expr) -> Vec<Stmt> {
         ),
         let_const(Type::Bool, "tile_active", active),
     ]
-}
-
-pub(super) fn locate(access: &Access, fft: &str, input: &str, output: &str) -> Vec<Stmt> {
-    let mut out = Vec::new();
-    let mut rest = var(fft);
-    let (mut at_in, mut at_out) = (uint(access.input_offset), uint(access.output_offset));
-    for (i, column) in access.columns.iter().enumerate() {
-        let coordinate = format!("{fft}_c{i}");
-        out.push(let_const(
-            Type::Index,
-            coordinate.clone(),
-            rest.clone().rem(uint(column.count)),
-        ));
-        at_in = at_in.add(var(&coordinate).mul(uint(column.input_stride)));
-        at_out = at_out.add(var(&coordinate).mul(uint(column.output_stride)));
-        let quotient = format!("{fft}_q{i}");
-        out.push(let_const(
-            Type::Index,
-            quotient.clone(),
-            rest.div(uint(column.count)),
-        ));
-        rest = var(quotient);
-    }
-    out.push(let_const(
-        Type::Index,
-        input,
-        at_in.add(rest.clone().mul(uint(access.input_distance))),
-    ));
-    out.push(let_const(
-        Type::Index,
-        output,
-        at_out.add(rest.mul(uint(access.output_distance))),
-    ));
-    out
 }
 
 /// The arrays that stage `s` writes for stage `s + 1` (and that stage
