@@ -1989,15 +1989,25 @@ impl Lowering<'_> {
         .collect()
     }
 
-    /// One radix-R stage for all of this thread's butterflies.
+    /// One radix-R stage for all of this thread's butterflies: their
+    /// registers, then each butterfly's reads, twiddles and DFT, then the
+    /// writes to the next stage or out of the kernel.
     fn stage(&self, s: usize, stage: &Stage, input_padding: Padding) -> Vec<Stmt> {
-        let pass = self.pass;
-        let (n, radix, stride) = (pass.n, stage.radix, stage.stride);
-        let butterflies = n / radix;
-        let first = s == 0;
-        let last = s + 1 == pass.stages.len();
         let direct_in =
-            first && pass.io == GlobalIo::Direct && self.segment != Segment::SecondOfTwo;
+            s == 0 && self.pass.io == GlobalIo::Direct && self.segment != Segment::SecondOfTwo;
+        let mut out = self.stage_registers(s, stage);
+        for b in 0..stage.butterflies_per_thread {
+            let work = self.butterfly(s, stage, b, direct_in, input_padding);
+            out.extend(guarded(self.stage_guard(stage, b, direct_in), work));
+        }
+        out.extend(self.stage_writes(s, stage, direct_in));
+        out
+    }
+
+    /// The stage's comment, and per butterfly b its registers `v{b}` and
+    /// its index `j{b}`.
+    fn stage_registers(&self, s: usize, stage: &Stage) -> Vec<Stmt> {
+        let (radix, stride) = (stage.radix, stage.stride);
         let mut out = vec![Stmt::Comment(format!(
             "Stage {s}: radix {radix}, stride {stride}, {} butterfl{} per thread",
             stage.butterflies_per_thread,
@@ -2007,8 +2017,7 @@ impl Lowering<'_> {
                 "ies"
             }
         ))];
-        let batches: Vec<usize> = (0..stage.butterflies_per_thread).collect();
-        for &b in &batches {
+        for b in 0..stage.butterflies_per_thread {
             out.push(Stmt::Array {
                 space: Space::Private,
                 ty: Type::Complex,
@@ -2018,113 +2027,149 @@ impl Lowering<'_> {
             out.push(let_const(
                 Type::Uint,
                 format!("j{b}"),
-                var("t").add(uint(b * pass.threads_per_fft)),
+                var("t").add(uint(b * self.pass.threads_per_fft)),
             ));
         }
-        // Guards: a butterfly past N/R does not exist; an inactive FFT (past the batch) reads nothing.
-        let guard = |b: usize, direct: bool| -> Option<Expr> {
-            let exists = stage
-                .guarded
-                .then(|| var(format!("j{b}")).lt(uint(butterflies)));
-            match (exists, direct) {
-                (Some(e), true) => Some(var("active").and(e)),
-                (Some(e), false) => Some(e),
-                (None, true) => Some(var("active")),
-                (None, false) => None,
-            }
-        };
+        out
+    }
 
-        // Read, twiddle, butterfly.
+    /// Guards: a butterfly past N/R does not exist; an inactive FFT (past
+    /// the batch) reads nothing where the stage meets global memory
+    /// (`direct`).
+    fn stage_guard(&self, stage: &Stage, b: usize, direct: bool) -> Option<Expr> {
+        let butterflies = self.pass.n / stage.radix;
+        let exists = stage
+            .guarded
+            .then(|| var(format!("j{b}")).lt(uint(butterflies)));
+        match (exists, direct) {
+            (Some(e), true) => Some(var("active").and(e)),
+            (Some(e), false) => Some(e),
+            (None, true) => Some(var("active")),
+            (None, false) => None,
+        }
+    }
+
+    /// Butterfly `b` of stage `s`: read its values (from global memory
+    /// where `direct_in`, else from the exchange), twiddle them, run the DFT.
+    fn butterfly(
+        &self,
+        s: usize,
+        stage: &Stage,
+        b: usize,
+        direct_in: bool,
+        input_padding: Padding,
+    ) -> Vec<Stmt> {
+        let pass = self.pass;
+        let (radix, stride) = (stage.radix, stage.stride);
+        let butterflies = pass.n / radix;
+        let first = s == 0;
         let dft = butterfly_name(radix, self.direction, self.plan.precision);
         let cmul = cmul_name(self.direction == Direction::Inverse, self.plan.precision);
-        for &b in &batches {
-            let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
-            let mut work = Vec::new();
-            let from_shared = !direct_in && pass.exchange_width != ExchangeWidth::OnePartAtATime;
-            let positions = if from_shared && first && pass.fused_axes.is_some() {
-                self.transposed_positions(j.clone(), radix)
-            } else if from_shared {
-                let (decls, positions) =
-                    self.read_positions(format!("k{b}"), j.clone(), radix, input_padding);
-                work.extend(decls);
-                positions
-            } else {
-                Vec::new()
-            };
-            for r in 0..radix {
-                let index = j.clone().add(uint(r * butterflies));
-                // (Paired rows merge on the walk that fills shared memory.)
-                let c2r = self
-                    .c2r()
-                    .filter(|r| first && from_shared && r.route == RealRoute::HalfLength);
-                if let Some(real) = c2r {
-                    work.push(Stmt::Scope(self.c2r_point(
-                        real,
-                        index,
-                        v.clone().at(uint(r)),
-                    )));
-                    continue;
-                }
-                if direct_in && self.paired() {
-                    work.push(Stmt::Scope(self.paired_load(
-                        "in_base",
-                        "fft_has_y",
-                        index,
-                        v.clone().at(uint(r)),
-                    )));
-                    continue;
-                }
-                let value = if direct_in {
-                    match self.dense() {
-                        true => self.input_point(var("base"), index, 1),
-                        false => self.load_point("in_base", "fft", index),
-                    }
-                } else if !from_shared {
-                    var(incoming(s, b)).at(uint(r))
-                } else {
-                    exchange_arrays(pass, s.wrapping_sub(1)).load(positions[r].clone())
-                };
-                work.push(assign(v.clone().at(uint(r)), value));
-            }
-            if let Some(offset) = stage.twiddle_offset {
-                work.push(let_const(
-                    Type::Uint,
-                    format!("p{b}"),
-                    j.clone().rem(uint(stride)),
-                ));
-                for r in 1..radix {
-                    let w = self.stage_twiddle(stage, offset, var(format!("p{b}")), r);
-                    work.push(assign(
-                        v.clone().at(uint(r)),
-                        Expr::call(&cmul, vec![v.clone().at(uint(r)), w]),
-                    ));
-                }
-            }
-            work.push(Stmt::Expr(Expr::call(&dft, vec![v.clone()])));
-            out.extend(guarded(guard(b, direct_in), work));
-        }
-
-        // Write: to shared memory for the next stage, or out of the kernel.
-        let arrays = exchange_arrays(pass, s);
-        let write_shared = |padding: Padding, natural: bool| -> Vec<Stmt> {
-            let mut writes = Vec::new();
-            for &b in &batches {
-                let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
-                // In the last stage j < Ns, so the Stockham index is j + r Ns.
-                let (mut stores, positions) = if natural {
-                    let offsets: Vec<usize> = (0..radix).map(|r| r * stride).collect();
-                    self.positions(format!("w{b}"), j.clone(), &offsets, None, padding)
-                } else {
-                    self.write_positions(format!("w{b}"), j.clone(), stage, padding)
-                };
-                for (r, at) in positions.into_iter().enumerate() {
-                    stores.extend(arrays.store(at, v.clone().at(uint(r))));
-                }
-                writes.extend(guarded(guard(b, false), stores));
-            }
-            writes
+        let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
+        let mut work = Vec::new();
+        let from_shared = !direct_in && pass.exchange_width != ExchangeWidth::OnePartAtATime;
+        let positions = if from_shared && first && pass.fused_axes.is_some() {
+            self.transposed_positions(j.clone(), radix)
+        } else if from_shared {
+            let (decls, positions) =
+                self.read_positions(format!("k{b}"), j.clone(), radix, input_padding);
+            work.extend(decls);
+            positions
+        } else {
+            Vec::new()
         };
-        if !last {
+        for r in 0..radix {
+            let index = j.clone().add(uint(r * butterflies));
+            // (Paired rows merge on the walk that fills shared memory.)
+            let c2r = self
+                .c2r()
+                .filter(|r| first && from_shared && r.route == RealRoute::HalfLength);
+            if let Some(real) = c2r {
+                work.push(Stmt::Scope(self.c2r_point(
+                    real,
+                    index,
+                    v.clone().at(uint(r)),
+                )));
+                continue;
+            }
+            if direct_in && self.paired() {
+                work.push(Stmt::Scope(self.paired_load(
+                    "in_base",
+                    "fft_has_y",
+                    index,
+                    v.clone().at(uint(r)),
+                )));
+                continue;
+            }
+            let value = if direct_in {
+                match self.dense() {
+                    true => self.input_point(var("base"), index, 1),
+                    false => self.load_point("in_base", "fft", index),
+                }
+            } else if !from_shared {
+                var(incoming(s, b)).at(uint(r))
+            } else {
+                exchange_arrays(pass, s.wrapping_sub(1)).load(positions[r].clone())
+            };
+            work.push(assign(v.clone().at(uint(r)), value));
+        }
+        if let Some(offset) = stage.twiddle_offset {
+            work.push(let_const(
+                Type::Uint,
+                format!("p{b}"),
+                j.clone().rem(uint(stride)),
+            ));
+            for r in 1..radix {
+                let w = self.stage_twiddle(stage, offset, var(format!("p{b}")), r);
+                work.push(assign(
+                    v.clone().at(uint(r)),
+                    Expr::call(&cmul, vec![v.clone().at(uint(r)), w]),
+                ));
+            }
+        }
+        work.push(Stmt::Expr(Expr::call(&dft, vec![v.clone()])));
+        work
+    }
+
+    /// Every butterfly's values of stage `s` into the exchange arrays:
+    /// at the Stockham positions for the next stage, or in natural order
+    /// (`natural`: the last stage's, j + r Ns, for a staged or tiled end).
+    fn write_to_shared(
+        &self,
+        s: usize,
+        stage: &Stage,
+        padding: Padding,
+        natural: bool,
+    ) -> Vec<Stmt> {
+        let arrays = exchange_arrays(self.pass, s);
+        let mut writes = Vec::new();
+        for b in 0..stage.butterflies_per_thread {
+            let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
+            // In the last stage j < Ns, so the Stockham index is j + r Ns.
+            let (mut stores, positions) = if natural {
+                let offsets: Vec<usize> = (0..stage.radix).map(|r| r * stage.stride).collect();
+                self.positions(format!("w{b}"), j.clone(), &offsets, None, padding)
+            } else {
+                self.write_positions(format!("w{b}"), j.clone(), stage, padding)
+            };
+            for (r, at) in positions.into_iter().enumerate() {
+                stores.extend(arrays.store(at, v.clone().at(uint(r))));
+            }
+            writes.extend(guarded(self.stage_guard(stage, b, false), stores));
+        }
+        writes
+    }
+
+    /// Stage `s`'s writes: to shared memory for the next stage, to shared
+    /// memory times the chirp's spectrum (the first of Bluestein's two
+    /// FFTs in one kernel), or out of the kernel by the pass's output I/O.
+    fn stage_writes(&self, s: usize, stage: &Stage, direct_in: bool) -> Vec<Stmt> {
+        let pass = self.pass;
+        let (radix, stride) = (stage.radix, stage.stride);
+        let batches: Vec<usize> = (0..stage.butterflies_per_thread).collect();
+        let guard = |b: usize, direct: bool| self.stage_guard(stage, b, direct);
+        let mut out = Vec::new();
+        if s + 1 != pass.stages.len() {
             match pass.exchange_width {
                 ExchangeWidth::BothParts | ExchangeWidth::Interleaved => {
                     // Every thread must be done reading the arrays this write
@@ -2138,7 +2183,8 @@ impl Lowering<'_> {
                     if !alternating && (!direct_in || first_asks) {
                         out.push(Stmt::Barrier);
                     }
-                    out.extend(write_shared(stage.exchange.unwrap_or(Padding::NONE), false));
+                    let padding = stage.exchange.unwrap_or(Padding::NONE);
+                    out.extend(self.write_to_shared(s, stage, padding, false));
                     out.push(Stmt::Barrier);
                 }
                 ExchangeWidth::OnePartAtATime => {
@@ -2155,7 +2201,7 @@ impl Lowering<'_> {
             ));
             out.push(Stmt::Barrier);
             out.extend(self.times_spectrum(&batches, stride, &guard));
-            out.extend(write_shared(Padding::NONE, true));
+            out.extend(self.write_to_shared(s, stage, Padding::NONE, true));
             out.push(Stmt::Barrier);
             return out;
         }
@@ -2183,7 +2229,7 @@ impl Lowering<'_> {
             }
             GlobalIo::StagedThroughShared => {
                 out.push(Stmt::Barrier);
-                out.extend(write_shared(Padding::NONE, true));
+                out.extend(self.write_to_shared(s, stage, Padding::NONE, true));
                 out.push(Stmt::Barrier);
                 match self.dense() {
                     true => out.extend(self.staged_store()),
@@ -2192,7 +2238,7 @@ impl Lowering<'_> {
             }
             GlobalIo::ColumnTile => {
                 out.push(Stmt::Barrier);
-                out.extend(write_shared(Padding::NONE, true));
+                out.extend(self.write_to_shared(s, stage, Padding::NONE, true));
                 out.push(Stmt::Barrier);
                 out.extend(self.tile_store());
             }
