@@ -286,9 +286,26 @@ impl Lowering<'_> {
     /// stages: shared memory, this thread's FFT and where it lies, and the
     /// inputs staged into shared memory where the pass stages them.
     fn preamble(&self) -> Vec<Stmt> {
+        let mut body = self.shared_declarations();
+        body.extend(self.thread_placement());
+        let (counts, total) = self.ffts_of_the_launch();
+        body.extend(counts);
+        match self.dense() {
+            true => body.extend(self.dense_start(total)),
+            false => body.extend(self.located_start(total)),
+        }
+        body
+    }
+
+    /// The shared arrays of the exchange (none where a pass of one stage
+    /// exchanges nothing, seed 000 IV.A), statically or at their offsets
+    /// in dynamic shared memory.
+    fn shared_declarations(&self) -> Vec<Stmt> {
         let pass = self.pass;
-        let (t, m, n) = (pass.threads_per_fft, pass.ffts_per_block, pass.n);
         let words = pass.ffts_per_block * pass.fft_stride;
+        if words == 0 {
+            return Vec::new();
+        }
         let sets = match pass.exchange_buffers {
             ExchangeBuffers::Reused => 1,
             ExchangeBuffers::Alternating => 2,
@@ -304,13 +321,7 @@ impl Lowering<'_> {
         };
         let precision = self.plan.precision;
         let mut offset = 0;
-        // A pass of one stage between global memory and registers (seed 000
-        // IV.A) exchanges nothing.
-        let shared_arrays = match words {
-            0 => Vec::new(),
-            _ => shared_arrays,
-        };
-        let mut body: Vec<Stmt> = shared_arrays
+        shared_arrays
             .into_iter()
             .map(|(ty, name)| {
                 let space = match pass.dynamic_shared {
@@ -329,146 +340,183 @@ impl Lowering<'_> {
                     len: words,
                 }
             })
-            .collect();
-        body.push(let_const(
-            Type::Uint,
-            "tid",
-            Expr::Builtin(Builtin::ThreadIndex),
-        ));
+            .collect()
+    }
+
+    /// This thread's FFT of the block (`fft_local`), its thread within
+    /// that FFT (`t`) and the FFT's region of shared memory.
+    fn thread_placement(&self) -> Vec<Stmt> {
+        let pass = self.pass;
+        let (t, m) = (pass.threads_per_fft, pass.ffts_per_block);
         let (fft_local, thread) = match pass.lanes {
             LaneLayout::FftMajor => (var("tid").div(uint(t)), var("tid").rem(uint(t))),
             LaneLayout::FftMinor => (var("tid").rem(uint(m)), var("tid").div(uint(m))),
         };
-        body.push(Stmt::Comment(format!(
-            "{m} FFT(s) per block, {t} thread(s) per FFT, lanes {:?}",
-            pass.lanes
-        )));
-        body.push(let_const(Type::Uint, "fft_local", fft_local));
-        body.push(let_const(Type::Uint, "t", thread));
-        body.push(let_const(
-            Type::Uint,
-            "region",
-            var("fft_local").mul(uint(pass.fft_stride)),
-        ));
-        // Transforms of the batch times this pass's FFTs in each (rows of
-        // the real axis where two share an FFT).
-        let per_transform = pass.access.ffts_per_transform();
-        let mut total = match per_transform {
+        vec![
+            let_const(Type::Uint, "tid", Expr::Builtin(Builtin::ThreadIndex)),
+            Stmt::Comment(format!(
+                "{m} FFT(s) per block, {t} thread(s) per FFT, lanes {:?}",
+                pass.lanes
+            )),
+            let_const(Type::Uint, "fft_local", fft_local),
+            let_const(Type::Uint, "t", thread),
+            let_const(
+                Type::Uint,
+                "region",
+                var("fft_local").mul(uint(pass.fft_stride)),
+            ),
+        ]
+    }
+
+    /// The FFTs of the launch: transforms of the batch times this pass's
+    /// FFTs in each (where two rows of the real axis share an FFT, `rows`
+    /// declared first and halved, rounded up).
+    fn ffts_of_the_launch(&self) -> (Vec<Stmt>, Expr) {
+        let total = match self.pass.access.ffts_per_transform() {
             1 => var("batch"),
             c => var("batch").cast(Type::Index).mul(uint(c)),
         };
-        if self.paired() {
-            body.push(let_const(Type::Index, "rows", total.cast(Type::Index)));
-            total = var("rows").add(uint(1)).div(uint(2));
+        match self.paired() {
+            true => (
+                vec![let_const(Type::Index, "rows", total.cast(Type::Index))],
+                var("rows").add(uint(1)).div(uint(2)),
+            ),
+            false => (Vec::new(), total),
         }
-        let block_fft = || {
-            Expr::Builtin(Builtin::BlockIndex)
-                .cast(Type::Index)
-                .mul(uint(m))
-        };
+    }
+
+    /// The block's first FFT of the batch.
+    fn block_fft(&self) -> Expr {
+        Expr::Builtin(Builtin::BlockIndex)
+            .cast(Type::Index)
+            .mul(uint(self.pass.ffts_per_block))
+    }
+
+    /// Where a dense batch's FFT starts (FFT g at g n), and the block's
+    /// slice copied into shared memory where the pass stages its input.
+    fn dense_start(&self, total: Expr) -> Vec<Stmt> {
+        let pass = self.pass;
+        let (m, n) = (pass.ffts_per_block, pass.n);
+        let mut body = Vec::new();
         // A pass of several axes stages its rows in and may store straight
         // from registers: it places its FFT both ways.
         let direct_out = pass.io != GlobalIo::Direct && pass.output_io == GlobalIo::Direct;
-        if self.dense() {
-            if pass.io == GlobalIo::Direct || direct_out {
+        if pass.io == GlobalIo::Direct || direct_out {
+            body.push(let_const(
+                Type::Index,
+                "fft",
+                self.block_fft().add(var("fft_local")),
+            ));
+            body.push(let_const(Type::Bool, "active", var("fft").lt(total)));
+            body.push(let_const(Type::Index, "base", var("fft").mul(uint(n))));
+        }
+        match pass.io {
+            GlobalIo::Direct => {}
+            GlobalIo::StagedThroughShared | GlobalIo::ColumnTile => {
+                let block_base = Expr::Builtin(Builtin::BlockIndex)
+                    .cast(Type::Index)
+                    .mul(uint(m * n));
+                let per_transform = pass.access.ffts_per_transform();
+                body.push(let_const(Type::Index, "block_base", block_base));
                 body.push(let_const(
                     Type::Index,
-                    "fft",
-                    block_fft().add(var("fft_local")),
+                    "total",
+                    var("batch").cast(Type::Index).mul(uint(per_transform * n)),
                 ));
-                body.push(let_const(Type::Bool, "active", var("fft").lt(total)));
-                body.push(let_const(Type::Index, "base", var("fft").mul(uint(n))));
-            }
-            match pass.io {
-                GlobalIo::Direct => {}
-                GlobalIo::StagedThroughShared | GlobalIo::ColumnTile => {
-                    let block_base = Expr::Builtin(Builtin::BlockIndex)
-                        .cast(Type::Index)
-                        .mul(uint(m * n));
-                    body.push(let_const(Type::Index, "block_base", block_base));
-                    body.push(let_const(
-                        Type::Index,
-                        "total",
-                        var("batch").cast(Type::Index).mul(uint(per_transform * n)),
-                    ));
-                    body.push(Stmt::Comment(
-                        "Unit-stride copy of the block's slice of the batch into shared memory."
-                            .into(),
-                    ));
-                    body.extend(self.staged_load());
-                    body.push(Stmt::Barrier);
-                }
-            }
-        } else {
-            if pass.io == GlobalIo::Direct
-                || pass.output_io == GlobalIo::Direct
-                || self.rows_by_fft()
-            {
                 body.push(Stmt::Comment(
-                    "This thread's FFT, its column coordinates and where it starts.".into(),
+                    "Unit-stride copy of the block's slice of the batch into shared memory.".into(),
                 ));
-                body.push(let_const(
-                    Type::Index,
-                    "fft",
-                    block_fft().add(var("fft_local")),
-                ));
-                body.push(let_const(
-                    Type::Bool,
-                    "active",
-                    var("fft").lt(total.clone()),
-                ));
-                body.extend(self.locate_rows("fft", ("in_base", "out_base"), "fft_has_y"));
-            }
-            if pass.io == GlobalIo::ColumnTile || pass.output_io == GlobalIo::ColumnTile {
-                body.push(Stmt::Comment(format!(
-                    "The tile of {m} neighbouring FFTs: this thread copies points of FFT \
-                     tid % {m}, the warp runs of neighbouring FFTs."
-                )));
-                body.push(let_const(Type::Uint, "tile_f", var("tid").rem(uint(m))));
-                body.push(let_const(Type::Uint, "tile_k", var("tid").div(uint(m))));
-                body.push(let_const(
-                    Type::Uint,
-                    "tile_region",
-                    var("tile_f").mul(uint(pass.fft_stride)),
-                ));
-                match self.split_on_stores() {
-                    Some(mirrored) => body.extend(mirrored_tile(mirrored, block_fft())),
-                    None => {
-                        body.push(let_const(
-                            Type::Index,
-                            "tile_fft",
-                            block_fft().add(var("tile_f")),
-                        ));
-                        body.push(let_const(
-                            Type::Bool,
-                            "tile_active",
-                            var("tile_fft").lt(total.clone()),
-                        ));
-                    }
-                }
-                body.extend(self.locate("tile_fft", "tile_in_base", "tile_out_base"));
-            }
-            if pass.io == GlobalIo::ColumnTile {
-                body.extend(self.tile_load());
-                body.push(Stmt::Barrier);
-            }
-            if pass.io == GlobalIo::StagedThroughShared
-                || pass.output_io == GlobalIo::StagedThroughShared
-            {
-                body.push(let_const(Type::Index, "walk_ffts", total));
-            }
-            if pass.io == GlobalIo::StagedThroughShared {
-                body.push(Stmt::Comment(format!(
-                    "Row by row, unit stride: the block's {m} row(s) into shared memory{}.",
-                    match (self.pass.real, self.direction) {
-                        (Some(_), Direction::Inverse) => " (the half spectrum, whole)",
-                        _ => "",
-                    }
-                )));
-                body.extend(self.walk_load());
+                body.extend(self.staged_load());
                 body.push(Stmt::Barrier);
             }
         }
+        body
+    }
+
+    /// Where this thread's FFT starts by its column coordinates, the
+    /// block's tile of neighbouring FFTs where an end is tiled, and the
+    /// loads of a tiled or staged input.
+    fn located_start(&self, total: Expr) -> Vec<Stmt> {
+        let pass = self.pass;
+        let m = pass.ffts_per_block;
+        let mut body = Vec::new();
+        if pass.io == GlobalIo::Direct || pass.output_io == GlobalIo::Direct || self.rows_by_fft() {
+            body.push(Stmt::Comment(
+                "This thread's FFT, its column coordinates and where it starts.".into(),
+            ));
+            body.push(let_const(
+                Type::Index,
+                "fft",
+                self.block_fft().add(var("fft_local")),
+            ));
+            body.push(let_const(
+                Type::Bool,
+                "active",
+                var("fft").lt(total.clone()),
+            ));
+            body.extend(self.locate_rows("fft", ("in_base", "out_base"), "fft_has_y"));
+        }
+        if pass.io == GlobalIo::ColumnTile || pass.output_io == GlobalIo::ColumnTile {
+            body.extend(self.tile_start(total.clone()));
+        }
+        if pass.io == GlobalIo::ColumnTile {
+            body.extend(self.tile_load());
+            body.push(Stmt::Barrier);
+        }
+        if pass.io == GlobalIo::StagedThroughShared
+            || pass.output_io == GlobalIo::StagedThroughShared
+        {
+            body.push(let_const(Type::Index, "walk_ffts", total));
+        }
+        if pass.io == GlobalIo::StagedThroughShared {
+            body.push(Stmt::Comment(format!(
+                "Row by row, unit stride: the block's {m} row(s) into shared memory{}.",
+                match (self.pass.real, self.direction) {
+                    (Some(_), Direction::Inverse) => " (the half spectrum, whole)",
+                    _ => "",
+                }
+            )));
+            body.extend(self.walk_load());
+            body.push(Stmt::Barrier);
+        }
+        body
+    }
+
+    /// The block's tile of neighbouring FFTs: which FFT's points this
+    /// thread copies (`tile_fft`, or the mirrored column pairs of a split
+    /// on the stores) and where it starts.
+    fn tile_start(&self, total: Expr) -> Vec<Stmt> {
+        let pass = self.pass;
+        let m = pass.ffts_per_block;
+        let mut body = vec![
+            Stmt::Comment(format!(
+                "The tile of {m} neighbouring FFTs: this thread copies points of FFT \
+                 tid % {m}, the warp runs of neighbouring FFTs."
+            )),
+            let_const(Type::Uint, "tile_f", var("tid").rem(uint(m))),
+            let_const(Type::Uint, "tile_k", var("tid").div(uint(m))),
+            let_const(
+                Type::Uint,
+                "tile_region",
+                var("tile_f").mul(uint(pass.fft_stride)),
+            ),
+        ];
+        match self.split_on_stores() {
+            Some(mirrored) => body.extend(mirrored_tile(mirrored, self.block_fft())),
+            None => {
+                body.push(let_const(
+                    Type::Index,
+                    "tile_fft",
+                    self.block_fft().add(var("tile_f")),
+                ));
+                body.push(let_const(
+                    Type::Bool,
+                    "tile_active",
+                    var("tile_fft").lt(total),
+                ));
+            }
+        }
+        body.extend(self.locate("tile_fft", "tile_in_base", "tile_out_base"));
         body
     }
 
