@@ -1866,133 +1866,165 @@ impl Lowering<'_> {
     /// paired rows' Z[k] and Z[N - k]; for a C2R of paired rows the real
     /// and imaginary parts; else the values as they are.
     fn walk_store(&self) -> Vec<Stmt> {
+        match (self.r2c(), self.c2r()) {
+            (Some(real), _) if real.route == RealRoute::HalfLength && self.rows_by_fft() => {
+                self.split_by_pairs_walk(real)
+            }
+            (Some(real), _) if real.route == RealRoute::HalfLength => self.split_walk(real),
+            (Some(real), _) => self.separated_rows_walk(real),
+            (_, Some(real)) if real.route == RealRoute::PairedRows => self.paired_real_parts_walk(),
+            _ => self.values_walk(),
+        }
+    }
+
+    /// Value `index` of the walk's FFT `walk_f` in shared memory.
+    fn walk_shared(&self, index: Expr) -> Expr {
+        let at = var("walk_f").mul(uint(self.pass.fft_stride)).add(index);
+        Expr::complex(var("shared_re").at(at.clone()), var("shared_im").at(at))
+    }
+
+    /// The half-length split walked by pairs: Z[k] and Z[M - k] give X[k]
+    /// and X[M - k] (w_N^(M - k) = -conj w_N^k), one twiddle and two shared
+    /// loads for two outputs.
+    fn split_by_pairs_walk(&self, real: RealStep) -> Vec<Stmt> {
+        let stride = self.pass.access.output_stride;
+        let n = self.pass.n;
+        let at = |k: Expr| var("walk_out").add(strided(k, stride));
+        let shared = |index: Expr| self.walk_shared(index);
+        let offset = real
+            .twiddle_offset
+            .expect("a half-length step has its twiddles");
+        self.walk(n / 2 + 1, |k, _| {
+            let mirror = Expr::select(uint(0).lt(k.clone()), uint(n).sub(k.clone()), uint(0));
+            let loads = vec![
+                let_const(Type::Complex, "zk", shared(k.clone())),
+                let_const(Type::Complex, "zm", shared(mirror)),
+                let_const(
+                    Type::Complex,
+                    "wk",
+                    var(TWIDDLES).at(uint(offset).add(k.clone())),
+                ),
+            ];
+            let mut low = split(var("zk"), var("zm"), var("wk"));
+            low.push(assign(
+                self.output_element(at(k.clone())),
+                self.scaled(var("x")),
+            ));
+            let mut high = split(
+                var("zm"),
+                var("zk"),
+                Expr::complex(var("wk").re().neg(), var("wk").im()),
+            );
+            high.push(assign(
+                self.output_element(at(uint(n).sub(k))),
+                self.scaled(var("x")),
+            ));
+            let mut out = loads;
+            out.extend([Stmt::Scope(low), Stmt::Scope(high)]);
+            out
+        })
+    }
+
+    /// The half-length split walked value by value: X[k] from Z[k] and
+    /// Z[M - k].
+    fn split_walk(&self, real: RealStep) -> Vec<Stmt> {
+        let stride = self.pass.access.output_stride;
+        let n = self.pass.n;
+        let at = |k: Expr| var("walk_out").add(strided(k, stride));
+        let shared = |index: Expr| self.walk_shared(index);
+        let offset = real
+            .twiddle_offset
+            .expect("a half-length step has its twiddles");
+        self.walk(real.half_len(), |k, _| {
+            let mut out = split(
+                shared(k.clone().rem(uint(n))),
+                shared(uint(n).sub(k.clone()).rem(uint(n))),
+                var(TWIDDLES).at(uint(offset).add(k.clone())),
+            );
+            out.push(assign(self.output_element(at(k)), self.scaled(var("x"))));
+            out
+        })
+    }
+
+    /// Paired rows' half spectra: Z[k] and Z[N - k] give the rows' X[k] =
+    /// (Z[k] + conj Z[N - k]) / 2 and Y[k] = (Z[k] - conj Z[N - k]) / 2i.
+    fn separated_rows_walk(&self, real: RealStep) -> Vec<Stmt> {
         let stride = self.pass.access.output_stride;
         let n = self.pass.n;
         let at = |k: Expr| var("walk_out").add(strided(k, stride));
         let at_y = |k: Expr| var("walk_out_y").add(strided(k, stride));
-        let shared = |index: Expr| {
-            Expr::complex(
-                var("shared_re").at(var("walk_f")
-                    .mul(uint(self.pass.fft_stride))
-                    .add(index.clone())),
-                var("shared_im").at(var("walk_f").mul(uint(self.pass.fft_stride)).add(index)),
-            )
-        };
-        let output = self.buffers.output;
-        match (self.r2c(), self.c2r()) {
-            (Some(real), _) if real.route == RealRoute::HalfLength && self.rows_by_fft() => {
-                // By pairs: Z[k] and Z[M - k] give X[k] and X[M - k]
-                // (w_N^(M - k) = -conj w_N^k), one twiddle and two shared
-                // loads for two outputs.
-                let offset = real
-                    .twiddle_offset
-                    .expect("a half-length step has its twiddles");
-                self.walk(n / 2 + 1, |k, _| {
-                    let mirror =
-                        Expr::select(uint(0).lt(k.clone()), uint(n).sub(k.clone()), uint(0));
-                    let loads = vec![
-                        let_const(Type::Complex, "zk", shared(k.clone())),
-                        let_const(Type::Complex, "zm", shared(mirror)),
-                        let_const(
-                            Type::Complex,
-                            "wk",
-                            var(TWIDDLES).at(uint(offset).add(k.clone())),
-                        ),
-                    ];
-                    let mut low = split(var("zk"), var("zm"), var("wk"));
-                    low.push(assign(
-                        self.output_element(at(k.clone())),
-                        self.scaled(var("x")),
-                    ));
-                    let mut high = split(
-                        var("zm"),
-                        var("zk"),
-                        Expr::complex(var("wk").re().neg(), var("wk").im()),
-                    );
-                    high.push(assign(
-                        self.output_element(at(uint(n).sub(k))),
-                        self.scaled(var("x")),
-                    ));
-                    let mut out = loads;
-                    out.extend([Stmt::Scope(low), Stmt::Scope(high)]);
-                    out
-                })
-            }
-            (Some(real), _) if real.route == RealRoute::HalfLength => {
-                let offset = real
-                    .twiddle_offset
-                    .expect("a half-length step has its twiddles");
-                self.walk(real.half_len(), |k, _| {
-                    let mut out = split(
-                        shared(k.clone().rem(uint(n))),
-                        shared(uint(n).sub(k.clone()).rem(uint(n))),
-                        var(TWIDDLES).at(uint(offset).add(k.clone())),
-                    );
-                    out.push(assign(self.output_element(at(k)), self.scaled(var("x"))));
-                    out
-                })
-            }
-            // Paired rows: Z[k] and Z[N - k] give the rows' X[k] = (Z[k] +
-            // conj Z[N - k]) / 2 and Y[k] = (Z[k] - conj Z[N - k]) / 2i.
-            (Some(real), _) => self.walk(real.half_len(), |k, slot| {
-                let staged = |slot: Expr| {
-                    Expr::complex(var("shared_re").at(slot.clone()), var("shared_im").at(slot))
-                };
-                let mirror = Expr::select(
-                    uint(0).lt(k.clone()),
-                    slot.clone().add(uint(n)).sub(k.clone().mul(uint(2))),
-                    slot.clone(),
-                );
-                let half = |value: Expr| value.mul(Expr::Real(0.5 * self.scale()));
-                let (zk, zm) = (var("zk"), var("zm"));
-                vec![
-                    let_const(Type::Complex, "zk", staged(slot)),
-                    let_const(Type::Complex, "zm", staged(mirror)),
-                    assign(
-                        self.output_element(at(k.clone())),
+        self.walk(real.half_len(), |k, slot| {
+            let staged = |slot: Expr| {
+                Expr::complex(var("shared_re").at(slot.clone()), var("shared_im").at(slot))
+            };
+            let mirror = Expr::select(
+                uint(0).lt(k.clone()),
+                slot.clone().add(uint(n)).sub(k.clone().mul(uint(2))),
+                slot.clone(),
+            );
+            let half = |value: Expr| value.mul(Expr::Real(0.5 * self.scale()));
+            let (zk, zm) = (var("zk"), var("zm"));
+            vec![
+                let_const(Type::Complex, "zk", staged(slot)),
+                let_const(Type::Complex, "zm", staged(mirror)),
+                assign(
+                    self.output_element(at(k.clone())),
+                    Expr::complex(
+                        half(zk.clone().re().add(zm.clone().re())),
+                        half(zk.clone().im().sub(zm.clone().im())),
+                    ),
+                ),
+                Stmt::If(
+                    var("walk_has_y"),
+                    vec![assign(
+                        self.output_element(at_y(k)),
                         Expr::complex(
-                            half(zk.clone().re().add(zm.clone().re())),
-                            half(zk.clone().im().sub(zm.clone().im())),
+                            half(zk.clone().im().add(zm.clone().im())),
+                            half(zm.re().sub(zk.re())),
                         ),
-                    ),
-                    Stmt::If(
-                        var("walk_has_y"),
-                        vec![assign(
-                            self.output_element(at_y(k)),
-                            Expr::complex(
-                                half(zk.clone().im().add(zm.clone().im())),
-                                half(zm.re().sub(zk.re())),
-                            ),
-                        )],
-                    ),
-                ]
-            }),
-            // Paired rows: the real parts are row x's, the imaginary row y's.
-            (_, Some(real)) if real.route == RealRoute::PairedRows => self.walk(n, |k, slot| {
-                let scaled = |value: Expr| self.scaled_real(value);
-                let mut out = self.real_store(
+                    )],
+                ),
+            ]
+        })
+    }
+
+    /// A C2R's paired rows: the real parts are row x's, the imaginary row y's.
+    fn paired_real_parts_walk(&self) -> Vec<Stmt> {
+        let stride = self.pass.access.output_stride;
+        let n = self.pass.n;
+        let at = |k: Expr| var("walk_out").add(strided(k, stride));
+        let at_y = |k: Expr| var("walk_out_y").add(strided(k, stride));
+        let output = self.buffers.output;
+        self.walk(n, |k, slot| {
+            let scaled = |value: Expr| self.scaled_real(value);
+            let mut out = self.real_store(
+                output,
+                self.real_output,
+                at(k.clone()),
+                scaled(var("shared_re").at(slot.clone())),
+            );
+            out.push(Stmt::If(
+                var("walk_has_y"),
+                self.real_store(
                     output,
                     self.real_output,
-                    at(k.clone()),
-                    scaled(var("shared_re").at(slot.clone())),
-                );
-                out.push(Stmt::If(
-                    var("walk_has_y"),
-                    self.real_store(
-                        output,
-                        self.real_output,
-                        at_y(k),
-                        scaled(var("shared_im").at(slot)),
-                    ),
-                ));
-                out
-            }),
-            _ => self.walk(n, |k, slot| {
-                let value =
-                    Expr::complex(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
-                vec![assign(self.output_element(at(k)), self.scaled(value))]
-            }),
-        }
+                    at_y(k),
+                    scaled(var("shared_im").at(slot)),
+                ),
+            ));
+            out
+        })
+    }
+
+    /// The values as they are.
+    fn values_walk(&self) -> Vec<Stmt> {
+        let stride = self.pass.access.output_stride;
+        let n = self.pass.n;
+        let at = |k: Expr| var("walk_out").add(strided(k, stride));
+        self.walk(n, |k, slot| {
+            let value = Expr::complex(var("shared_re").at(slot.clone()), var("shared_im").at(slot));
+            vec![assign(self.output_element(at(k)), self.scaled(value))]
+        })
     }
 
     /// Input `point` of a half-length C2R's FFT, built from the half
