@@ -385,6 +385,15 @@ impl Lowering<'_> {
         }
     }
 
+    /// This thread's FFT of the launch (`fft`) and whether it is one of its
+    /// `total` (`active`).
+    fn this_fft(&self, total: Expr) -> [Stmt; 2] {
+        [
+            let_const(Type::Index, "fft", self.block_fft().add(var("fft_local"))),
+            let_const(Type::Bool, "active", var("fft").lt(total)),
+        ]
+    }
+
     /// The block's first FFT of the batch.
     fn block_fft(&self) -> Expr {
         Expr::Builtin(Builtin::BlockIndex)
@@ -402,12 +411,7 @@ impl Lowering<'_> {
         // from registers: it places its FFT both ways.
         let direct_out = pass.io != GlobalIo::Direct && pass.output_io == GlobalIo::Direct;
         if pass.io == GlobalIo::Direct || direct_out {
-            body.push(let_const(
-                Type::Index,
-                "fft",
-                self.block_fft().add(var("fft_local")),
-            ));
-            body.push(let_const(Type::Bool, "active", var("fft").lt(total)));
+            body.extend(self.this_fft(total));
             body.push(let_const(Type::Index, "base", var("fft").mul(uint(n))));
         }
         match pass.io {
@@ -444,16 +448,7 @@ impl Lowering<'_> {
             body.push(Stmt::Comment(
                 "This thread's FFT, its column coordinates and where it starts.".into(),
             ));
-            body.push(let_const(
-                Type::Index,
-                "fft",
-                self.block_fft().add(var("fft_local")),
-            ));
-            body.push(let_const(
-                Type::Bool,
-                "active",
-                var("fft").lt(total.clone()),
-            ));
+            body.extend(self.this_fft(total.clone()));
             body.extend(self.locate_rows("fft", ("in_base", "out_base"), "fft_has_y"));
         }
         if pass.io == GlobalIo::ColumnTile || pass.output_io == GlobalIo::ColumnTile {
