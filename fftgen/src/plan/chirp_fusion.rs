@@ -25,6 +25,7 @@ use super::access::{Access, Column};
 use super::bluestein::{AxisSide, Chirp, ChirpRole};
 use super::choices::ShapeChoices;
 use super::pass_planner::{holds_values, min_blocks_per_sm, plan_pass};
+use super::radix::values_per_thread;
 use super::real_step::AxisIndex;
 use super::{GlobalIo, LaneLayout, Pass, Twiddles};
 use crate::{Buffer, Layout, Precision, Target};
@@ -43,6 +44,10 @@ const CHIRP_STEP_VALUES: usize = 4;
 /// ([`LaneLayout::FftMinor`]: 227's FFTs of 480, 32 values over 16
 /// threads, take 120 registers) are not bound by this.
 const WHOLE_MAX_VALUES: usize = 16;
+
+/// Values a thread of the row's FFT of M holds from which the whole
+/// algorithm spreads it over more threads ([`with_fewer_values`]).
+const FEWER_VALUES_FROM: usize = 20;
 
 /// One side of the axis as the user's data (or a region of the workspace
 /// that holds it) has it: the buffer, its layout and what it holds.
@@ -175,6 +180,33 @@ pub(super) fn whole(
     columns
         .and_then(|columns| whole(&columns, true))
         .or_else(|| whole(fft, false))
+        .or_else(|| whole(&with_fewer_values(fft, precision, target)?, false))
+}
+
+/// The row's FFT of M spread over the fewest threads that hold at most
+/// [`WHOLE_MAX_VALUES`] values each, where it holds [`FEWER_VALUES_FROM`]
+/// or more (one thread per butterfly of its largest radix), so the whole
+/// algorithm fits registers in one kernel. On the H200
+/// (docs/bench/h200_bluestein_fewer_values.txt), f32 C2C / R2C: 1253
+/// 0.58 / 0.47 -> 0.91 / 0.75x cuFFT, 1902 0.68 -> 1.07x, 597 0.80 / 0.64
+/// -> 1.03 / 0.82x, 523 0.77 -> 1.02x; FFTs of 18 values lost 6-21% so
+/// (538 1.04 -> 0.82x, 571, 1136) and keep two kernels. `None` where no
+/// count of threads within a block does.
+fn with_fewer_values(fft: &Pass, precision: Precision, target: &Target) -> Option<Pass> {
+    if fft.lanes != LaneLayout::FftMajor || fft.values_per_thread < FEWER_VALUES_FROM {
+        return None;
+    }
+    let radices: Vec<usize> = fft.stages.iter().map(|stage| stage.radix).collect();
+    let smallest = radices.iter().copied().min()?;
+    let most = (fft.n / smallest).min(target.max_threads_per_block);
+    let threads = (fft.threads_per_fft + 1..=most)
+        .find(|&threads| values_per_thread(fft.n, &radices, threads) <= WHOLE_MAX_VALUES)?;
+    let choices = ShapeChoices {
+        radices: Some(radices),
+        threads_per_fft: Some(threads),
+        ..ShapeChoices::default()
+    };
+    plan_pass(fft.n, precision, &choices, target, &fft.access).ok()
 }
 
 /// The role of the whole algorithm over `rows`.

@@ -70,6 +70,10 @@ const REGISTERS_BESIDE_VALUES: usize = 20;
 /// threads double ([`Request::doubled_for_registers`]).
 const DOUBLED_THREADS_VALUES: usize = 30;
 
+/// Values a thread holds from which an f32 pass with lanes across FFTs asks
+/// for two blocks per SM ([`Request::minor_lifted`]).
+const MINOR_LIFTED_VALUES: usize = 24;
+
 /// [`REGISTERS_BESIDE_VALUES`] of a kernel that runs one block per SM.
 const LONE_BLOCK_REGISTERS_BESIDE_VALUES: usize = 16;
 
@@ -425,6 +429,9 @@ type OptInShape = (Vec<usize>, usize, usize);
 struct Threads {
     per_fft: usize,
     values: usize,
+    /// Whether the threads were doubled for registers
+    /// ([`Request::doubled_for_registers`]).
+    doubled: bool,
 }
 
 /// The Stockham stages of a pass, with what their shared-memory layout was
@@ -630,6 +637,7 @@ impl<'a> Request<'a> {
         planned_opt_in: Option<&OptInShape>,
     ) -> Result<Threads, Error> {
         let (n, max_threads) = (self.n, self.max_threads);
+        let mut doubled = false;
         let (threads_per_fft, values) = match (self.choices.threads_per_fft, planned_opt_in) {
             (None, Some((_, threads, _))) => (*threads, values_per_thread(n, radices, *threads)),
             // Radices by hand past max_size: the option with fewer values.
@@ -642,10 +650,12 @@ impl<'a> Request<'a> {
             .into_iter()
             .min_by_key(|&(_, values)| values)
             .expect("at least one option"),
-            (None, None) => self.doubled_for_registers(
-                radices,
-                thread_shape(n, radices, self.max_values, max_threads),
-            ),
+            (None, None) => {
+                let shape = thread_shape(n, radices, self.max_values, max_threads);
+                let (threads, values) = self.doubled_for_registers(radices, shape);
+                doubled = threads != shape.0;
+                (threads, values)
+            }
             (Some(threads), _) => {
                 // A thread past the largest stage's butterflies would never
                 // work; too few threads hold more values than registers do.
@@ -685,6 +695,7 @@ impl<'a> Request<'a> {
         Ok(Threads {
             per_fft: threads_per_fft,
             values,
+            doubled,
         })
     }
 
@@ -715,6 +726,37 @@ impl<'a> Request<'a> {
             true => (doubled, values_per_thread(self.n, radices, doubled)),
             false => (threads, values),
         }
+    }
+
+    /// Whether an f32 pass whose lanes hold different FFTs, each thread
+    /// keeping [`MINOR_LIFTED_VALUES`] or more values, runs at two blocks
+    /// per SM rather than the compiler's free choice: left free, ptxas gave
+    /// 336 as 24 x 14 135 registers over 252 threads, one block per SM.
+    /// On the H100 (docs/bench/h100_tune_minor_bounds.log), two blocks took
+    /// 336 71 -> 93% of the copy, 390 68 -> 88%, 420 67 -> 89%, 260 67 ->
+    /// 90%; on 40 sizes of 125-480 it was not set on
+    /// (docs/bench/h100_minor_bounds.txt) 240 0.70 -> 0.98x cuFFT, 384 0.68
+    /// -> 0.91x, 480 0.64 -> 0.86x, 270 0.99 -> 0.93x, none other lost more
+    /// than 1%. Threads doubled for registers keep theirs (300 over 20
+    /// threads lost 35% at two blocks), as do FFTs of one thread (24 to 32
+    /// points, not measured so); tiles of columns gained nothing so
+    /// (300x256, 336x100, 270x270 3% slower) and keep theirs.
+    fn minor_lifted(&self, threads: &Threads, block: &Block) -> bool {
+        self.precision == Precision::F32
+            && self.fused.is_none()
+            && !self.real_row
+            && self.access.is_dense(self.n)
+            && !threads.doubled
+            && threads.per_fft > 1
+            && threads.values >= MINOR_LIFTED_VALUES
+            && resident_by_value_words(
+                block.threads,
+                block.shared_bytes,
+                threads.values,
+                self.precision,
+                self.target,
+                2,
+            ) >= 2
     }
 
     /// Which lanes work on which FFT, and each stage: its butterflies per
@@ -1199,6 +1241,7 @@ impl<'a> Request<'a> {
                     _ => blocks,
                 }
             }
+            (None, LaneLayout::FftMinor) if self.minor_lifted(threads, block) => 2,
             // Staged small transforms were measured fastest with the compiler
             // free to use registers (commit c23e3fc and its docs/perf.md):
             // shared memory, not latency, bounds them.
