@@ -146,6 +146,69 @@ fn a_smooth_real_axis_beside_a_prime_axis_runs_the_real_planners_passes() {
     }
 }
 
+/// An axis of m x p (p its one prime factor past 31, m one kernel's and
+/// 31-smooth) where Bluestein's algorithm over the whole axis takes
+/// several kernels runs the FFTs of m with the four-step twiddle, then
+/// Bluestein's algorithm over p alone in one kernel, in place on the axis
+/// seen as p x m: two kernels, on PoCL within tolerance forward and
+/// inverse, 1D and as either axis of a 2D transform, C2C and the complex
+/// axis of a C2R, f32 and f64, strided; their H100 kernels compile
+/// without spilling. In place the first step would overwrite what it
+/// reads, so the axis keeps Bluestein's algorithm over all of it.
+#[test]
+fn a_prime_factor_runs_alone_after_the_smooth_ones() {
+    let c2c = TransformKind::C2c;
+    // The FFTs of m, twiddled, then Bluestein's algorithm over p alone.
+    let split = |spec: &FftSpec| {
+        let plan = fftgen::plan::plan(spec).unwrap();
+        let axis = *spec.shape.iter().max().unwrap();
+        let alone = plan.passes.windows(2).any(|pair| {
+            pair[0].step_twiddle.is_some()
+                && pair[0].chirp.is_none()
+                && pair[1]
+                    .chirp
+                    .is_some_and(|chirp| chirp.n * pair[0].n == axis)
+        });
+        (plan, alone)
+    };
+    for (shape, precision) in [
+        (vec![20148], Precision::F32),
+        (vec![20185], Precision::F64),
+        (vec![3, 20148], Precision::F32),
+        (vec![20148, 2], Precision::F64),
+    ] {
+        let spec = spec(&shape, c2c, precision);
+        let (plan, alone) = split(&spec);
+        assert!(
+            alone,
+            "{shape:?}: {:?}",
+            plan.passes.iter().map(|p| p.n).collect::<Vec<_>>()
+        );
+        assert_eq!(plan.passes.len(), shape.len() + 1, "{shape:?}");
+        check_spec_on_pocl(&spec, 2, ORIGIN);
+        compile_for_sm_90(&spec.clone().target(Target::H100), ORIGIN);
+    }
+    let strided = spec(&[20148], c2c, Precision::F32)
+        .normalization(Normalization::Unitary)
+        .layouts(
+            Layout {
+                strides: vec![2],
+                distance: 40400,
+            },
+            Layout {
+                strides: vec![3],
+                distance: 60500,
+            },
+        );
+    assert!(split(&strided).1);
+    check_spec_on_pocl(&strided, 2, ORIGIN);
+    // The C2R's complex axis is read from the input into the workspace.
+    let real = spec(&[20148, 6], TransformKind::R2c, Precision::F32);
+    check_spec_on_pocl(&real, 1, ORIGIN);
+    let in_place = spec(&[20148], c2c, Precision::F32).placement(Placement::InPlace);
+    assert!(!split(&in_place).1);
+}
+
 #[test]
 fn bluestein_kernels_compile_for_sm_90_without_spilling() {
     if !nvrtc() {
@@ -278,7 +341,8 @@ fn steps_on_several_passes_take_twice_the_passes_of_m() {
         })
         .collect();
     specs.extend([
-        h100(1388611, TransformKind::C2c, Precision::F32),
+        // 1388611 (7^2 x 17 x 1667) runs its prime factor alone in C2C.
+        h100(1388623, TransformKind::C2c, Precision::F32),
         h100(1388611, TransformKind::R2c, Precision::F32),
         h100(16141, TransformKind::C2c, Precision::F64),
         h100(1458246, TransformKind::C2c, Precision::F64),

@@ -18,11 +18,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     for file in files {
         let source = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
-        let compiled = compile_to_cubin_check(&source, &arch).map_err(|e| format!("{file}: {e}"))?;
+        let compiled =
+            compile_to_cubin_check(&source, &arch).map_err(|e| format!("{file}: {e}"))?;
         println!("{file} ({arch}):");
         for line in compiled.log.lines() {
             let line = line.trim_start_matches("ptxas info    : ").trim();
-            if line.starts_with("Compiling entry") || line.starts_with("Used") || line.contains("spill") {
+            if line.starts_with("Compiling entry")
+                || line.starts_with("Used")
+                || line.contains("spill")
+            {
                 println!("  {line}");
             }
         }

@@ -273,8 +273,24 @@ pub fn routes(plan: &Plan) -> Vec<String> {
                 true => (n / 2, format!(", the reals as {} complex pairs", n / 2)),
                 false => (n, String::new()),
             };
-            let Some(route) = AxisRoute::of(&plan.passes, length) else {
-                return format!("axis {axis} ({n}): Bluestein's algorithm ({why})");
+            // The prime factor alone ([`prime_factor_alone`]) after the
+            // FFTs of the rest.
+            let p = *prime_factors(n).last().expect("n >= 2 has a prime factor");
+            let (length, route, alone) = match AxisRoute::of(&plan.passes, length) {
+                Some(route) => (length, route, String::new()),
+                None => match AxisRoute::of(&plan.passes, p).filter(|_| p < length) {
+                    Some(route) => (
+                        p,
+                        route,
+                        format!(
+                            ", alone: first the FFTs of {} with the four-step twiddle (1 kernel), \
+                             then over the axis seen as {p} x {} points",
+                            n / p,
+                            n / p
+                        ),
+                    ),
+                    None => return format!("axis {axis} ({n}): Bluestein's algorithm ({why})"),
+                },
             };
             let least = padded_length(length);
             let padded = route.padded;
@@ -315,8 +331,8 @@ pub fn routes(plan: &Plan) -> Vec<String> {
                 }
             };
             format!(
-                "axis {axis} ({n}): Bluestein's algorithm ({why}{pairs}): a cyclic convolution \
-                 of {padded} points ({which}) by two FFTs of {padded}, {how}{split}"
+                "axis {axis} ({n}): Bluestein's algorithm ({why}{pairs}{alone}): a cyclic \
+                 convolution of {padded} points ({which}) by two FFTs of {padded}, {how}{split}"
             )
         })
         .collect()
@@ -859,7 +875,7 @@ fn complex_axes(
         .filter(|&a| needs_bluestein(spec.shape[a]))
         .collect();
     for &axis in &prime {
-        let (axis_passes, end) = axis_passes(
+        let (mut axis_passes, mut end) = axis_passes(
             spec,
             target,
             wisdom,
@@ -869,6 +885,17 @@ fn complex_axes(
             base,
             steps,
         )?;
+        // Where the FFTs of M over the whole axis take passes, the prime
+        // factor alone runs in fewer kernels; where they take one kernel
+        // each, it lost (H100, 12x2525 1.33 -> 0.73x cuFFT).
+        if axis_passes.len() > 2 {
+            if let Some((split, split_end)) =
+                prime_factor_alone(spec, target, wisdom, axis, at, to, base, steps)?
+                    .filter(|(split, _)| split.len() < axis_passes.len())
+            {
+                (axis_passes, end) = (split, split_end);
+            }
+        }
         passes.extend(axis_passes);
         extent = extent.max(end);
         at = to;
@@ -887,6 +914,90 @@ fn complex_axes(
         extent = extent.max(end);
     }
     Ok((passes, extent))
+}
+
+/// The passes of `axis` (n = m p points, p its one prime factor past 31,
+/// m 31-smooth and one kernel's) from `from` into `to` as two steps of
+/// seed 001's four-step: the FFTs of m with the four-step twiddle on their
+/// stores, into `to` ([`super::multipass::first_step`]); then Bluestein's
+/// algorithm over p alone, in place on `to` seen as p x m (the axis's
+/// points m apart, its m columns neighbours), which needs no twiddle after
+/// it. So the chirps pad p to M >= 2p - 1 points, not n: 107865 (2295 x
+/// 47) runs 2 kernels where Bluestein over the whole axis runs 4 (FFTs of
+/// M = 216000 in two passes each). On the H100
+/// (docs/bench/h100_prime_factor_alone.txt), cuFFT/ours f32: 107865 0.57
+/// -> 1.57x, 57785 0.75 -> 2.61x, 13409 0.31 -> 1.35x, 26059 0.45 ->
+/// 1.16x, 12 of 14 other sizes of 3 kernels gained 5-120%; 371128 (p =
+/// 2017, its Bluestein's algorithm in two kernels) lost 14%, 519660 11%;
+/// f64 107865 0.47 -> 0.99x. `None` where the axis is not of that
+/// form, `from` and `to` are one buffer (the first step writes apart from
+/// what it reads), or the view of `to` would take a fourth axis.
+#[allow(clippy::too_many_arguments)]
+fn prime_factor_alone(
+    spec: &FftSpec,
+    target: &Target,
+    wisdom: &Wisdom,
+    axis: usize,
+    from: (Buffer, &Layout),
+    to: (Buffer, &Layout),
+    base: usize,
+    steps: Steps,
+) -> Result<Option<(Vec<Pass>, usize)>, Error> {
+    let n = spec.shape[axis];
+    let p = *prime_factors(n)
+        .last()
+        .expect("an axis of more than one point");
+    let m = n / p;
+    let fits = m >= 2
+        && m % p != 0
+        && is_smooth(m)
+        && m <= super::pass_planner::max_size(spec.precision)
+        && !one_buffer(spec, from.0, to.0)
+        && spec.shape.len() < 3;
+    if !fits {
+        return Ok(None);
+    }
+    let first = super::multipass::first_step(spec, target, axis, &[m, p], from, to)?;
+    // `to` seen with the axis as p x m: point k0 + m r' of the axis at
+    // r' (m s apart) and k0 (s apart).
+    let stride = to.1.strides[axis];
+    let mut shape = spec.shape.clone();
+    let mut strides = to.1.strides.clone();
+    shape.splice(axis..=axis, [p, m]);
+    strides.splice(axis..=axis, [m * stride, stride]);
+    let view = Layout {
+        strides,
+        ..to.1.clone()
+    };
+    let view_spec = FftSpec {
+        shape,
+        kind: TransformKind::C2c,
+        input_layout: Some(view.clone()),
+        output_layout: Some(view.clone()),
+        placement: Placement::InPlace,
+        normalization: Normalization::None,
+        choices: Default::default(),
+        ..spec.clone()
+    };
+    let (bluestein, end) = axis_passes(
+        &view_spec,
+        target,
+        wisdom,
+        axis,
+        UserSide::new(to.0, &view, AxisSide::Complex),
+        UserSide::new(to.0, &view, AxisSide::Complex),
+        base,
+        steps,
+    )?;
+    let mut passes = vec![first];
+    passes.extend(bluestein);
+    Ok(Some((passes, end)))
+}
+
+/// Whether `a` and `b` are one buffer: the same, or the input and the
+/// output of a transform in place.
+fn one_buffer(spec: &FftSpec, a: Buffer, b: Buffer) -> bool {
+    a == b || (spec.placement == Placement::InPlace && a != Buffer::Scratch && b != Buffer::Scratch)
 }
 
 /// The passes of the axes of a complex transform of `spec` but the `done`

@@ -489,6 +489,45 @@ fn plan_steps(
     Ok(passes)
 }
 
+/// The first step of `axis` split into `factors` (seed 001's four-step),
+/// reading `from` and writing `to` (different buffers): its FFTs of
+/// `factors[0]` points and the four-step twiddle on its stores, leaving
+/// the axis where the later steps read it as [`step_access`] lays it out.
+/// Bluestein's algorithm takes an axis's one prime factor past 31 so, as
+/// the step after this one (plan/bluestein.rs).
+pub(super) fn first_step(
+    spec: &FftSpec,
+    target: &Target,
+    axis: usize,
+    factors: &[usize],
+    from: (Buffer, &Layout),
+    to: (Buffer, &Layout),
+) -> Result<Pass, Error> {
+    let step = Step::of_axis(axis, factors, 0);
+    let (access, twiddle) = step_access(&step, &spec.shape, from.0, to.0, |buffer| {
+        match buffer == from.0 {
+            true => from.1,
+            false => to.1,
+        }
+    });
+    let io = PassIo {
+        column_io: ColumnIo::Tile,
+        step_twiddles: None,
+    };
+    let shapes = ShapeChoices {
+        column_io: Some(io.column_io),
+        ..ShapeChoices::default()
+    };
+    let mut pass = step.plan_pass(spec.precision, &shapes, target, &access)?;
+    if let Some((column, span)) = twiddle {
+        let Twiddles::RoundedF64Table { len } = pass.twiddles;
+        let mut step_twiddle = StepTwiddle::new(column, span, len);
+        step_twiddle.form = io.step_twiddle_form(&pass, target);
+        pass.step_twiddle = Some(step_twiddle);
+    }
+    Ok(pass)
+}
+
 /// The longest FFT a column pass holds: a tile of 32-byte runs of
 /// neighbouring columns (4 in f32, 2 in f64), both parts, in the target's
 /// shared memory (opt-in where granted: on Hopper 4096-point columns, so
