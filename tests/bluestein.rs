@@ -151,10 +151,9 @@ fn a_smooth_real_axis_beside_a_prime_axis_runs_the_real_planners_passes() {
 /// several kernels runs the FFTs of m with the four-step twiddle, then
 /// Bluestein's algorithm over p alone in one kernel, in place on the axis
 /// seen as p x m: two kernels, on PoCL within tolerance forward and
-/// inverse, 1D and as either axis of a 2D transform, C2C and the complex
-/// axis of a C2R, f32 and f64, strided; their H100 kernels compile
-/// without spilling. In place the first step would overwrite what it
-/// reads, so the axis keeps Bluestein's algorithm over all of it.
+/// inverse, 1D and as an axis of 2D and 3D transforms, C2C and the
+/// complex axis of R2C and C2R, f32 and f64, strided and in place; their
+/// H100 kernels compile without spilling.
 #[test]
 fn a_prime_factor_runs_alone_after_the_smooth_ones() {
     let c2c = TransformKind::C2c;
@@ -202,11 +201,25 @@ fn a_prime_factor_runs_alone_after_the_smooth_ones() {
         );
     assert!(split(&strided).1);
     check_spec_on_pocl(&strided, 2, ORIGIN);
-    // The C2R's complex axis is read from the input into the workspace.
-    let real = spec(&[20148, 6], TransformKind::R2c, Precision::F32);
-    check_spec_on_pocl(&real, 1, ORIGIN);
-    let in_place = spec(&[20148], c2c, Precision::F32).placement(Placement::InPlace);
-    assert!(!split(&in_place).1);
+    // In place the first step writes the workspace, which Bluestein's
+    // algorithm reads: 1D, the R2C's complex axis (in place on the half
+    // spectrum; the C2R's reads the input into the workspace), and a 3D
+    // transform's first or last axis, its other two seen as one.
+    let in_place = spec(&[20148], c2c, Precision::F64).placement(Placement::InPlace);
+    assert!(split(&in_place).1);
+    check_spec_on_pocl(&in_place, 2, ORIGIN);
+    check_spec_on_pocl(
+        &spec(&[20148, 6], TransformKind::R2c, Precision::F32),
+        1,
+        ORIGIN,
+    );
+    for shape in [[20148, 3, 2], [2, 3, 20148]] {
+        let cube = spec(&shape, c2c, Precision::F32).placement(Placement::InPlace);
+        assert!(split(&cube).1, "{shape:?}");
+        check_spec_on_pocl(&cube, 1, ORIGIN);
+    }
+    // The middle axis's others are not one run: Bluestein over all of it.
+    assert!(!split(&spec(&[2, 20148, 3], c2c, Precision::F32)).1);
 }
 
 #[test]

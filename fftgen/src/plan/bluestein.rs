@@ -924,14 +924,15 @@ fn complex_axes(
 /// points m apart, its m columns neighbours), which needs no twiddle after
 /// it. So the chirps pad p to M >= 2p - 1 points, not n: 107865 (2295 x
 /// 47) runs 2 kernels where Bluestein over the whole axis runs 4 (FFTs of
-/// M = 216000 in two passes each). On the H100
+/// M = 216000 in two passes each). In place, the first step writes the
+/// workspace. On the H100
 /// (docs/bench/h100_prime_factor_alone.txt), cuFFT/ours f32: 107865 0.57
 /// -> 1.57x, 57785 0.75 -> 2.61x, 13409 0.31 -> 1.35x, 26059 0.45 ->
 /// 1.16x, 12 of 14 other sizes of 3 kernels gained 5-120%; 371128 (p =
 /// 2017, its Bluestein's algorithm in two kernels) lost 14%, 519660 11%;
-/// f64 107865 0.47 -> 0.99x. `None` where the axis is not of that
-/// form, `from` and `to` are one buffer (the first step writes apart from
-/// what it reads), or the view of `to` would take a fourth axis.
+/// f64 107865 0.47 -> 0.99x. `None` where the axis is not of that form,
+/// in place with the workspace taken, or where the views would take a
+/// fourth axis.
 #[allow(clippy::too_many_arguments)]
 fn prime_factor_alone(
     spec: &FftSpec,
@@ -948,33 +949,38 @@ fn prime_factor_alone(
         .last()
         .expect("an axis of more than one point");
     let m = n / p;
-    let fits = m >= 2
-        && m % p != 0
-        && is_smooth(m)
-        && m <= super::pass_planner::max_size(spec.precision)
-        && !one_buffer(spec, from.0, to.0)
-        && spec.shape.len() < 3;
-    if !fits {
+    let fits =
+        m >= 2 && m % p != 0 && is_smooth(m) && m <= super::pass_planner::max_size(spec.precision);
+    // The first step writes apart from what it reads: into `to`, or where
+    // `to` is what it reads, into the workspace (then empty), which
+    // Bluestein's algorithm reads from.
+    let dense = Layout::contiguous(&spec.shape);
+    let (between, base) = match one_buffer(spec, from.0, to.0) {
+        false => (to, base),
+        true if base == 0 && from.0 != Buffer::Scratch => {
+            ((Buffer::Scratch, &dense), dense.distance)
+        }
+        true => return Ok(None),
+    };
+    let (Some((view_from, view_axis)), Some((view_to, _))) = (
+        seen_as_p_by_m(spec, axis, p, between.1),
+        seen_as_p_by_m(spec, axis, p, to.1),
+    ) else {
+        return Ok(None);
+    };
+    if !fits || view_from.0 != view_to.0 {
         return Ok(None);
     }
-    let first = super::multipass::first_step(spec, target, axis, &[m, p], from, to)?;
-    // `to` seen with the axis as p x m: point k0 + m r' of the axis at
-    // r' (m s apart) and k0 (s apart).
-    let stride = to.1.strides[axis];
-    let mut shape = spec.shape.clone();
-    let mut strides = to.1.strides.clone();
-    shape.splice(axis..=axis, [p, m]);
-    strides.splice(axis..=axis, [m * stride, stride]);
-    let view = Layout {
-        strides,
-        ..to.1.clone()
-    };
+    let first = super::multipass::first_step(spec, target, axis, &[m, p], from, between)?;
     let view_spec = FftSpec {
-        shape,
+        shape: view_to.0.clone(),
         kind: TransformKind::C2c,
-        input_layout: Some(view.clone()),
-        output_layout: Some(view.clone()),
-        placement: Placement::InPlace,
+        input_layout: Some(view_from.1.clone()),
+        output_layout: Some(view_to.1.clone()),
+        placement: match between.0 == to.0 {
+            true => Placement::InPlace,
+            false => Placement::OutOfPlace,
+        },
         normalization: Normalization::None,
         choices: Default::default(),
         ..spec.clone()
@@ -983,15 +989,57 @@ fn prime_factor_alone(
         &view_spec,
         target,
         wisdom,
-        axis,
-        UserSide::new(to.0, &view, AxisSide::Complex),
-        UserSide::new(to.0, &view, AxisSide::Complex),
+        view_axis,
+        UserSide::new(between.0, &view_from.1, AxisSide::Complex),
+        UserSide::new(to.0, &view_to.1, AxisSide::Complex),
         base,
         steps,
     )?;
     let mut passes = vec![first];
     passes.extend(bluestein);
     Ok(Some((passes, end)))
+}
+
+/// `spec`'s shape and `layout` with `axis` seen as p x m (point k0 + m r'
+/// of the axis at r', m strides apart, and k0), and where the p axis is:
+/// at most three axes, two of the other axes made one where `layout`
+/// holds them as one run (a 3D transform's first or last axis, dense).
+/// `None` where they would take four.
+fn seen_as_p_by_m(
+    spec: &FftSpec,
+    axis: usize,
+    p: usize,
+    layout: &Layout,
+) -> Option<((Vec<usize>, Layout), usize)> {
+    let m = spec.shape[axis] / p;
+    let stride = layout.strides[axis];
+    let mut shape = spec.shape.clone();
+    let mut strides = layout.strides.clone();
+    let mut p_axis = axis;
+    // Two neighbouring other axes, the outer `layout` holds the inner's
+    // count of strides apart, as one.
+    if shape.len() == 3 {
+        let (outer, inner) = match axis {
+            0 => (1, 2),
+            2 => (0, 1),
+            _ => return None,
+        };
+        if strides[outer] != shape[inner] * strides[inner] {
+            return None;
+        }
+        shape.splice(outer..=inner, [shape[outer] * shape[inner]]);
+        strides.splice(outer..=inner, [strides[inner]]);
+        if axis == 2 {
+            p_axis = 1;
+        }
+    }
+    shape.splice(p_axis..=p_axis, [p, m]);
+    strides.splice(p_axis..=p_axis, [m * stride, stride]);
+    let view = Layout {
+        strides,
+        distance: layout.distance,
+    };
+    Some(((shape, view), p_axis))
 }
 
 /// Whether `a` and `b` are one buffer: the same, or the input and the
