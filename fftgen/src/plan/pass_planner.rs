@@ -737,10 +737,13 @@ impl<'a> Request<'a> {
     /// 90%; on 40 sizes of 125-480 it was not set on
     /// (docs/bench/h100_minor_bounds.txt) 240 0.70 -> 0.98x cuFFT, 384 0.68
     /// -> 0.91x, 480 0.64 -> 0.86x, 270 0.99 -> 0.93x, none other lost more
-    /// than 1%. Threads doubled for registers keep theirs (300 over 20
-    /// threads lost 35% at two blocks), as do FFTs of one thread (24 to 32
-    /// points, not measured so); tiles of columns gained nothing so
-    /// (300x256, 336x100, 270x270 3% slower) and keep theirs.
+    /// than 1%; on the H200 (docs/bench/h200_tune_minor_bounds_v32.log)
+    /// two blocks ran 320, 416 and 448 fastest of every bound and thread
+    /// count, 480 8% slower than three. Threads doubled for registers keep
+    /// theirs (300 over 20 threads lost 35% at two blocks), as do FFTs of
+    /// one thread (24 to 32 points, not measured so); tiles of columns
+    /// gained nothing so (300x256, 336x100, 270x270 3% slower) and keep
+    /// theirs.
     fn minor_lifted(&self, threads: &Threads, block: &Block) -> bool {
         self.precision == Precision::F32
             && self.fused.is_none()
