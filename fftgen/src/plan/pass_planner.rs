@@ -739,11 +739,14 @@ impl<'a> Request<'a> {
     /// -> 0.91x, 480 0.64 -> 0.86x, 270 0.99 -> 0.93x, none other lost more
     /// than 1%; on the H200 (docs/bench/h200_tune_minor_bounds_v32.log)
     /// two blocks ran 320, 416 and 448 fastest of every bound and thread
-    /// count, 480 8% slower than three. Threads doubled for registers keep
-    /// theirs (300 over 20 threads lost 35% at two blocks), as do FFTs of
-    /// one thread (24 to 32 points, not measured so); tiles of columns
-    /// gained nothing so (300x256, 336x100, 270x270 3% slower) and keep
-    /// theirs.
+    /// count, 480 8% slower than three. Not measured: the rule's sizes
+    /// below 125 and past 480 (46-124 and 483-961 in the stored plans
+    /// list, two stages with a radix of 17 to 31), where 62 took 24% less
+    /// time at 3-4 blocks than at one (docs/bench/h200_prime_radix_bounds.log).
+    /// Threads doubled for registers keep theirs (300 over 20 threads lost
+    /// 35% at two blocks), as do FFTs of one thread (24 to 32 points, not
+    /// measured so); tiles of columns gained nothing so (300x256, 336x100,
+    /// 270x270 3% slower) and keep theirs.
     fn minor_lifted(&self, threads: &Threads, block: &Block) -> bool {
         self.precision == Precision::F32
             && self.fused.is_none()
