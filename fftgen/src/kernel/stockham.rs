@@ -155,33 +155,7 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
             output: "data",
         },
     };
-    // The reals of a full-length real step (paired rows or not) have a
-    // pointer of their own type out of place; in place they are addressed
-    // through the complex one (the half spectrum overlays them).
-    let full_length = |ends: fn(RealEnd) -> bool| {
-        pass.real.is_some_and(|r| {
-            r.route.reads_single_reals() && placement == Placement::OutOfPlace && ends(r.end)
-        })
-    };
-    // So do the reals of a Bluestein FFT's chirped loads or stores.
-    let chirp_reals = |reads: bool| {
-        placement == Placement::OutOfPlace
-            && match pass.chirp.map(|c| c.role) {
-                Some(ChirpRole::Load { side }) => reads && side == AxisSide::Reals,
-                Some(ChirpRole::Store { side }) => !reads && side == AxisSide::Reals,
-                Some(ChirpRole::Whole { from, to }) => match reads {
-                    true => from == AxisSide::Reals,
-                    false => to == AxisSide::Reals,
-                },
-                _ => false,
-            }
-    };
-    let real_input = (direction == Direction::Forward
-        && full_length(|end| matches!(end, RealEnd::Both | RealEnd::Loads(_))))
-        || chirp_reals(true);
-    let real_output = (direction == Direction::Inverse
-        && full_length(|end| matches!(end, RealEnd::Both | RealEnd::Stores(_))))
-        || chirp_reals(false);
+    let (real_input, real_output) = real_sides(pass, direction, placement);
     let params = kernel_params(placement, real_input, real_output, has_twiddles(pass));
     let lowering = |pass, segment| Lowering {
         plan,
@@ -225,6 +199,38 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
         params,
         body,
     }
+}
+
+/// Whether `pass`'s input and output, in `direction`, are reals with a
+/// pointer of their own type: those of a full-length real step (paired
+/// rows or not) and of a Bluestein FFT's chirped loads or stores, out of
+/// place; in place they are addressed through the complex pointer (the
+/// half spectrum overlays them).
+fn real_sides(pass: &Pass, direction: Direction, placement: Placement) -> (bool, bool) {
+    let full_length = |ends: fn(RealEnd) -> bool| {
+        pass.real.is_some_and(|r| {
+            r.route.reads_single_reals() && placement == Placement::OutOfPlace && ends(r.end)
+        })
+    };
+    let chirp_reals = |reads: bool| {
+        placement == Placement::OutOfPlace
+            && match pass.chirp.map(|c| c.role) {
+                Some(ChirpRole::Load { side }) => reads && side == AxisSide::Reals,
+                Some(ChirpRole::Store { side }) => !reads && side == AxisSide::Reals,
+                Some(ChirpRole::Whole { from, to }) => match reads {
+                    true => from == AxisSide::Reals,
+                    false => to == AxisSide::Reals,
+                },
+                _ => false,
+            }
+    };
+    let real_input = (direction == Direction::Forward
+        && full_length(|end| matches!(end, RealEnd::Both | RealEnd::Loads(_))))
+        || chirp_reals(true);
+    let real_output = (direction == Direction::Inverse
+        && full_length(|end| matches!(end, RealEnd::Both | RealEnd::Stores(_))))
+        || chirp_reals(false);
+    (real_input, real_output)
 }
 
 struct Lowering<'a> {
@@ -1737,120 +1743,149 @@ impl Lowering<'_> {
     /// rows' reals as real and imaginary parts, or their half spectra
     /// merged into the whole spectrum of N, Z = X + i Y).
     fn walk_load(&self) -> Vec<Stmt> {
-        let stride = self.pass.access.input_stride;
-        let at = |base: &str, k: Expr| var(base).add(strided(k, stride));
+        match self.c2r() {
+            _ if self.paired() && self.direction == Direction::Forward => {
+                match self.paired_reals_in_one_run() {
+                    true => self.paired_reals_run_walk(),
+                    false => self.paired_reals_walk(),
+                }
+            }
+            Some(real) if self.paired() => self.merged_rows_walk(real),
+            Some(real) => self.values_load_walk(real.half_len()),
+            None => self.values_load_walk(self.pass.n),
+        }
+    }
+
+    /// Point `k` of the walk's row at `base` (`walk_in` or `walk_in_y`), on
+    /// the input's stride.
+    fn walk_in(&self, base: &str, k: Expr) -> Expr {
+        var(base).add(strided(k, self.pass.access.input_stride))
+    }
+
+    /// `y`, of type `ty`: `value` where the walk has a second row, else
+    /// `zero` (past the last row).
+    fn row_y(value: Expr, ty: Type, zero: Expr) -> Vec<Stmt> {
+        vec![
+            Stmt::Let {
+                ty,
+                name: "y".into(),
+                init: zero,
+                constant: false,
+            },
+            Stmt::If(var("walk_has_y"), vec![assign(var("y"), value)]),
+        ]
+    }
+
+    /// Stores `re` and `im` at `slot` of shared memory.
+    fn store_shared(slot: Expr, re: Expr, im: Expr) -> Vec<Stmt> {
+        vec![
+            assign(var("shared_re").at(slot.clone()), re),
+            assign(var("shared_im").at(slot), im),
+        ]
+    }
+
+    /// Paired R2C rows read as one run: row x's reals the real parts, row
+    /// y's the imaginary (0 past the last row).
+    fn paired_reals_run_walk(&self) -> Vec<Stmt> {
         let input = self.buffers.input;
-        let row_y = |value: Expr, ty: Type, zero: Expr| {
+        self.walk_pairs(self.pass.n, |row_y, exists, at, slot| {
+            let value = self.real_load(input, self.real_input, at);
             vec![
                 Stmt::Let {
-                    ty,
-                    name: "y".into(),
-                    init: zero,
+                    ty: Type::Real,
+                    name: "v".into(),
+                    init: Expr::Real(0.0),
                     constant: false,
                 },
-                Stmt::If(var("walk_has_y"), vec![assign(var("y"), value)]),
+                Stmt::If(exists, vec![assign(var("v"), value)]),
+                Stmt::If(
+                    row_y.clone().lt(uint(1)),
+                    vec![assign(var("shared_re").at(slot.clone()), var("v"))],
+                ),
+                Stmt::If(
+                    uint(0).lt(row_y),
+                    vec![assign(var("shared_im").at(slot), var("v"))],
+                ),
             ]
-        };
-        let store = |slot: Expr, re: Expr, im: Expr| {
-            vec![
-                assign(var("shared_re").at(slot.clone()), re),
-                assign(var("shared_im").at(slot), im),
-            ]
-        };
-        if self.paired() && self.direction == Direction::Forward {
-            if self.paired_reals_in_one_run() {
-                // Row x's reals the real parts, row y's the imaginary (0
-                // past the last row).
-                return self.walk_pairs(self.pass.n, |row_y, exists, at, slot| {
-                    let value = self.real_load(input, self.real_input, at);
-                    vec![
-                        Stmt::Let {
-                            ty: Type::Real,
-                            name: "v".into(),
-                            init: Expr::Real(0.0),
-                            constant: false,
-                        },
-                        Stmt::If(exists, vec![assign(var("v"), value)]),
-                        Stmt::If(
-                            row_y.clone().lt(uint(1)),
-                            vec![assign(var("shared_re").at(slot.clone()), var("v"))],
-                        ),
-                        Stmt::If(
-                            uint(0).lt(row_y),
-                            vec![assign(var("shared_im").at(slot), var("v"))],
-                        ),
-                    ]
-                });
-            }
-            return self.walk(self.pass.n, |k, slot| {
-                let load = |base| self.real_load(input, self.real_input, at(base, k.clone()));
-                let mut out = row_y(load("walk_in_y"), Type::Real, Expr::Real(0.0));
-                out.extend(store(slot, load("walk_in"), var("y")));
-                out
-            });
-        }
-        if let Some(real) = self.c2r().filter(|_| self.paired()) {
-            let n = self.pass.n;
-            return self.walk(real.half_len(), |k, slot| {
-                let zero = Expr::complex(Expr::Real(0.0), Expr::Real(0.0));
-                let mut out = vec![let_const(
-                    Type::Complex,
-                    "a",
-                    self.input_load(at("walk_in", k.clone())),
-                )];
-                out.extend(row_y(
-                    self.input_load(at("walk_in_y", k.clone())),
-                    Type::Complex,
-                    zero,
-                ));
-                // X[0] (and X[N / 2] of an even N) are real in a Hermitian
-                // spectrum, their own mirrors: their imaginary parts are
-                // ignored, as numpy's irfft does.
-                let mirrored = uint(0)
-                    .lt(k.clone())
-                    .and(k.clone().mul(uint(2)).lt(uint(n)));
-                out.extend([
-                    let_const(Type::Bool, "mirrored", mirrored),
-                    let_const(
-                        Type::Real,
-                        "ai",
-                        Expr::select(var("mirrored"), var("a").im(), Expr::Real(0.0)),
-                    ),
-                    let_const(
-                        Type::Real,
-                        "bi",
-                        Expr::select(var("mirrored"), var("y").im(), Expr::Real(0.0)),
-                    ),
-                ]);
-                // Z[k] = X[k] + i Y[k], Z[N - k] = conj X[k] + i conj Y[k].
-                out.extend(store(
-                    slot.clone(),
-                    var("a").re().sub(var("bi")),
-                    var("ai").add(var("y").re()),
-                ));
-                let mirror = slot.add(uint(n)).sub(k.mul(uint(2)));
-                out.push(Stmt::If(
-                    var("mirrored"),
-                    store(
-                        mirror,
-                        var("a").re().add(var("bi")),
-                        var("y").re().sub(var("ai")),
-                    ),
-                ));
-                out
-            });
-        }
-        let len = match self.c2r() {
-            Some(real) => real.half_len(),
-            None => self.pass.n,
-        };
+        })
+    }
+
+    /// Paired R2C rows read row by row, point by point: row x's reals the
+    /// real parts, row y's the imaginary.
+    fn paired_reals_walk(&self) -> Vec<Stmt> {
+        let input = self.buffers.input;
+        self.walk(self.pass.n, |k, slot| {
+            let load = |base| self.real_load(input, self.real_input, self.walk_in(base, k.clone()));
+            let mut out = Self::row_y(load("walk_in_y"), Type::Real, Expr::Real(0.0));
+            out.extend(Self::store_shared(slot, load("walk_in"), var("y")));
+            out
+        })
+    }
+
+    /// Paired C2R rows: two rows' half spectra X and Y merged into Z[k] =
+    /// X[k] + i Y[k] and its mirror Z[N - k] = conj X[k] + i conj Y[k].
+    fn merged_rows_walk(&self, real: RealStep) -> Vec<Stmt> {
+        let n = self.pass.n;
+        self.walk(real.half_len(), |k, slot| {
+            let zero = Expr::complex(Expr::Real(0.0), Expr::Real(0.0));
+            let mut out = vec![let_const(
+                Type::Complex,
+                "a",
+                self.input_load(self.walk_in("walk_in", k.clone())),
+            )];
+            out.extend(Self::row_y(
+                self.input_load(self.walk_in("walk_in_y", k.clone())),
+                Type::Complex,
+                zero,
+            ));
+            // X[0] (and X[N / 2] of an even N) are real in a Hermitian
+            // spectrum, their own mirrors: their imaginary parts are
+            // ignored, as numpy's irfft does.
+            let mirrored = uint(0)
+                .lt(k.clone())
+                .and(k.clone().mul(uint(2)).lt(uint(n)));
+            out.extend([
+                let_const(Type::Bool, "mirrored", mirrored),
+                let_const(
+                    Type::Real,
+                    "ai",
+                    Expr::select(var("mirrored"), var("a").im(), Expr::Real(0.0)),
+                ),
+                let_const(
+                    Type::Real,
+                    "bi",
+                    Expr::select(var("mirrored"), var("y").im(), Expr::Real(0.0)),
+                ),
+            ]);
+            // Z[k] = X[k] + i Y[k], Z[N - k] = conj X[k] + i conj Y[k].
+            out.extend(Self::store_shared(
+                slot.clone(),
+                var("a").re().sub(var("bi")),
+                var("ai").add(var("y").re()),
+            ));
+            let mirror = slot.add(uint(n)).sub(k.mul(uint(2)));
+            out.push(Stmt::If(
+                var("mirrored"),
+                Self::store_shared(
+                    mirror,
+                    var("a").re().add(var("bi")),
+                    var("y").re().sub(var("ai")),
+                ),
+            ));
+            out
+        })
+    }
+
+    /// The first `len` values of each FFT (a C2R's half spectrum, else all
+    /// of them) as they are.
+    fn values_load_walk(&self, len: usize) -> Vec<Stmt> {
         self.walk(len, |k, slot| {
             let mut out = vec![let_const(
                 Type::Complex,
                 "x",
-                self.input_load(at("walk_in", k)),
+                self.input_load(self.walk_in("walk_in", k)),
             )];
-            out.extend(store(slot, var("x").re(), var("x").im()));
+            out.extend(Self::store_shared(slot, var("x").re(), var("x").im()));
             out
         })
     }
