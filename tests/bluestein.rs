@@ -28,6 +28,14 @@ fn spec(shape: &[usize], kind: TransformKind, precision: Precision) -> FftSpec {
     FftSpec::with_shape(shape).kind(kind).precision(precision)
 }
 
+/// A 1D layout of points `stride` apart, transforms `distance` apart.
+fn strided_layout(stride: usize, distance: usize) -> Layout {
+    Layout {
+        strides: vec![stride],
+        distance,
+    }
+}
+
 /// 1D lengths: C2C and R2C, f32, with f64 or in place on every other one
 /// (the primes whose FFT of M takes passes: [`SEVERAL_PASSES`]).
 const LENGTHS: [usize; 4] = [37, 97, 101 * 64, 3 * 4099];
@@ -60,29 +68,12 @@ fn prime_axes_and_layouts_run_within_tolerance_on_pocl() {
         .normalization(Normalization::Unitary);
     check_spec_on_pocl(&cube, 3, ORIGIN);
     check_spec_on_pocl(&spec(&[41, 43], c2c, Precision::F32), 2, ORIGIN);
-    let strided = spec(&[37], c2c, Precision::F32).layouts(
-        Layout {
-            strides: vec![2],
-            distance: 80,
-        },
-        Layout {
-            strides: vec![3],
-            distance: 120,
-        },
-    );
+    let strided =
+        spec(&[37], c2c, Precision::F32).layouts(strided_layout(2, 80), strided_layout(3, 120));
     check_spec_on_pocl(&strided, 3, ORIGIN);
     let rows = spec(&[1021], TransformKind::R2c, Precision::F32)
         .normalization(Normalization::Inverse)
-        .layouts(
-            Layout {
-                strides: vec![2],
-                distance: 2100,
-            },
-            Layout {
-                strides: vec![1],
-                distance: 520,
-            },
-        );
+        .layouts(strided_layout(2, 2100), strided_layout(1, 520));
     check_spec_on_pocl(&rows, 2, ORIGIN);
 }
 
@@ -189,16 +180,7 @@ fn a_prime_factor_runs_alone_after_the_smooth_ones() {
     }
     let strided = spec(&[20148], c2c, Precision::F32)
         .normalization(Normalization::Unitary)
-        .layouts(
-            Layout {
-                strides: vec![2],
-                distance: 40400,
-            },
-            Layout {
-                strides: vec![3],
-                distance: 60500,
-            },
-        );
+        .layouts(strided_layout(2, 40400), strided_layout(3, 60500));
     assert!(split(&strided).1);
     check_spec_on_pocl(&strided, 2, ORIGIN);
     // In place the first step writes the workspace, which Bluestein's
@@ -287,16 +269,8 @@ fn steps_on_several_passes_follow_layouts_on_pocl() {
         .placement(Placement::InPlace)
         .normalization(Normalization::Unitary);
     check_spec_on_pocl(&columns, 2, ORIGIN);
-    let strided = spec(&[4099], c2c, Precision::F32).layouts(
-        Layout {
-            strides: vec![2],
-            distance: 8200,
-        },
-        Layout {
-            strides: vec![3],
-            distance: 12300,
-        },
-    );
+    let strided = spec(&[4099], c2c, Precision::F32)
+        .layouts(strided_layout(2, 8200), strided_layout(3, 12300));
     check_spec_on_pocl(&strided, 2, ORIGIN);
     let in_place = spec(&[4099], r2c, Precision::F32)
         .placement(Placement::InPlace)
