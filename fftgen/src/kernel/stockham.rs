@@ -2274,84 +2274,98 @@ impl Lowering<'_> {
     /// memory times the chirp's spectrum (the first of Bluestein's two
     /// FFTs in one kernel), or out of the kernel by the pass's output I/O.
     fn stage_writes(&self, s: usize, stage: &Stage, direct_in: bool) -> Vec<Stmt> {
-        let pass = self.pass;
-        let (radix, stride) = (stage.radix, stage.stride);
-        let batches: Vec<usize> = (0..stage.butterflies_per_thread).collect();
-        let guard = |b: usize, direct: bool| self.stage_guard(stage, b, direct);
-        let mut out = Vec::new();
-        if s + 1 != pass.stages.len() {
-            match pass.exchange_width {
-                ExchangeWidth::BothParts | ExchangeWidth::Interleaved => {
-                    // Every thread must be done reading the arrays this write
-                    // reuses: unnecessary before the first stage of a kernel
-                    // that reads global memory directly (nothing has read
-                    // them; the plan may still ask for it, FirstWrite) and
-                    // with alternating sets (the barrier after the previous
-                    // write ended those reads).
-                    let alternating = pass.exchange_buffers == ExchangeBuffers::Alternating;
-                    let first_asks = pass.first_write == FirstWrite::AfterBarrier;
-                    if !alternating && (!direct_in || first_asks) {
-                        out.push(Stmt::Barrier);
-                    }
-                    let padding = stage.exchange.unwrap_or(Padding::NONE);
-                    out.extend(self.write_to_shared(s, stage, padding, false));
-                    out.push(Stmt::Barrier);
-                }
-                ExchangeWidth::OnePartAtATime => {
-                    out.extend(self.exchange_one_part_at_a_time(s, stage, &|b| guard(b, false)))
-                }
-            }
-            return out;
+        if s + 1 != self.pass.stages.len() {
+            return self.exchange_writes(s, stage, direct_in);
         }
         if self.segment == Segment::FirstOfTwo {
-            out.push(Stmt::Comment(
+            return self.spectrum_product_writes(s, stage);
+        }
+        self.last_stage_writes(s, stage)
+    }
+
+    /// A stage's writes to the exchange the next stage reads.
+    fn exchange_writes(&self, s: usize, stage: &Stage, direct_in: bool) -> Vec<Stmt> {
+        let pass = self.pass;
+        let mut out = Vec::new();
+        match pass.exchange_width {
+            ExchangeWidth::BothParts | ExchangeWidth::Interleaved => {
+                // Every thread must be done reading the arrays this write
+                // reuses: unnecessary before the first stage of a kernel
+                // that reads global memory directly (nothing has read
+                // them; the plan may still ask for it, FirstWrite) and
+                // with alternating sets (the barrier after the previous
+                // write ended those reads).
+                let alternating = pass.exchange_buffers == ExchangeBuffers::Alternating;
+                let first_asks = pass.first_write == FirstWrite::AfterBarrier;
+                if !alternating && (!direct_in || first_asks) {
+                    out.push(Stmt::Barrier);
+                }
+                let padding = stage.exchange.unwrap_or(Padding::NONE);
+                out.extend(self.write_to_shared(s, stage, padding, false));
+                out.push(Stmt::Barrier);
+            }
+            ExchangeWidth::OnePartAtATime => out.extend(self.exchange_one_part_at_a_time(
+                s,
+                stage,
+                &|b| self.stage_guard(stage, b, false),
+            )),
+        }
+        out
+    }
+
+    /// The last stage of a whole Bluestein kernel's first FFT: its outputs
+    /// times the chirp's spectrum, into shared memory for the second FFT.
+    fn spectrum_product_writes(&self, s: usize, stage: &Stage) -> Vec<Stmt> {
+        let batches: Vec<usize> = (0..stage.butterflies_per_thread).collect();
+        let guard = |b: usize, direct: bool| self.stage_guard(stage, b, direct);
+        let mut out = vec![
+            Stmt::Comment(
                 "The first FFT's outputs times the chirp's spectrum, in their natural order \
                  into shared memory, where the second FFT reads them."
                     .into(),
-            ));
-            out.push(Stmt::Barrier);
-            out.extend(self.times_spectrum(&batches, stride, &guard));
-            out.extend(self.write_to_shared(s, stage, Padding::NONE, true));
-            out.push(Stmt::Barrier);
+            ),
+            Stmt::Barrier,
+        ];
+        out.extend(self.times_spectrum(&batches, stage.stride, &guard));
+        out.extend(self.write_to_shared(s, stage, Padding::NONE, true));
+        out.push(Stmt::Barrier);
+        out
+    }
+
+    /// The last stage's stores: straight from registers to the output, or
+    /// through shared memory (staged small FFTs, a walk, a tile of columns).
+    fn last_stage_writes(&self, s: usize, stage: &Stage) -> Vec<Stmt> {
+        let (radix, stride) = (stage.radix, stage.stride);
+        let mut out = Vec::new();
+        if self.pass.output_io == GlobalIo::Direct {
+            for b in 0..stage.butterflies_per_thread {
+                let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
+                let (mut stores, twiddled) = self.stride_twiddles(b, &j, stride);
+                stores.extend((0..radix).flat_map(|r| {
+                    let point = j.clone().add(uint(r * stride));
+                    let value = match &twiddled {
+                        Some(twiddled) => twiddled(v.clone().at(uint(r)), r),
+                        None => self.step_twiddled(v.clone().at(uint(r)), "fft", point.clone()),
+                    };
+                    match self.dense() {
+                        true => vec![assign(
+                            self.output_point(var("base"), point, 1),
+                            self.scaled(value),
+                        )],
+                        false => self.store_point("out_base", "fft", point, value),
+                    }
+                }));
+                out.extend(guarded(self.stage_guard(stage, b, true), stores));
+            }
             return out;
         }
-        match pass.output_io {
-            GlobalIo::Direct => {
-                for &b in &batches {
-                    let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
-                    let (mut stores, twiddled) = self.stride_twiddles(b, &j, stride);
-                    stores.extend((0..radix).flat_map(|r| {
-                        let point = j.clone().add(uint(r * stride));
-                        let value = match &twiddled {
-                            Some(twiddled) => twiddled(v.clone().at(uint(r)), r),
-                            None => self.step_twiddled(v.clone().at(uint(r)), "fft", point.clone()),
-                        };
-                        match self.dense() {
-                            true => vec![assign(
-                                self.output_point(var("base"), point, 1),
-                                self.scaled(value),
-                            )],
-                            false => self.store_point("out_base", "fft", point, value),
-                        }
-                    }));
-                    out.extend(guarded(guard(b, true), stores));
-                }
-            }
-            GlobalIo::StagedThroughShared => {
-                out.push(Stmt::Barrier);
-                out.extend(self.write_to_shared(s, stage, Padding::NONE, true));
-                out.push(Stmt::Barrier);
-                match self.dense() {
-                    true => out.extend(self.staged_store()),
-                    false => out.extend(self.walk_store()),
-                }
-            }
-            GlobalIo::ColumnTile => {
-                out.push(Stmt::Barrier);
-                out.extend(self.write_to_shared(s, stage, Padding::NONE, true));
-                out.push(Stmt::Barrier);
-                out.extend(self.tile_store());
-            }
+        out.push(Stmt::Barrier);
+        out.extend(self.write_to_shared(s, stage, Padding::NONE, true));
+        out.push(Stmt::Barrier);
+        match (self.pass.output_io, self.dense()) {
+            (GlobalIo::ColumnTile, _) => out.extend(self.tile_store()),
+            (_, true) => out.extend(self.staged_store()),
+            (_, false) => out.extend(self.walk_store()),
         }
         out
     }
