@@ -450,6 +450,64 @@ fn multi_pass_and_multi_dimensional_plans() {
 /// registers, but for one known defect: f64 column passes whose threads
 /// hold more than 16 values (15592500 f64 as 4050 x 3850: 30 and 33 values,
 /// 164 bytes spilled), which docs/perf.md lists.
+/// A real transform's whole shape in one pass (plan/real_shape.rs) asks
+/// for as many blocks an SM as its values' words leave registers for: a
+/// seeded sample of 2D and 3D real shapes within one kernel's points (and
+/// the spread ones measured), both directions, on the Hopper targets,
+/// compiled for sm_90 without a spilled byte.
+#[test]
+fn whole_real_shapes_compile_without_spills() {
+    if !nvrtc() {
+        return;
+    }
+    let smooth = [
+        2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 21, 22, 24, 25, 26, 27, 28, 30,
+        32, 33, 35, 36, 40, 42, 44, 45, 48, 49, 50, 52, 55, 56, 60, 63, 64, 65, 72, 75, 77, 80, 81,
+        88, 90, 96, 99, 100, 104, 112, 117, 120, 125, 128, 144, 169, 192, 256,
+    ];
+    // A small linear congruential draw: the same shapes every run.
+    let mut state = 2027u64;
+    let mut next = |len: usize| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize % len
+    };
+    let mut shapes: Vec<(Vec<usize>, Precision)> = vec![
+        (vec![32, 32], Precision::F32),
+        (vec![96, 18], Precision::F32),
+        (vec![20, 2], Precision::F32),
+        (vec![72, 52], Precision::F32),
+        (vec![16, 16, 8], Precision::F64),
+    ];
+    while shapes.len() < 16 {
+        let axes = 2 + next(2);
+        let shape: Vec<usize> = (0..axes).map(|_| smooth[next(smooth.len())]).collect();
+        let precision = [Precision::F32, Precision::F64][next(2)];
+        if shape.iter().product::<usize>() <= max_size(precision) {
+            shapes.push((shape, precision));
+        }
+    }
+    for (shape, precision) in shapes {
+        for target in [Target::H100, Target::H200] {
+            let spec = FftSpec::with_shape(&shape)
+                .kind(TransformKind::R2c)
+                .precision(precision)
+                .target(target.clone());
+            let generated = fftgen::generate(&spec, "tests/nvrtc_compile.rs").unwrap();
+            let plan = &generated.plan;
+            assert_eq!(
+                (plan.passes.len(), plan.inverse_passes.len()),
+                (1, 1),
+                "{shape:?}"
+            );
+            let label = format!("R2C {shape:?} {precision} on {}", target.name);
+            let (spilled, line) = spills_for_sm_90(&generated.cuda_source, &label);
+            assert_eq!(spilled, 0, "{label}: {line}");
+        }
+    }
+}
+
 #[test]
 fn random_shapes_on_the_h100() {
     if !nvrtc() {

@@ -312,6 +312,97 @@ fn placements_normalizations_and_batches() {
     }
 }
 
+/// A real transform's whole shape in one pass each way (fftgen's
+/// plan/real_shape.rs): 2D and 3D, odd and even last axes (one of 2),
+/// FFTs spread over more threads (32x32, 96x18), a batch of one (an FFT
+/// with one transform) and of four, in place, padded layouts, a
+/// normalisation.
+#[test]
+fn whole_real_shapes_in_one_pass() {
+    let one_pass = |spec: &FftSpec| {
+        let plan = fftgen::plan::plan(spec).unwrap();
+        assert_eq!(
+            (plan.passes.len(), plan.inverse_passes.len()),
+            (1, 1),
+            "{:?}",
+            spec.shape
+        );
+        let fused = plan.passes[0]
+            .fused_axes
+            .as_ref()
+            .expect("every axis at once");
+        assert!(fused.real_rows.is_some(), "{:?}", spec.shape);
+    };
+    let shapes: [(&[usize], Precision); 8] = [
+        (&[8, 13], Precision::F32),
+        (&[7, 2], Precision::F32),
+        (&[32, 32], Precision::F32),
+        (&[96, 18], Precision::F32),
+        (&[3, 4, 6], Precision::F32),
+        (&[12, 10], Precision::F64),
+        (&[5, 6, 7], Precision::F64),
+        (&[9, 2, 4], Precision::F64),
+    ];
+    for (shape, precision) in shapes {
+        let spec = real_spec(shape, precision);
+        one_pass(&spec);
+        for batch in [1, 4] {
+            check_spec_on_pocl(&spec, batch, ORIGIN);
+        }
+    }
+    for precision in [Precision::F32, Precision::F64] {
+        let in_place = real_spec(&[6, 10], precision).placement(Placement::InPlace);
+        one_pass(&in_place);
+        check_spec_on_pocl(&in_place, 3, ORIGIN);
+    }
+    // Padded rows on both sides, transforms apart.
+    let layout = |strides: &[usize], distance| Layout {
+        strides: strides.to_vec(),
+        distance,
+    };
+    let padded = real_spec(&[4, 5, 9], Precision::F32)
+        .layouts(layout(&[55, 11, 1], 250), layout(&[30, 6, 1], 130));
+    one_pass(&padded);
+    check_spec_on_pocl(&padded, 3, ORIGIN);
+    let unitary = real_spec(&[9, 8], Precision::F32).normalization(Normalization::Unitary);
+    one_pass(&unitary);
+    check_spec_on_pocl(&unitary, 3, ORIGIN);
+}
+
+/// The C2R of a whole shape in one pass takes any half spectrum as numpy's
+/// `irfftn` does, Hermitian or not: the values whose mirror is in the half
+/// spectrum too (last coordinate 0, or N / 2) count by the real part of
+/// the inverse along the other axes (against the reference, which runs
+/// those axes and then the real axis's inverse as numpy does).
+#[test]
+fn whole_shape_c2r_of_any_half_spectrum_is_numpys() {
+    let Some(device) = pocl() else { return };
+    for shape in [vec![6, 8], vec![5, 9], vec![3, 4, 6]] {
+        let spec = real_spec(&shape, Precision::F64);
+        let generated = fftgen::generate(&spec, ORIGIN).unwrap();
+        let manifest = &generated.manifest;
+        let fft = OpenClFft::new(device, &generated.opencl_source, manifest).unwrap();
+        let batch = 3;
+        let elements = manifest.input_elements(Direction::Inverse, batch);
+        let parts = random_reals(2 * elements, 11);
+        let half: Vec<Complex<f64>> = parts.chunks(2).map(|p| Complex::new(p[0], p[1])).collect();
+        let points: usize = shape.iter().product();
+        let mut reals = vec![0.0f64; batch * points];
+        fft.run(Direction::Inverse, &half, &mut reals, batch)
+            .unwrap();
+        let per_transform = elements / batch;
+        let want: Vec<Complex<f64>> = half
+            .chunks(per_transform)
+            .flat_map(|h| real_inverse_reference(&shape, h, Normalization::None))
+            .map(|r| Complex::new(r, 0.0))
+            .collect();
+        let got: Vec<Complex<f64>> = reals.iter().map(|&r| Complex::new(r, 0.0)).collect();
+        let error = relative_l2(&got, &want);
+        let bound = tolerance(points, Precision::F64);
+        assert!(error < bound, "{shape:?}: {error:.3e} > {bound:.3e}");
+    }
+}
+
 /// Layouts with gaps between transforms, padded rows and strided elements
 /// on either side (the gaps of the outputs must keep their values).
 #[test]

@@ -242,3 +242,13 @@ fn real_transform_split_on_mirrored_columns_both_dialects() {
         Backend::OpenCl,
     );
 }
+
+/// A real transform's whole shape in one pass (12x10: an even last axis,
+/// so both mirrored columns are averaged on the C2R's loads), in both
+/// dialects.
+#[test]
+fn real_transform_whole_shape_in_one_pass_both_dialects() {
+    let spec = FftSpec::with_shape(&[12, 10]).kind(fftgen::TransformKind::R2c);
+    pin("r2c_cuda_f32_n12x10_whole_shape", &spec, Backend::Cuda);
+    pin("r2c_opencl_f32_n12x10_whole_shape", &spec, Backend::OpenCl);
+}

@@ -87,6 +87,7 @@ impl KernelKey {
             // A real step is hashed only where there is one, so that the
             // names of complex passes stay as they were.
             let real = match (pass.real, pass.chirp, &pass.fused_axes) {
+                (Some(real), _, Some(fused)) => format!(" {real:?} {fused:?}"),
                 (Some(real), _, _) => format!(" {real:?}"),
                 (None, Some(chirp), _) => format!(" {chirp:?}"),
                 (None, None, Some(fused)) => format!(" {fused:?}"),

@@ -28,6 +28,8 @@ use crate::plan::{
 };
 use crate::{Blocks, Direction, Placement, Precision};
 
+mod whole_real_shape;
+
 /// The helper that applies a [`Padding`]: `index + index / period * gap`.
 pub const PAD: &str = "fftgen_pad";
 
@@ -1743,6 +1745,12 @@ impl Lowering<'_> {
     /// rows' reals as real and imaginary parts, or their half spectra
     /// merged into the whole spectrum of N, Z = X + i Y).
     fn walk_load(&self) -> Vec<Stmt> {
+        if let Some((fused, rows)) = self.whole_real_shape() {
+            return match self.direction {
+                Direction::Forward => self.whole_shape_reals_walk(fused, rows),
+                Direction::Inverse => self.whole_shape_merge_walk(fused, rows),
+            };
+        }
         match self.c2r() {
             _ if self.paired() && self.direction == Direction::Forward => {
                 match self.paired_reals_in_one_run() {
@@ -1896,6 +1904,12 @@ impl Lowering<'_> {
     /// paired rows' Z[k] and Z[N - k]; for a C2R of paired rows the real
     /// and imaginary parts; else the values as they are.
     fn walk_store(&self) -> Vec<Stmt> {
+        if let Some((fused, rows)) = self.whole_real_shape() {
+            return match self.direction {
+                Direction::Forward => self.whole_shape_separate_walk(fused, rows),
+                Direction::Inverse => self.whole_shape_real_parts_walk(fused, rows),
+            };
+        }
         match (self.r2c(), self.c2r()) {
             (Some(real), _) if real.route == RealRoute::HalfLength && self.rows_by_fft() => {
                 self.split_by_pairs_walk(real)

@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 /// The lengths of the axes one pass computes, outermost first (as the
 /// shape lists them); at least two, each at least 2.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FusedAxes {
     pub lengths: Vec<usize>,
     /// How the group's points are staged in shared memory for the first
@@ -38,6 +38,35 @@ pub struct FusedAxes {
     /// after each row (its stride then odd, over every bank).
     #[serde(default = "no_padding")]
     pub rows_padding: Padding,
+    /// Where the group is the whole shape of a real transform
+    /// ([`super::RealRoute::PairedRows`]: R2C forward, C2R inverse), how
+    /// its rows of the innermost axis lie on each side: N reals on one,
+    /// the N / 2 + 1 values of the half spectrum on the other, so the
+    /// group is no run of its points.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub real_rows: Option<RowStrides>,
+}
+
+/// As derived, with the real rows only where there are some: kernel names
+/// hash this text, and those of complex passes stay as they were.
+impl std::fmt::Debug for FusedAxes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut s = f.debug_struct("FusedAxes");
+        s.field("lengths", &self.lengths)
+            .field("rows_padding", &self.rows_padding);
+        if let Some(rows) = &self.real_rows {
+            s.field("real_rows", rows);
+        }
+        s.finish()
+    }
+}
+
+/// Elements between consecutive rows of a group's innermost axis in the
+/// buffer a pass reads and in the one it writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RowStrides {
+    pub input: usize,
+    pub output: usize,
 }
 
 fn no_padding() -> Padding {
@@ -103,6 +132,11 @@ impl FusedAxes {
         point
     }
 
+    /// The rows of the innermost axis the group spans.
+    pub fn rows(&self) -> usize {
+        self.points() / self.lengths.last().copied().unwrap_or(1)
+    }
+
     /// The padding of the staged rows when a warp's lanes share an FFT
     /// (`lanes_share_fft`): a word after each even row of the innermost
     /// axis.
@@ -123,6 +157,7 @@ impl FusedAxes {
         (lengths.len() >= 2 && lengths.iter().all(|&n| n >= 2)).then(|| FusedAxes {
             lengths: lengths.to_vec(),
             rows_padding: Padding::NONE,
+            real_rows: None,
         })
     }
 }

@@ -333,8 +333,33 @@ fn check_fused(pass: &Pass, fused: &super::FusedAxes) -> Result<(), String> {
     if pass.twiddle_tables != TwiddleTables::Direct {
         return Err("a pass of several axes reads its twiddles from direct tables".into());
     }
-    if pass.real.is_some() || pass.chirp.is_some() || pass.step_twiddle.is_some() {
-        return Err("a pass of several axes has no real step, chirp or four-step twiddle".into());
+    if pass.chirp.is_some() || pass.step_twiddle.is_some() {
+        return Err("a pass of several axes has no chirp or four-step twiddle".into());
+    }
+    // A real step only over a real transform's whole shape, whose rows lie
+    // at their own strides (super::real_shape).
+    let whole_real_shape = pass.real.is_some_and(|real| {
+        real.route == RealRoute::PairedRows
+            && real.end == RealEnd::Both
+            && fused.lengths.last() == Some(&real.real_n)
+    });
+    if pass.real.is_some() != fused.real_rows.is_some()
+        || (pass.real.is_some() && !whole_real_shape)
+    {
+        return Err(
+            "a pass of several axes has a real step only as a real transform's whole shape \
+             (paired transforms, its innermost axis the real one, rows at their own strides)"
+                .into(),
+        );
+    }
+    if whole_real_shape
+        && (pass.io != GlobalIo::StagedThroughShared
+            || pass.output_io != GlobalIo::StagedThroughShared)
+    {
+        return Err(
+            "a real transform's whole shape in one pass stages both ends through shared memory"
+                .into(),
+        );
     }
     Ok(())
 }
@@ -467,7 +492,9 @@ fn check_real_step(pass: &Pass, forward: bool) -> Result<(), String> {
     }
     let fft_n = match (real.route, real.end) {
         (RealRoute::HalfLength, RealEnd::Both) => real.real_n / 2,
-        (RealRoute::PairedRows, RealEnd::Both) => real.real_n,
+        (RealRoute::PairedRows, RealEnd::Both) => {
+            real.real_n * pass.fused_axes.as_ref().map_or(1, |fused| fused.rows())
+        }
         _ => return Ok(()),
     };
     if fft_n != pass.n {

@@ -20,13 +20,14 @@ pub mod padding;
 pub mod pass_planner;
 pub mod radix;
 pub mod real;
+pub mod real_shape;
 pub mod real_step;
 pub mod wisdom;
 
 pub use choices::ShapeChoices;
 pub use cost::{CostModel, ScheduleFeatures};
 pub use decompose::{plan, plan_with_wisdom};
-pub use fused_axes::FusedAxes;
+pub use fused_axes::{FusedAxes, RowStrides};
 pub use padding::{Padding, PaddingSearch};
 pub use pass_planner::MAX_SINGLE_KERNEL;
 pub use wisdom::{PassScope, Wisdom, WisdomEntry, WisdomFile, WISDOM_ENV};

@@ -177,7 +177,9 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
     let half_layout = spec.planned_output_layout();
     let in_place = spec.placement == Placement::InPlace;
     check_split(spec)?;
-    let axis = RealAxis::choose(spec, target, wisdom, &real_layout)?;
+    let axis = RealAxis::choose(spec, target, wisdom, &real_layout, &half_layout)?;
+    // A pass over the whole shape leaves no complex axis to the others.
+    let whole_shape = matches!(axis, RealAxis::WholeShape { .. });
 
     // R2C: the real axis into the output, the complex axes in place there.
     let mut forward = axis.passes(
@@ -188,27 +190,32 @@ pub fn plan(spec: &FftSpec, target: &Target, wisdom: &Wisdom) -> Result<Plan, Er
         (Slot::Input, &real_layout),
         (Slot::Output, &half_layout),
     )?;
-    forward.extend(complex_axes(
-        spec,
-        target,
-        wisdom,
-        (Slot::Output, &half_layout),
-        (Slot::Output, &half_layout),
-    )?);
+    if !whole_shape {
+        forward.extend(complex_axes(
+            spec,
+            target,
+            wisdom,
+            (Slot::Output, &half_layout),
+            (Slot::Output, &half_layout),
+        )?);
+    }
 
     // C2R: the complex axes first (the real axis's merge needs each row's
     // whole half spectrum), in place, or out of place into the workspace.
-    let (holds, holds_layout) = match (shape.len(), in_place) {
+    let (holds, holds_layout) = match (shape.len(), in_place || whole_shape) {
         (1, _) | (_, true) => (Slot::Input, half_layout.clone()),
         _ => (Slot::Region(0), Layout::contiguous(&spec.complex_shape())),
     };
-    let mut inverse = complex_axes(
-        spec,
-        target,
-        wisdom,
-        (Slot::Input, &half_layout),
-        (holds, &holds_layout),
-    )?;
+    let mut inverse = match whole_shape {
+        true => Vec::new(),
+        false => complex_axes(
+            spec,
+            target,
+            wisdom,
+            (Slot::Input, &half_layout),
+            (holds, &holds_layout),
+        )?,
+    };
     inverse.extend(axis.passes(
         spec,
         target,
@@ -608,6 +615,9 @@ fn pass_axes(plan: &Plan, axes: &[usize]) -> Vec<Option<(usize, Vec<usize>)>> {
 
 /// How the real axis of a plan is computed.
 enum RealAxis {
+    /// With every other axis, in one pass per direction
+    /// ([`super::real_shape`]).
+    WholeShape { forward: Pass, inverse: Pass },
     /// One kernel per direction, the real step fused into both ends.
     Fused { forward: Pass, inverse: Pass },
     /// Even N: C2C passes of N / 2 over the reals read as pairs, the split
@@ -625,7 +635,16 @@ impl RealAxis {
         target: &Target,
         wisdom: &Wisdom,
         real_layout: &Layout,
+        half_layout: &Layout,
     ) -> Result<RealAxis, Error> {
+        let whole_shape =
+            |direction| super::real_shape::pass(spec, target, real_layout, half_layout, direction);
+        if let (Some(forward), Some(inverse)) = (
+            whole_shape(Direction::Forward),
+            whole_shape(Direction::Inverse),
+        ) {
+            return Ok(RealAxis::WholeShape { forward, inverse });
+        }
         let n = spec.n();
         // An even axis whose N / 2 needs Bluestein's algorithm (the spec's
         // choices were refused with it).
@@ -722,6 +741,21 @@ impl RealAxis {
         to: (Slot, &Layout),
     ) -> Result<Vec<Routed>, Error> {
         match self {
+            RealAxis::WholeShape { forward, inverse } => {
+                let pass = match direction {
+                    Direction::Forward => forward.clone(),
+                    Direction::Inverse => inverse.clone(),
+                };
+                let last = spec.shape.len() - 1;
+                Ok(vec![Routed {
+                    pass,
+                    reads: from.0,
+                    writes: to.0,
+                    region_elements: None,
+                    workspace_end: None,
+                    axis: Some((last, vec![spec.shape[last]])),
+                }])
+            }
             RealAxis::Fused { forward, inverse } => Ok(vec![fused_routed(
                 spec, forward, inverse, direction, from, to,
             )]),

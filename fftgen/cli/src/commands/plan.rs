@@ -465,7 +465,12 @@ fn print_pass(plan: &Plan, index: usize, pass: &Pass, direction: Direction) {
         ));
     }
     if plan.kind == TransformKind::R2c {
+        let whole_shape = pass
+            .fused_axes
+            .as_ref()
+            .is_some_and(|f| f.real_rows.is_some());
         let step = match pass.real {
+            Some(_) if whole_shape => whole_shape_words(direction),
             Some(step) => real_step_words(&step, direction),
             None => "none (a complex axis, over the half spectrum)".into(),
         };
@@ -643,6 +648,27 @@ fn region_words(offset: usize) -> String {
         0 => String::new(),
         offset => format!(" from element {offset} (the workspace's second region)"),
     }
+}
+
+/// What the real step of a pass over a real transform's whole shape does
+/// in `direction` (fftgen::plan::real_shape).
+fn whole_shape_words(direction: Direction) -> String {
+    let what = match direction {
+        Direction::Forward => {
+            "two transforms' reals as the real and imaginary parts of one complex DFT over \
+             every axis, separated on the stores into their half spectra (X[k] from Z[k] and \
+             conj Z[-k], -k every coordinate negated)"
+        }
+        Direction::Inverse => {
+            "two transforms' half spectra merged on the loads into one complex DFT over every \
+             axis (Z[k] = X[k] + i Y[k], Z[-k] = conj X[k] + i conj Y[k]), the real parts \
+             kept in one transform, the imaginary parts in the other"
+        }
+    };
+    format!(
+        "{}, the whole shape in one pass: {what}",
+        direction_name(direction)
+    )
 }
 
 /// What the real step of a pass does in `direction`: its route, the half

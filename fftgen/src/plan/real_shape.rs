@@ -1,0 +1,259 @@
+//! A real transform's whole shape in one pass: where the points of all its
+//! axes fit one kernel (2D and 3D `r2c`), the R2C reads the reals once and
+//! writes the half spectrum once, where a pass per axis moves everything
+//! once per axis.
+//!
+//! Two transforms x and y of the batch are the real and imaginary parts of
+//! one complex DFT over every axis at once ([`FusedAxes`], seed 000's
+//! Stockham form of seed 001's multi-dimensional DFT), z = x + i y, as
+//! [`RealRoute::PairedRows`] pairs two rows of one axis. A real input's
+//! spectrum is Hermitian over every axis, X[-k] = conj X[k] with -k the
+//! point whose every coordinate is negated (modulo its axis's length), so:
+//!
+//! - R2C, on the stores: X[k] = (Z[k] + conj Z[-k]) / 2 and Y[k] = (Z[k] -
+//!   conj Z[-k]) / 2i for the half spectrum's points (last coordinate to
+//!   N / 2);
+//! - C2R, on the loads: Z[k] = X[k] + i Y[k] and Z[-k] = conj X[k] + i conj
+//!   Y[k] from each value of the half spectra; the values whose mirror is
+//!   in the half spectrum too (last coordinate 0, or N / 2 of an even N)
+//!   are averaged with their mirror's conjugate first, as numpy's `irfftn`
+//!   keeps only the real part of those rows' inverse; the stores keep the
+//!   real parts (x) and the imaginary parts (y).
+//!
+//! Both ends are staged through shared memory, where each thread pairs
+//! points other threads computed; the rows of the innermost axis lie at
+//! their own strides on each side ([`RowStrides`]).
+
+use super::access::Access;
+use super::bluestein::needs_bluestein;
+use super::choices::ShapeChoices;
+use super::pass_planner::{max_size, plan_fused_pass, resident_by_value_words};
+use super::radix::choose;
+use super::real_step::{RealEnd, RealRoute, RealStep};
+use super::{ExchangeBuffers, ExchangeWidth, FusedAxes, GlobalIo, Pass, RowStrides};
+use crate::{Buffer, Direction, FftSpec, Layout, Precision, Target};
+
+/// Complex values of registers the separation or the merge holds beyond
+/// the FFT's, where the launch bound counts the values' words (as a real
+/// axis's rows in opt-in shared memory reserve them). In f32 ptxas spilled
+/// with 4 at three blocks of 20 values (C2R 20x125: 8 bytes; R2C 20x2, 20
+/// values over 2 threads: 140) and at five of 26 (72x52: 28), with 10 at
+/// three of 20 still (sm_90).
+fn real_step_values(precision: Precision) -> usize {
+    match precision {
+        Precision::F32 => 12,
+        Precision::F64 => 4,
+    }
+}
+
+/// Register words of values a thread holds past which the group's FFT is
+/// spread over more threads, each axis in radices to [`SMALL_RADIX`]. Its
+/// staged ends leave a thread of many values few warps beside it to hide
+/// the loads (H200, `scripts/device/compare_planners.sh`, cuFFT/ours of R2C
+/// / C2R, values a thread before -> after: f32 32x32 1.45 / 1.65 -> 2.02 /
+/// 1.89 (32 -> 8), 96x18 0.85 / 1.03 -> 1.10 / 1.10 (32 -> 12), 15x192
+/// 1.03 / 1.26 -> 1.23 / 1.29 (30 -> 16), 60x60 1.20 / 1.42 -> 1.33 / 1.46
+/// (25 -> 16); f64 96x18 1.01 / 1.02 -> 1.19 / 1.09 (16 -> 12), 12x10
+/// 1.14 / 1.32 -> 1.18 / 1.24 (20 -> 10), 16x16x8 1.53 / 1.92 -> 1.73 /
+/// 1.73 (16 -> 8)). At 48 words or fewer the spread lost (f32 12x10, 40
+/// words: 1.01 -> 0.64; 48x40, 32: 1.34 -> 1.22; 16x16x16, 32: 1.83 ->
+/// 1.69).
+const MOST_VALUE_WORDS: usize = 48;
+
+/// The largest radix of a spread group's axes ([`MOST_VALUE_WORDS`]).
+const SMALL_RADIX: usize = 8;
+
+/// The one pass of `spec`'s R2C (`forward`) or C2R over its whole shape,
+/// from the reals laid out as `real` to the half spectrum as `half`
+/// (reversed for the C2R); `None` where the shape is not one for it: one
+/// axis, an axis of one point or one that needs Bluestein's algorithm,
+/// more points than one kernel's static shared memory holds, choices by
+/// hand (which name the axes' own passes), or rows of the innermost axis
+/// that are not evenly spaced on either side.
+pub fn pass(
+    spec: &FftSpec,
+    target: &Target,
+    real: &Layout,
+    half: &Layout,
+    direction: Direction,
+) -> Option<Pass> {
+    let shape = &spec.shape;
+    let fused = FusedAxes::of(shape)?;
+    if !spec.choices.is_empty()
+        || shape.iter().any(|&n| needs_bluestein(n))
+        || fused.points() > max_size(spec.precision)
+        || !evenly_spaced_rows(shape, real)
+        || !evenly_spaced_rows(&spec.complex_shape(), half)
+    {
+        return None;
+    }
+    let planned = Access::dense(fused.points(), Buffer::Input, Buffer::Output);
+    let fused_pass = |choices: &ShapeChoices| {
+        plan_fused_pass(&fused, spec.precision, choices, target, &planned).ok()
+    };
+    let mut pass = fused_pass(&ShapeChoices::default())?;
+    if value_words(&pass, spec.precision) > MOST_VALUE_WORDS {
+        let radices = small_radices(shape, spec.precision)?;
+        let spread = fused_pass(&ShapeChoices {
+            radices: Some(radices),
+            ..ShapeChoices::default()
+        });
+        if let Some(spread) = spread.filter(|p| p.values_per_thread < pass.values_per_thread) {
+            pass = spread;
+        }
+    }
+    if !stage_both_ends(&mut pass, spec.precision, target) {
+        return None;
+    }
+    let last = shape.len() - 1;
+    let (from, to) = match direction {
+        Direction::Forward => (real, half),
+        Direction::Inverse => (half, real),
+    };
+    pass.access = Access {
+        input_stride: from.strides[last],
+        output_stride: to.strides[last],
+        columns: Vec::new(),
+        input_distance: from.distance,
+        output_distance: to.distance,
+        ..planned
+    };
+    pass.fused_axes = pass.fused_axes.map(|fused| FusedAxes {
+        real_rows: Some(RowStrides {
+            input: from.strides[last - 1],
+            output: to.strides[last - 1],
+        }),
+        ..fused
+    });
+    pass.real = Some(RealStep {
+        route: RealRoute::PairedRows,
+        end: RealEnd::Both,
+        real_n: shape[last],
+        twiddle_offset: None,
+        hermitian_half: false,
+    });
+    Some(pass)
+}
+
+/// The 32-bit register words of the values a thread of `pass` holds.
+fn value_words(pass: &Pass, precision: Precision) -> usize {
+    pass.values_per_thread * precision.complex_bytes() / 4
+}
+
+/// Each axis of `shape` in radices to [`SMALL_RADIX`] (as [`choose`]
+/// picks them for its length), innermost axis first.
+fn small_radices(shape: &[usize], precision: Precision) -> Option<Vec<usize>> {
+    let mut radices = Vec::new();
+    for &len in shape.iter().rev() {
+        radices.extend(choose(
+            len,
+            precision.complex_bytes(),
+            SMALL_RADIX,
+            1024,
+            true,
+        )?);
+    }
+    Some(radices)
+}
+
+/// Whether the rows of the innermost axis of `shape` lie `layout`'s
+/// stride of the axis before it apart, one after another over the outer
+/// axes (each outer axis's stride its inner neighbour's times that one's
+/// length).
+fn evenly_spaced_rows(shape: &[usize], layout: &Layout) -> bool {
+    let last = shape.len() - 1;
+    (0..last - 1).all(|a| layout.strides[a] == layout.strides[a + 1] * shape[a + 1])
+}
+
+/// Stages both ends of `pass` through shared memory, both parts in one
+/// reused set of arrays (each FFT's region as long as its staged rows),
+/// with as many FFTs a block as the static shared memory holds, and as
+/// many blocks an SM as registers hold the values' words (the real step's
+/// too); false where one FFT's rows do not fit. The fused C2C pass's own
+/// bound (two blocks at most) left few warps to hide the loads (H200,
+/// cuFFT/ours R2C / C2R, bound 2 -> 4: f32 64x64 0.89 / 1.10 -> 1.41 /
+/// 1.51, 32x32 0.85 / 1.65 -> 1.45 / 1.65, 8x13 1.10 / 0.97 -> 1.28 /
+/// 1.36, f64 20x30 0.77 / 0.83 -> 1.24 / 1.20; none slower).
+fn stage_both_ends(pass: &mut Pass, precision: Precision, target: &Target) -> bool {
+    pass.io = GlobalIo::StagedThroughShared;
+    pass.output_io = GlobalIo::StagedThroughShared;
+    pass.exchange_width = ExchangeWidth::BothParts;
+    pass.exchange_buffers = ExchangeBuffers::Reused;
+    // Where a warp's lanes hold different FFTs they stage the same point
+    // of each: an odd stride spreads them over the banks.
+    pass.fft_stride = match pass.lanes {
+        super::LaneLayout::FftMinor => pass.fft_stride.max(pass.n) | 1,
+        super::LaneLayout::FftMajor => pass.fft_stride.max(pass.n),
+    };
+    let bytes_per_fft = pass.fft_stride * 2 * precision.real_bytes();
+    let limit = target.plannable_shared_bytes();
+    if bytes_per_fft > limit {
+        return false;
+    }
+    pass.ffts_per_block = pass.ffts_per_block.min(limit / bytes_per_fft).max(1);
+    pass.threads_per_block = pass.ffts_per_block * pass.threads_per_fft;
+    pass.shared_bytes = pass.ffts_per_block * bytes_per_fft;
+    pass.dynamic_shared = false;
+    let lean = resident_by_value_words(
+        pass.threads_per_block,
+        pass.shared_bytes,
+        pass.values_per_thread + real_step_values(precision),
+        precision,
+        target,
+        target.max_blocks_per_sm,
+    );
+    pass.min_blocks_per_sm = lean.max(1);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::TransformKind;
+
+    fn spec(shape: &[usize], precision: Precision) -> FftSpec {
+        FftSpec::with_shape(shape)
+            .kind(TransformKind::R2c)
+            .precision(precision)
+            .target(Target::H100)
+    }
+
+    #[test]
+    fn small_real_shapes_take_one_pass_and_others_do_not() {
+        let one = |shape: &[usize], precision| {
+            let spec = spec(shape, precision);
+            let (real, half) = (spec.planned_input_layout(), spec.planned_output_layout());
+            pass(
+                &spec,
+                spec.planned_target(),
+                &real,
+                &half,
+                Direction::Forward,
+            )
+        };
+        let pass = one(&[96, 18], Precision::F32).expect("96x18 fits one kernel");
+        assert_eq!(pass.n, 96 * 18);
+        let fused = pass.fused_axes.as_ref().unwrap();
+        assert_eq!(
+            fused.real_rows,
+            Some(RowStrides {
+                input: 18,
+                output: 10
+            })
+        );
+        assert!(pass.access.columns.is_empty());
+        assert!(one(&[8, 13], Precision::F64).is_some());
+        // 32 values a thread (radices 32 x 32) spread to 8 (8, 4, 8, 4).
+        let spread = one(&[32, 32], Precision::F32).unwrap();
+        assert_eq!(
+            (spread.radices(), spread.values_per_thread),
+            (vec![8, 4, 8, 4], 8)
+        );
+        assert!(one(&[4, 6, 10], Precision::F32).is_some());
+        // One axis, an axis of one point, Bluestein's, past one kernel.
+        assert!(one(&[4096], Precision::F32).is_none());
+        assert!(one(&[1, 64], Precision::F32).is_none());
+        assert!(one(&[2, 37], Precision::F32).is_none());
+        assert!(one(&[128, 128], Precision::F32).is_none());
+    }
+}
