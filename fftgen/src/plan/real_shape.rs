@@ -171,9 +171,12 @@ fn evenly_spaced_rows(shape: &[usize], layout: &Layout) -> bool {
 /// many blocks an SM as registers hold the values' words (the real step's
 /// too); false where one FFT's rows do not fit. The fused C2C pass's own
 /// bound (two blocks at most) left few warps to hide the loads (H200,
-/// cuFFT/ours R2C / C2R, bound 2 -> 4: f32 64x64 0.89 / 1.10 -> 1.41 /
-/// 1.51, 32x32 0.85 / 1.65 -> 1.45 / 1.65, 8x13 1.10 / 0.97 -> 1.28 /
-/// 1.36, f64 20x30 0.77 / 0.83 -> 1.24 / 1.20; none slower).
+/// cuFFT/ours R2C / C2R, from the values' words with 4 values beside, not
+/// [`real_step_values`]: f32 64x64 0.89 / 1.10 -> 1.41 / 1.51 at four
+/// blocks, 32x32 0.85 / 1.65 -> 1.45 / 1.65, 8x13 1.10 / 0.97 -> 1.28 /
+/// 1.36, f64 20x30 0.77 / 0.83 -> 1.24 / 1.20; none more than 2% slower;
+/// docs/bench/h200_real_whole_shape.txt). With the f32 margin 64x64 keeps
+/// three blocks (1.24 / 1.42).
 fn stage_both_ends(pass: &mut Pass, precision: Precision, target: &Target) -> bool {
     pass.io = GlobalIo::StagedThroughShared;
     pass.output_io = GlobalIo::StagedThroughShared;
