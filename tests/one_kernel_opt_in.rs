@@ -401,3 +401,104 @@ fn real_opt_in_kernels_on_pocl_through_the_manifest() {
         }
     }
 }
+
+/// The R2C and the C2R of the dense out-of-place plan `generated` of a real
+/// `shape` through the manifest client, `batch` transforms: the R2C of
+/// random reals against the f64 reference half spectrum, the C2R of that
+/// spectrum against the reals times the points. Both relative L2 errors.
+fn whole_shape_errors<T: Scalar>(
+    device: &fftgen_runtime::OpenClDevice,
+    generated: &fftgen::Generated,
+    shape: &[usize],
+    batch: usize,
+) -> (f64, f64) {
+    let manifest = &generated.manifest;
+    let points: usize = shape.iter().product();
+    let reals = fftgen_cli::accuracy::random_reals(points * batch, points as u64 + 3);
+    let spectrum =
+        fftgen_cli::accuracy::real_forward_reference(shape, &reals, fftgen::Normalization::None);
+    let run = |direction, input: &[T]| {
+        manifest_client::run_passes_scalars(
+            device,
+            &generated.opencl_source,
+            manifest,
+            direction,
+            input,
+            batch,
+        )
+    };
+    let input: Vec<T> = reals.iter().map(|&x| T::from_f64(x)).collect();
+    let output = run(Direction::Forward, &input);
+    let got: Vec<num_complex::Complex<f64>> = output
+        .chunks(2)
+        .take(spectrum.len())
+        .map(|v| num_complex::Complex::new(v[0].into(), v[1].into()))
+        .collect();
+    let forward = relative_l2(&got, &spectrum);
+    let input: Vec<T> = spectrum
+        .iter()
+        .flat_map(|v| [T::from_f64(v.re), T::from_f64(v.im)])
+        .collect();
+    let output = run(Direction::Inverse, &input);
+    let as_complex = |x: f64| num_complex::Complex::new(x, 0.0);
+    let got: Vec<_> = output[..reals.len()]
+        .iter()
+        .map(|&x| as_complex(x.into()))
+        .collect();
+    let want: Vec<_> = reals
+        .iter()
+        .map(|&x| as_complex(points as f64 * x))
+        .collect();
+    (forward, relative_l2(&got, &want))
+}
+
+/// A real transform's whole shape in one pass past 4096 points, its group
+/// staged in the H100's opt-in shared memory (plan/real_shape.rs): one
+/// kernel per direction, refused by the runtime on OpenCL and run on PoCL
+/// through the manifest client against the f64 reference, a batch of 3.
+#[test]
+fn whole_real_shapes_in_opt_in_memory_on_pocl() {
+    let Some(device) = pocl() else { return };
+    let batch = 3;
+    for (shape, precision) in [
+        (vec![128usize, 128], Precision::F32),
+        (vec![16, 32, 32], Precision::F32),
+        (vec![50, 300], Precision::F32),
+        (vec![64, 128], Precision::F64),
+    ] {
+        let spec = FftSpec::with_shape(&shape)
+            .kind(fftgen::TransformKind::R2c)
+            .precision(precision)
+            .target(Target::H100);
+        let generated = fftgen::generate(&spec, "tests/one_kernel_opt_in.rs").unwrap();
+        let label = format!("{shape:?} {precision}");
+        for transform in &generated.manifest.transforms {
+            let [pass] = transform.passes.as_slice() else {
+                panic!("{label}: one pass per direction");
+            };
+            assert!(pass.dynamic_shared_bytes > 48 * 1024, "{label}: opt-in");
+        }
+        let refused = fftgen_runtime::opencl::OpenClFft::new(
+            device,
+            &generated.opencl_source,
+            &generated.manifest,
+        );
+        assert!(
+            refused.is_err(),
+            "{label}: the runtime ran an opt-in kernel"
+        );
+        let (forward, inverse) = match precision {
+            Precision::F32 => whole_shape_errors::<f32>(device, &generated, &shape, batch),
+            Precision::F64 => whole_shape_errors::<f64>(device, &generated, &shape, batch),
+        };
+        let limit = tolerance(shape.iter().product(), precision);
+        assert!(
+            forward <= limit,
+            "{label} R2C: error {forward} over {limit}"
+        );
+        assert!(
+            inverse <= limit,
+            "{label} C2R: error {inverse} over {limit}"
+        );
+    }
+}

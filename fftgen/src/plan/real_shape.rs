@@ -27,7 +27,7 @@
 use super::access::Access;
 use super::bluestein::needs_bluestein;
 use super::choices::ShapeChoices;
-use super::pass_planner::{max_size, plan_fused_pass, resident_by_value_words};
+use super::pass_planner::{max_size, opt_in_resident, plan_fused_pass, resident_by_value_words};
 use super::radix::choose;
 use super::real_step::{RealEnd, RealRoute, RealStep};
 use super::{ExchangeBuffers, ExchangeWidth, FusedAxes, GlobalIo, Pass, RowStrides};
@@ -60,6 +60,16 @@ fn real_step_values(precision: Precision) -> usize {
 /// 1.69).
 const MOST_VALUE_WORDS: usize = 48;
 
+/// Past [`max_size`] points the group is staged in opt-in shared memory,
+/// to this many times max_size, as the C2C's rows of several axes are
+/// (super::multipass), where each axis is within max_size and the threads
+/// keep their values in registers.
+const OPT_IN_KERNELS: usize = 6;
+
+/// Register words of values a thread of a group in opt-in shared memory
+/// holds at most (see [`stage_both_ends`]).
+const OPT_IN_VALUE_WORDS: usize = 32;
+
 /// The largest radix of a spread group's axes ([`MOST_VALUE_WORDS`]).
 const SMALL_RADIX: usize = 8;
 
@@ -67,9 +77,11 @@ const SMALL_RADIX: usize = 8;
 /// from the reals laid out as `real` to the half spectrum as `half`
 /// (reversed for the C2R); `None` where the shape is not one for it: one
 /// axis, an axis of one point or one that needs Bluestein's algorithm,
-/// more points than one kernel's static shared memory holds, choices by
+/// more points than [`OPT_IN_KERNELS`] allows, choices by
 /// hand (which name the axes' own passes), or rows of the innermost axis
-/// that are not evenly spaced on either side.
+/// that are not evenly spaced on either side; past one kernel's static
+/// shared memory, an axis past [`max_size`] or threads whose values
+/// registers do not hold ([`OPT_IN_KERNELS`]).
 pub fn pass(
     spec: &FftSpec,
     target: &Target,
@@ -79,9 +91,10 @@ pub fn pass(
 ) -> Option<Pass> {
     let shape = &spec.shape;
     let fused = FusedAxes::of(shape)?;
+    let one_kernel = max_size(spec.precision);
     if !spec.choices.is_empty()
-        || shape.iter().any(|&n| needs_bluestein(n))
-        || fused.points() > max_size(spec.precision)
+        || shape.iter().any(|&n| needs_bluestein(n) || n > one_kernel)
+        || fused.points() > one_kernel * OPT_IN_KERNELS
         || !evenly_spaced_rows(shape, real)
         || !evenly_spaced_rows(&spec.complex_shape(), half)
     {
@@ -189,23 +202,52 @@ fn stage_both_ends(pass: &mut Pass, precision: Precision, target: &Target) -> bo
         super::LaneLayout::FftMajor => pass.fft_stride.max(pass.n),
     };
     let bytes_per_fft = pass.fft_stride * 2 * precision.real_bytes();
-    let limit = target.plannable_shared_bytes();
+    let static_limit = target.plannable_shared_bytes();
+    let opt_in_limit = target
+        .max_opt_in_shared_bytes
+        .saturating_sub(target.compiler_shared_bytes);
+    let (limit, dynamic) = match bytes_per_fft <= static_limit {
+        true => (static_limit, false),
+        false => (opt_in_limit, true),
+    };
     if bytes_per_fft > limit {
         return false;
     }
     pass.ffts_per_block = pass.ffts_per_block.min(limit / bytes_per_fft).max(1);
     pass.threads_per_block = pass.ffts_per_block * pass.threads_per_fft;
     pass.shared_bytes = pass.ffts_per_block * bytes_per_fft;
-    pass.dynamic_shared = false;
-    let lean = resident_by_value_words(
+    pass.dynamic_shared = dynamic;
+    // In opt-in memory the fused pass's own bound (the opt-in kernels'
+    // register model) stands, but no more blocks than the staged rows let
+    // one SM hold, and only for threads of few values: beside the walks
+    // ptxas spilled at 40 words and more (sm_90: f32 20x20x20, 20 values
+    // over 400 threads at two blocks, 8 bytes; 120x160, 21 over 960 at
+    // one, 36; 96x200, 24 over 1024, 20), not at 32 (128x128, 16x32x32,
+    // 64x256: 16 over 1024).
+    if dynamic && value_words(pass, precision) > OPT_IN_VALUE_WORDS {
+        return false;
+    }
+    if dynamic {
+        let values = pass.values_per_thread;
+        let resident = opt_in_resident(
+            pass.threads_per_block,
+            pass.shared_bytes,
+            values,
+            precision,
+            target,
+        );
+        pass.min_blocks_per_sm = pass.min_blocks_per_sm.min(resident);
+        return resident > 0;
+    }
+    pass.min_blocks_per_sm = resident_by_value_words(
         pass.threads_per_block,
         pass.shared_bytes,
         pass.values_per_thread + real_step_values(precision),
         precision,
         target,
         target.max_blocks_per_sm,
-    );
-    pass.min_blocks_per_sm = lean.max(1);
+    )
+    .max(1);
     true
 }
 
