@@ -60,11 +60,26 @@ fn real_step_values(precision: Precision) -> usize {
 /// 1.69).
 const MOST_VALUE_WORDS: usize = 48;
 
-/// Past [`max_size`] points the group is staged in opt-in shared memory,
-/// to this many times max_size, as the C2C's rows of several axes are
-/// (super::multipass), where each axis is within max_size and the threads
-/// keep their values in registers.
+/// Past [`max_size`] points an f64 group is staged in opt-in shared
+/// memory, to this many times max_size, as the C2C's rows of several axes
+/// are (super::multipass), where each axis is within max_size and the
+/// threads keep their values in registers. A lone block of about 1024
+/// threads an SM then computes it: in f64 that beat the passes per axis,
+/// in f32 the R2C lost (H200, cuFFT/ours R2C / C2R, passes -> one:
+/// f64 64x128 0.93 / 0.93 -> 1.02 / 1.17; f32 128x128 0.89 / 0.87 -> 0.79
+/// / 0.90, 64x128 0.92 / 0.92 -> 0.83 / 0.93, 16x32x32 1.31 / 1.17 ->
+/// 1.14 / 1.18, 64x256 0.82 / 0.87 -> 0.84 / 0.98, 50x300 0.67 / 0.69 ->
+/// 0.92 / 1.07; docs/bench/h200_real_whole_shape.txt), so f32 groups stay
+/// within max_size.
 const OPT_IN_KERNELS: usize = 6;
+
+/// Points a whole shape of `precision` may hold ([`OPT_IN_KERNELS`]).
+fn most_points(precision: Precision) -> usize {
+    match precision {
+        Precision::F32 => max_size(precision),
+        Precision::F64 => max_size(precision) * OPT_IN_KERNELS,
+    }
+}
 
 /// Register words of values a thread of a group in opt-in shared memory
 /// holds at most (see [`stage_both_ends`]).
@@ -77,7 +92,7 @@ const SMALL_RADIX: usize = 8;
 /// from the reals laid out as `real` to the half spectrum as `half`
 /// (reversed for the C2R); `None` where the shape is not one for it: one
 /// axis, an axis of one point or one that needs Bluestein's algorithm,
-/// more points than [`OPT_IN_KERNELS`] allows, choices by
+/// more points than [`most_points`] allows, choices by
 /// hand (which name the axes' own passes), or rows of the innermost axis
 /// that are not evenly spaced on either side; past one kernel's static
 /// shared memory, an axis past [`max_size`] or threads whose values
@@ -94,7 +109,7 @@ pub fn pass(
     let one_kernel = max_size(spec.precision);
     if !spec.choices.is_empty()
         || shape.iter().any(|&n| needs_bluestein(n) || n > one_kernel)
-        || fused.points() > one_kernel * OPT_IN_KERNELS
+        || fused.points() > most_points(spec.precision)
         || !evenly_spaced_rows(shape, real)
         || !evenly_spaced_rows(&spec.complex_shape(), half)
     {
