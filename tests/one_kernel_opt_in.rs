@@ -253,28 +253,36 @@ impl Scalar for f64 {
     }
 }
 
-/// Where element `i` of transform `b` of a 1D side laid out as `layout`
-/// is, in elements.
-fn at(layout: &fftgen::Layout, b: usize, i: usize) -> usize {
-    b * layout.distance + i * layout.strides[0]
+/// Where element `i` (row-major over `shape`) of transform `b` of a side
+/// laid out as `layout` is, in elements.
+fn at(layout: &fftgen::Layout, shape: &[usize], b: usize, i: usize) -> usize {
+    let mut rest = i;
+    let mut offset = b * layout.distance;
+    for (&len, &stride) in shape.iter().zip(&layout.strides).rev() {
+        offset += rest % len * stride;
+        rest /= len;
+    }
+    offset
 }
 
-/// The R2C and the C2R of the one-kernel real plan `generated` (1D, `n`
-/// reals) through the manifest client, `batch` transforms: the R2C of
-/// random reals against the f64 reference spectrum, and the C2R of that
-/// spectrum against `n` times the reals. Returns both relative L2 errors.
+/// The R2C and the C2R of the real plan `generated` of `shape` through the
+/// manifest client, `batch` transforms: the R2C of random reals against the
+/// f64 reference half spectrum, and the C2R of that spectrum against the
+/// reals times the points. Returns both relative L2 errors.
 fn real_errors<T: Scalar>(
     device: &fftgen_runtime::OpenClDevice,
     generated: &fftgen::Generated,
-    n: usize,
+    shape: &[usize],
     batch: usize,
 ) -> (f64, f64) {
     let manifest = &generated.manifest;
     let (real, half) = (&manifest.input, &manifest.output);
-    let kept = n / 2 + 1;
-    let reals = fftgen_cli::accuracy::random_reals(n * batch, n as u64 + 7);
+    let points: usize = shape.iter().product();
+    let half_shape = fftgen::TransformKind::R2c.complex_shape(shape);
+    let kept: usize = half_shape.iter().product();
+    let reals = fftgen_cli::accuracy::random_reals(points * batch, points as u64 + 7);
     let spectrum =
-        fftgen_cli::accuracy::real_forward_reference(&[n], &reals, fftgen::Normalization::None);
+        fftgen_cli::accuracy::real_forward_reference(shape, &reals, fftgen::Normalization::None);
     let run = |direction, input: &[T]| {
         manifest_client::run_passes_scalars(
             device,
@@ -288,25 +296,25 @@ fn real_errors<T: Scalar>(
     // R2C: the reals in, the half spectrum out.
     let mut input = vec![T::default(); manifest.input_elements(Direction::Forward, batch)];
     for b in 0..batch {
-        for i in 0..n {
-            input[at(real, b, i)] = T::from_f64(reals[b * n + i]);
+        for i in 0..points {
+            input[at(real, shape, b, i)] = T::from_f64(reals[b * points + i]);
         }
     }
     let output = run(Direction::Forward, &input);
     let got: Vec<num_complex::Complex<f64>> = (0..batch)
         .flat_map(|b| (0..kept).map(move |k| (b, k)))
         .map(|(b, k)| {
-            let e = 2 * at(half, b, k);
+            let e = 2 * at(half, &half_shape, b, k);
             num_complex::Complex::new(output[e].into(), output[e + 1].into())
         })
         .collect();
     let forward = relative_l2(&got, &spectrum);
-    // C2R: the reference spectrum in, n times the reals out.
+    // C2R: the reference spectrum in, the points times the reals out.
     let mut input = vec![T::default(); 2 * manifest.input_elements(Direction::Inverse, batch)];
     for b in 0..batch {
         for k in 0..kept {
             let value = spectrum[b * kept + k];
-            let e = 2 * at(half, b, k);
+            let e = 2 * at(half, &half_shape, b, k);
             input[e] = T::from_f64(value.re);
             input[e + 1] = T::from_f64(value.im);
         }
@@ -314,10 +322,13 @@ fn real_errors<T: Scalar>(
     let output = run(Direction::Inverse, &input);
     let as_complex = |x: f64| num_complex::Complex::new(x, 0.0);
     let got: Vec<_> = (0..batch)
-        .flat_map(|b| (0..n).map(move |i| (b, i)))
-        .map(|(b, i)| as_complex(output[at(real, b, i)].into()))
+        .flat_map(|b| (0..points).map(move |i| (b, i)))
+        .map(|(b, i)| as_complex(output[at(real, shape, b, i)].into()))
         .collect();
-    let want: Vec<_> = reals.iter().map(|&x| as_complex(n as f64 * x)).collect();
+    let want: Vec<_> = reals
+        .iter()
+        .map(|&x| as_complex(points as f64 * x))
+        .collect();
     (forward, relative_l2(&got, &want))
 }
 
@@ -372,19 +383,10 @@ fn real_opt_in_kernels_on_pocl_through_the_manifest() {
             }
             let step = generated.plan.passes[0].real.unwrap();
             assert_eq!(step.end, fftgen::plan::RealEnd::Both, "{label}");
-            // The runtime's clamp: PoCL must not pass what a GPU rejects.
-            let refused = fftgen_runtime::opencl::OpenClFft::new(
-                device,
-                &generated.opencl_source,
-                &generated.manifest,
-            );
-            assert!(
-                refused.is_err(),
-                "{label}: the runtime ran an opt-in kernel"
-            );
+            assert_runtime_refuses(device, &generated, &label);
             let (forward, inverse) = match precision {
-                Precision::F32 => real_errors::<f32>(device, &generated, n, batch),
-                Precision::F64 => real_errors::<f64>(device, &generated, n, batch),
+                Precision::F32 => real_errors::<f32>(device, &generated, &[n], batch),
+                Precision::F64 => real_errors::<f64>(device, &generated, &[n], batch),
             };
             let limit = tolerance(n, precision);
             eprintln!(
@@ -402,54 +404,22 @@ fn real_opt_in_kernels_on_pocl_through_the_manifest() {
     }
 }
 
-/// The R2C and the C2R of the dense out-of-place plan `generated` of a real
-/// `shape` through the manifest client, `batch` transforms: the R2C of
-/// random reals against the f64 reference half spectrum, the C2R of that
-/// spectrum against the reals times the points. Both relative L2 errors.
-fn whole_shape_errors<T: Scalar>(
+/// The runtime's clamp: PoCL must not pass the opt-in shared memory a GPU
+/// rejects without asking for it.
+fn assert_runtime_refuses(
     device: &fftgen_runtime::OpenClDevice,
     generated: &fftgen::Generated,
-    shape: &[usize],
-    batch: usize,
-) -> (f64, f64) {
-    let manifest = &generated.manifest;
-    let points: usize = shape.iter().product();
-    let reals = fftgen_cli::accuracy::random_reals(points * batch, points as u64 + 3);
-    let spectrum =
-        fftgen_cli::accuracy::real_forward_reference(shape, &reals, fftgen::Normalization::None);
-    let run = |direction, input: &[T]| {
-        manifest_client::run_passes_scalars(
-            device,
-            &generated.opencl_source,
-            manifest,
-            direction,
-            input,
-            batch,
-        )
-    };
-    let input: Vec<T> = reals.iter().map(|&x| T::from_f64(x)).collect();
-    let output = run(Direction::Forward, &input);
-    let got: Vec<num_complex::Complex<f64>> = output
-        .chunks(2)
-        .take(spectrum.len())
-        .map(|v| num_complex::Complex::new(v[0].into(), v[1].into()))
-        .collect();
-    let forward = relative_l2(&got, &spectrum);
-    let input: Vec<T> = spectrum
-        .iter()
-        .flat_map(|v| [T::from_f64(v.re), T::from_f64(v.im)])
-        .collect();
-    let output = run(Direction::Inverse, &input);
-    let as_complex = |x: f64| num_complex::Complex::new(x, 0.0);
-    let got: Vec<_> = output[..reals.len()]
-        .iter()
-        .map(|&x| as_complex(x.into()))
-        .collect();
-    let want: Vec<_> = reals
-        .iter()
-        .map(|&x| as_complex(points as f64 * x))
-        .collect();
-    (forward, relative_l2(&got, &want))
+    label: &str,
+) {
+    let refused = fftgen_runtime::opencl::OpenClFft::new(
+        device,
+        &generated.opencl_source,
+        &generated.manifest,
+    );
+    assert!(
+        refused.is_err(),
+        "{label}: the runtime ran an opt-in kernel"
+    );
 }
 
 /// A real transform's whole shape in one pass past 2048 f64 points, its
@@ -482,18 +452,10 @@ fn whole_real_shapes_in_opt_in_memory_on_pocl() {
             };
             assert!(pass.dynamic_shared_bytes > 48 * 1024, "{label}: opt-in");
         }
-        let refused = fftgen_runtime::opencl::OpenClFft::new(
-            device,
-            &generated.opencl_source,
-            &generated.manifest,
-        );
-        assert!(
-            refused.is_err(),
-            "{label}: the runtime ran an opt-in kernel"
-        );
+        assert_runtime_refuses(device, &generated, &label);
         let (forward, inverse) = match precision {
-            Precision::F32 => whole_shape_errors::<f32>(device, &generated, &shape, batch),
-            Precision::F64 => whole_shape_errors::<f64>(device, &generated, &shape, batch),
+            Precision::F32 => real_errors::<f32>(device, &generated, &shape, batch),
+            Precision::F64 => real_errors::<f64>(device, &generated, &shape, batch),
         };
         let limit = tolerance(shape.iter().product(), precision);
         assert!(

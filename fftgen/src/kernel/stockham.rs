@@ -2006,30 +2006,40 @@ impl Lowering<'_> {
                 slot.clone().add(uint(n)).sub(k.clone().mul(uint(2))),
                 slot.clone(),
             );
-            let half = |value: Expr| value.mul(Expr::Real(0.5 * self.scale()));
-            let (zk, zm) = (var("zk"), var("zm"));
-            vec![
+            let mut out = vec![
                 let_const(Type::Complex, "zk", staged(slot)),
                 let_const(Type::Complex, "zm", staged(mirror)),
-                assign(
-                    self.output_element(at(k.clone())),
-                    Expr::complex(
-                        half(zk.clone().re().add(zm.clone().re())),
-                        half(zk.clone().im().sub(zm.clone().im())),
-                    ),
-                ),
-                Stmt::If(
-                    var("walk_has_y"),
-                    vec![assign(
-                        self.output_element(at_y(k)),
-                        Expr::complex(
-                            half(zk.clone().im().add(zm.clone().im())),
-                            half(zm.re().sub(zk.re())),
-                        ),
-                    )],
-                ),
-            ]
+            ];
+            out.extend(self.separated_stores(at(k.clone()), at_y(k)));
+            out
         })
+    }
+
+    /// The stores of two rows' X[k] = (Z[k] + conj Z[-k]) / 2 at `x` and,
+    /// where the walk has a second row, Y[k] = (Z[k] - conj Z[-k]) / 2i at
+    /// `y`, from `zk` and `zm` (Z[k] and Z[-k]), scaled.
+    fn separated_stores(&self, x: Expr, y: Expr) -> Vec<Stmt> {
+        let half = |value: Expr| value.mul(Expr::Real(0.5 * self.scale()));
+        let (zk, zm) = (var("zk"), var("zm"));
+        vec![
+            assign(
+                self.output_element(x),
+                Expr::complex(
+                    half(zk.clone().re().add(zm.clone().re())),
+                    half(zk.clone().im().sub(zm.clone().im())),
+                ),
+            ),
+            Stmt::If(
+                var("walk_has_y"),
+                vec![assign(
+                    self.output_element(y),
+                    Expr::complex(
+                        half(zk.clone().im().add(zm.clone().im())),
+                        half(zm.re().sub(zk.re())),
+                    ),
+                )],
+            ),
+        ]
     }
 
     /// A C2R's paired rows: the real parts are row x's, the imaginary row y's.

@@ -108,12 +108,10 @@ impl Lowering<'_> {
                 let slot = region.clone().add(point);
                 Expr::complex(var("shared_re").at(slot.clone()), var("shared_im").at(slot))
             };
-            let half = |value: Expr| value.mul(Expr::Real(0.5 * self.scale()));
-            let (zk, zm) = (var("zk"), var("zm"));
             let mirror = mirrored_row(fused, var("row"))
                 .mul(uint(n))
                 .add(uint(n).sub(var("kn")).rem(uint(n)));
-            vec![
+            let mut out = vec![
                 let_const(Type::Uint, "row", k.clone().div(uint(output.len))),
                 let_const(Type::Uint, "kn", k.clone().rem(uint(output.len))),
                 let_const(
@@ -122,24 +120,11 @@ impl Lowering<'_> {
                     staged(var("row").mul(uint(n)).add(var("kn"))),
                 ),
                 let_const(Type::Complex, "zm", staged(mirror)),
-                assign(
-                    self.output_element(output.at("walk_out", k.clone())),
-                    Expr::complex(
-                        half(zk.clone().re().add(zm.clone().re())),
-                        half(zk.clone().im().sub(zm.clone().im())),
-                    ),
-                ),
-                Stmt::If(
-                    var("walk_has_y"),
-                    vec![assign(
-                        self.output_element(output.at("walk_out_y", k)),
-                        Expr::complex(
-                            half(zk.clone().im().add(zm.clone().im())),
-                            half(zm.re().sub(zk.re())),
-                        ),
-                    )],
-                ),
-            ]
+            ];
+            out.extend(
+                self.separated_stores(output.at("walk_out", k.clone()), output.at("walk_out_y", k)),
+            );
+            out
         })
     }
 
