@@ -375,15 +375,9 @@ fn real_opt_in_kernels_on_pocl_through_the_manifest() {
             let spec = real_on_h100(n, precision, placement);
             let generated = fftgen::generate(&spec, "tests/one_kernel_opt_in.rs").unwrap();
             let label = format!("{n} {precision} {placement:?}");
-            for transform in &generated.manifest.transforms {
-                let [pass] = transform.passes.as_slice() else {
-                    panic!("{label}: one pass per direction");
-                };
-                assert!(pass.dynamic_shared_bytes > 48 * 1024, "{label}: opt-in");
-            }
             let step = generated.plan.passes[0].real.unwrap();
             assert_eq!(step.end, fftgen::plan::RealEnd::Both, "{label}");
-            assert_runtime_refuses(device, &generated, &label);
+            assert_one_opt_in_pass_each_way(device, &generated, &label);
             let (forward, inverse) = match precision {
                 Precision::F32 => real_errors::<f32>(device, &generated, &[n], batch),
                 Precision::F64 => real_errors::<f64>(device, &generated, &[n], batch),
@@ -404,13 +398,19 @@ fn real_opt_in_kernels_on_pocl_through_the_manifest() {
     }
 }
 
-/// The runtime's clamp: PoCL must not pass the opt-in shared memory a GPU
-/// rejects without asking for it.
-fn assert_runtime_refuses(
+/// One pass per direction, in opt-in shared memory, which the runtime
+/// refuses on OpenCL (its clamp: PoCL must not pass what a GPU rejects).
+fn assert_one_opt_in_pass_each_way(
     device: &fftgen_runtime::OpenClDevice,
     generated: &fftgen::Generated,
     label: &str,
 ) {
+    for transform in &generated.manifest.transforms {
+        let [pass] = transform.passes.as_slice() else {
+            panic!("{label}: one pass per direction");
+        };
+        assert!(pass.dynamic_shared_bytes > 48 * 1024, "{label}: opt-in");
+    }
     let refused = fftgen_runtime::opencl::OpenClFft::new(
         device,
         &generated.opencl_source,
@@ -446,13 +446,7 @@ fn whole_real_shapes_in_opt_in_memory_on_pocl() {
             .target(Target::H100);
         let generated = fftgen::generate(&spec, "tests/one_kernel_opt_in.rs").unwrap();
         let label = format!("{shape:?} {precision}");
-        for transform in &generated.manifest.transforms {
-            let [pass] = transform.passes.as_slice() else {
-                panic!("{label}: one pass per direction");
-            };
-            assert!(pass.dynamic_shared_bytes > 48 * 1024, "{label}: opt-in");
-        }
-        assert_runtime_refuses(device, &generated, &label);
+        assert_one_opt_in_pass_each_way(device, &generated, &label);
         let (forward, inverse) = match precision {
             Precision::F32 => real_errors::<f32>(device, &generated, &shape, batch),
             Precision::F64 => real_errors::<f64>(device, &generated, &shape, batch),
