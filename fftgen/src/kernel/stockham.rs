@@ -22,9 +22,9 @@ use super::real_split::{merge, merged_with_parts, split};
 use super::signature::{kernel_params, locate, TWIDDLES};
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{
-    AxisSide, Chirp, ChirpRole, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching,
-    LaneLayout, MirroredColumns, Padding, Pass, Plan, RealEnd, RealRoute, RealStep, Stage,
-    StageTwiddles, StepTwiddle, StepTwiddleForm,
+    AxisIndex, AxisSide, Chirp, ChirpRole, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo,
+    InputCaching, LaneLayout, MirroredColumns, Padding, Pass, Plan, RealEnd, RealRoute, RealStep,
+    Stage, StageTwiddles, StepTwiddle, StepTwiddleForm,
 };
 use crate::{Blocks, Direction, Placement, Precision};
 
@@ -1309,20 +1309,10 @@ impl Lowering<'_> {
         if let Some(chirp) = self.pass.chirp.filter(|c| c.on_stores()) {
             return self.chirped_store(chirp, base, fft, point, value);
         }
-        let at = var(base).add(strided(point.clone(), stride));
         if self.paired() {
-            // A C2R's paired rows: real parts to row x, imaginary to row y.
-            let scaled = |part: Expr| self.scaled_real(part);
-            let (output, real) = (self.buffers.output, self.real_output);
-            let at_y = var(format!("{base}_y")).add(strided(point, stride));
-            let mut out = vec![let_const(Type::Complex, "z", value)];
-            out.extend(self.real_store(output, real, at, scaled(var("z").re())));
-            out.push(Stmt::If(
-                var(format!("{fft}_has_y")),
-                self.real_store(output, real, at_y, scaled(var("z").im())),
-            ));
-            return vec![Stmt::Scope(out)];
+            return self.paired_store(base, fft, point, value);
         }
+        let at = var(base).add(strided(point.clone(), stride));
         let Some((real, RealEnd::Stores(index))) = self.pass.real.map(|r| (r, r.end)) else {
             let element = self.output_point(var(base), point.clone(), stride);
             let store = vec![assign(element, self.scaled(value))];
@@ -1337,6 +1327,39 @@ impl Lowering<'_> {
             let re = self.scaled_real(value.re());
             return self.real_store(self.buffers.output, self.real_output, at, re);
         }
+        self.half_spectrum_store(real, index, (base, fft), point, value)
+    }
+
+    /// Output `point` of FFT `fft` (at `base`) of a C2R's paired rows: its
+    /// real part to row x, its imaginary part to row y.
+    fn paired_store(&self, base: &str, fft: &str, point: Expr, value: Expr) -> Vec<Stmt> {
+        let stride = self.pass.access.output_stride;
+        let at = var(base).add(strided(point.clone(), stride));
+        let scaled = |part: Expr| self.scaled_real(part);
+        let (output, real) = (self.buffers.output, self.real_output);
+        let at_y = var(format!("{base}_y")).add(strided(point, stride));
+        let mut out = vec![let_const(Type::Complex, "z", value)];
+        out.extend(self.real_store(output, real, at, scaled(var("z").re())));
+        out.push(Stmt::If(
+            var(format!("{fft}_has_y")),
+            self.real_store(output, real, at_y, scaled(var("z").im())),
+        ));
+        vec![Stmt::Scope(out)]
+    }
+
+    /// Output `point` of FFT `fft` (at `base`) of the last pass of a long
+    /// full-length R2C axis ([`RealEnd::Stores`]): kept where it lies in the
+    /// half spectrum, and from one half of the symmetry's columns
+    /// ([`RealStep::hermitian_half`]) the conjugates past it mirrored.
+    fn half_spectrum_store(
+        &self,
+        real: RealStep,
+        index: AxisIndex,
+        (base, fft): (&str, &str),
+        point: Expr,
+        value: Expr,
+    ) -> Vec<Stmt> {
+        let at = var(base).add(strided(point.clone(), self.pass.access.output_stride));
         let c = var(format!("{fft}_c{}", index.column));
         let i = c
             .clone()
@@ -2193,12 +2216,30 @@ impl Lowering<'_> {
         direct_in: bool,
         input_padding: Padding,
     ) -> Vec<Stmt> {
+        let dft = butterfly_name(stage.radix, self.direction, self.plan.precision);
+        let mut work = self.butterfly_inputs(s, stage, b, direct_in, input_padding);
+        work.extend(self.butterfly_twiddles(stage, b));
+        work.push(Stmt::Expr(Expr::call(&dft, vec![var(format!("v{b}"))])));
+        work
+    }
+
+    /// The inputs `v{b}[r]` of butterfly `b` of stage `s`: from global
+    /// memory (`direct_in`), from the previous stage's registers (one part
+    /// at a time), or from shared memory (transposed in the first stage of
+    /// a pass of several axes; merged from the staged half spectrum in a
+    /// half-length C2R's first stage).
+    fn butterfly_inputs(
+        &self,
+        s: usize,
+        stage: &Stage,
+        b: usize,
+        direct_in: bool,
+        input_padding: Padding,
+    ) -> Vec<Stmt> {
         let pass = self.pass;
-        let (radix, stride) = (stage.radix, stage.stride);
+        let radix = stage.radix;
         let butterflies = pass.n / radix;
         let first = s == 0;
-        let dft = butterfly_name(radix, self.direction, self.plan.precision);
-        let cmul = cmul_name(self.direction == Direction::Inverse, self.plan.precision);
         let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
         let mut work = Vec::new();
         let from_shared = !direct_in && pass.exchange_width != ExchangeWidth::OnePartAtATime;
@@ -2214,16 +2255,13 @@ impl Lowering<'_> {
         };
         for r in 0..radix {
             let index = j.clone().add(uint(r * butterflies));
+            let target = v.clone().at(uint(r));
             // (Paired rows merge on the walk that fills shared memory.)
             let c2r = self
                 .c2r()
                 .filter(|r| first && from_shared && r.route == RealRoute::HalfLength);
             if let Some(real) = c2r {
-                work.push(Stmt::Scope(self.c2r_point(
-                    real,
-                    index,
-                    v.clone().at(uint(r)),
-                )));
+                work.push(Stmt::Scope(self.c2r_point(real, index, target)));
                 continue;
             }
             if direct_in && self.paired() {
@@ -2231,7 +2269,7 @@ impl Lowering<'_> {
                     "in_base",
                     "fft_has_y",
                     index,
-                    v.clone().at(uint(r)),
+                    target,
                 )));
                 continue;
             }
@@ -2245,23 +2283,31 @@ impl Lowering<'_> {
             } else {
                 exchange_arrays(pass, s.wrapping_sub(1)).load(positions[r].clone())
             };
-            work.push(assign(v.clone().at(uint(r)), value));
+            work.push(assign(target, value));
         }
-        if let Some(offset) = stage.twiddle_offset {
-            work.push(let_const(
-                Type::Uint,
-                format!("p{b}"),
-                j.clone().rem(uint(stride)),
+        work
+    }
+
+    /// The stage's twiddles on the inputs of butterfly `b` (none where
+    /// all are 1).
+    fn butterfly_twiddles(&self, stage: &Stage, b: usize) -> Vec<Stmt> {
+        let Some(offset) = stage.twiddle_offset else {
+            return Vec::new();
+        };
+        let cmul = cmul_name(self.direction == Direction::Inverse, self.plan.precision);
+        let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
+        let mut work = vec![let_const(
+            Type::Uint,
+            format!("p{b}"),
+            j.rem(uint(stage.stride)),
+        )];
+        for r in 1..stage.radix {
+            let w = self.stage_twiddle(stage, offset, var(format!("p{b}")), r);
+            work.push(assign(
+                v.clone().at(uint(r)),
+                Expr::call(&cmul, vec![v.clone().at(uint(r)), w]),
             ));
-            for r in 1..radix {
-                let w = self.stage_twiddle(stage, offset, var(format!("p{b}")), r);
-                work.push(assign(
-                    v.clone().at(uint(r)),
-                    Expr::call(&cmul, vec![v.clone().at(uint(r)), w]),
-                ));
-            }
         }
-        work.push(Stmt::Expr(Expr::call(&dft, vec![v.clone()])));
         work
     }
 
