@@ -649,7 +649,6 @@ impl Lowering<'_> {
         let pass = self.pass;
         let next = &pass.stages[s + 1];
         let padding = stage.exchange.unwrap_or(Padding::NONE);
-        let next_butterflies = pass.n / next.radix;
         // Positions are computed once and serve both parts.
         let mut out = Vec::new();
         let writes: Vec<Vec<Expr>> = (0..stage.butterflies_per_thread)
@@ -679,22 +678,48 @@ impl Lowering<'_> {
             if reads_pending || pass.first_write == FirstWrite::AfterBarrier {
                 out.push(Stmt::Barrier);
             }
-            for (b, positions) in writes.iter().enumerate() {
-                let v = var(format!("v{b}"));
-                let stores = positions
-                    .iter()
-                    .enumerate()
-                    .map(|(r, at)| {
-                        assign(
-                            var("shared_part").at(at.clone()),
-                            part(v.clone().at(uint(r))),
-                        )
-                    })
-                    .collect();
-                out.extend(guarded(write_guard(b), stores));
-            }
+            out.extend(Self::part_writes(&writes, part, write_guard));
             out.push(Stmt::Barrier);
-            for (b, positions) in reads.iter().enumerate() {
+            out.extend(self.part_reads(s, &reads, part));
+        }
+        out
+    }
+
+    /// One part (`part`) of each butterfly's values `v{b}[r]` into
+    /// `shared_part` at `writes[b][r]`, under `write_guard(b)`.
+    fn part_writes(
+        writes: &[Vec<Expr>],
+        part: fn(Expr) -> Expr,
+        write_guard: &dyn Fn(usize) -> Option<Expr>,
+    ) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        for (b, positions) in writes.iter().enumerate() {
+            let v = var(format!("v{b}"));
+            let stores = positions
+                .iter()
+                .enumerate()
+                .map(|(r, at)| {
+                    assign(
+                        var("shared_part").at(at.clone()),
+                        part(v.clone().at(uint(r))),
+                    )
+                })
+                .collect();
+            out.extend(guarded(write_guard(b), stores));
+        }
+        out
+    }
+
+    /// One part (`part`) of stage `s + 1`'s inputs from `shared_part` at
+    /// `reads[b][r]` into its registers `incoming`, each butterfly that exists.
+    fn part_reads(&self, s: usize, reads: &[Vec<Expr>], part: fn(Expr) -> Expr) -> Vec<Stmt> {
+        let pass = self.pass;
+        let next = &pass.stages[s + 1];
+        let next_butterflies = pass.n / next.radix;
+        reads
+            .iter()
+            .enumerate()
+            .map(|(b, positions)| {
                 let k = var("t").add(uint(b * pass.threads_per_fft));
                 let loads = positions
                     .iter()
@@ -707,10 +732,9 @@ impl Lowering<'_> {
                     })
                     .collect();
                 let exists = next.guarded.then(|| k.lt(uint(next_butterflies)));
-                out.push(Stmt::Scope(guarded(exists, loads)));
-            }
-        }
-        out
+                Stmt::Scope(guarded(exists, loads))
+            })
+            .collect()
     }
 
     /// Whether the pass's FFTs are a dense batch (FFT g at g n): the
@@ -1619,38 +1643,50 @@ impl Lowering<'_> {
     /// elements of a row whatever the lane layout and the strides between
     /// rows, so every row is one coalesced run.
     fn walk(&self, len: usize, copy: impl Fn(Expr, Expr) -> Vec<Stmt>) -> Vec<Stmt> {
-        let pass = self.pass;
-        if self.rows_by_fft() {
-            // A warp's lanes share one FFT: each thread walks its own row,
-            // k = t, t + T, ..., with no division to find row and element.
-            let t = pass.threads_per_fft;
-            return (0..len.div_ceil(t))
-                .map(|i| {
-                    let k = var("walk_k");
-                    let mut cond = var("active");
-                    if (i + 1) * t > len {
-                        cond = cond.and(k.clone().lt(uint(len)));
-                    }
-                    let mut inner = vec![
-                        let_const(Type::Index, "walk_in", var("in_base")),
-                        let_const(Type::Index, "walk_out", var("out_base")),
-                        let_const(Type::Uint, "walk_f", var("fft_local")),
-                    ];
-                    if self.paired() {
-                        inner.extend([
-                            let_const(Type::Index, "walk_in_y", var("in_base_y")),
-                            let_const(Type::Index, "walk_out_y", var("out_base_y")),
-                            let_const(Type::Bool, "walk_has_y", var("fft_has_y")),
-                        ]);
-                    }
-                    inner.extend(copy(k.clone(), var("region").add(k)));
-                    Stmt::Scope(vec![
-                        let_const(Type::Uint, "walk_k", var("t").add(uint(i * t))),
-                        Stmt::If(cond, inner),
-                    ])
-                })
-                .collect();
+        match self.rows_by_fft() {
+            true => self.walk_own_rows(len, copy),
+            false => self.walk_across_block(len, copy),
         }
+    }
+
+    /// [`Self::walk`] where a warp's lanes share one FFT.
+    fn walk_own_rows(&self, len: usize, copy: impl Fn(Expr, Expr) -> Vec<Stmt>) -> Vec<Stmt> {
+        let pass = self.pass;
+        // A warp's lanes share one FFT: each thread walks its own row,
+        // k = t, t + T, ..., with no division to find row and element.
+        let t = pass.threads_per_fft;
+        (0..len.div_ceil(t))
+            .map(|i| {
+                let k = var("walk_k");
+                let mut cond = var("active");
+                if (i + 1) * t > len {
+                    cond = cond.and(k.clone().lt(uint(len)));
+                }
+                let mut inner = vec![
+                    let_const(Type::Index, "walk_in", var("in_base")),
+                    let_const(Type::Index, "walk_out", var("out_base")),
+                    let_const(Type::Uint, "walk_f", var("fft_local")),
+                ];
+                if self.paired() {
+                    inner.extend([
+                        let_const(Type::Index, "walk_in_y", var("in_base_y")),
+                        let_const(Type::Index, "walk_out_y", var("out_base_y")),
+                        let_const(Type::Bool, "walk_has_y", var("fft_has_y")),
+                    ]);
+                }
+                inner.extend(copy(k.clone(), var("region").add(k)));
+                Stmt::Scope(vec![
+                    let_const(Type::Uint, "walk_k", var("t").add(uint(i * t))),
+                    Stmt::If(cond, inner),
+                ])
+            })
+            .collect()
+    }
+
+    /// [`Self::walk`] where a warp's lanes hold different FFTs: the block's
+    /// elements in turn, each locating its row.
+    fn walk_across_block(&self, len: usize, copy: impl Fn(Expr, Expr) -> Vec<Stmt>) -> Vec<Stmt> {
+        let pass = self.pass;
         let (m, block) = (pass.ffts_per_block, pass.threads_per_block);
         let count = m * len;
         (0..count.div_ceil(block))
