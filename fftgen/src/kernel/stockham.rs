@@ -60,6 +60,22 @@ struct Buffers {
     output: &'static str,
 }
 
+impl Buffers {
+    /// Two pointers out of place, one in place.
+    fn of(placement: Placement) -> Buffers {
+        match placement {
+            Placement::OutOfPlace => Buffers {
+                input: "input",
+                output: "output",
+            },
+            Placement::InPlace => Buffers {
+                input: "data",
+                output: "data",
+            },
+        }
+    }
+}
+
 /// The twiddle table of a pass, forward direction: stage by stage (skipping
 /// the first, whose twiddles are all 1), `w_{Ns R}^{p r}` for 1 <= r < R and
 /// p < Ns, p fastest: the threads of a warp hold consecutive p, so each
@@ -70,49 +86,16 @@ pub fn twiddle_table(pass: &Pass) -> Vec<(f64, f64)> {
     }
     let mut table = Vec::new();
     for stage in pass.stages.iter().filter(|s| s.twiddle_offset.is_some()) {
-        let span = stage.stride * stage.radix;
-        match stage.twiddle_form {
-            // In a pass of several axes, w_{span / D}^{(p / D) r}.
-            StageTwiddles::Direct => {
-                let divisor = pass.twiddle_divisor(stage.stride);
-                for r in 1..stage.radix {
-                    for p in 0..stage.stride {
-                        let exponent = (p / divisor * r) as i64;
-                        table.push(root_of_unity_f64(exponent, (span / divisor) as i64, -1));
-                    }
-                }
-            }
-            // w_span^m for m below the fine length, then w_span^(m fine).
-            StageTwiddles::FineCoarse { fine_bits } => {
-                let fine = 1usize << fine_bits;
-                for m in 0..fine {
-                    table.push(root_of_unity_f64(m as i64, span as i64, -1));
-                }
-                for m in 0..span.div_ceil(fine) {
-                    table.push(root_of_unity_f64((m * fine) as i64, span as i64, -1));
-                }
-            }
-        }
+        table.extend(stage_twiddle_table(pass, stage));
     }
     // The four-step twiddle's fine then coarse table.
     if let Some(step) = pass.step_twiddle {
-        let span = step.span as i64;
-        for m in 0..step.split {
-            table.push(root_of_unity_f64(m as i64, span, -1));
-        }
-        for m in 0..step.coarse_len() {
-            table.push(root_of_unity_f64((m * step.split) as i64, span, -1));
-        }
+        table.extend(fine_then_coarse(step.span, step.split, step.coarse_len()));
     }
     // The fine and coarse tables of w_N^k of a mirrored pass's real step.
     if let Some(RealEnd::Mirrored(mirrored)) = pass.real.map(|r| r.end) {
-        let (span, split) = (mirrored.twiddle.span as i64, mirrored.twiddle.split);
-        for m in 0..split {
-            table.push(root_of_unity_f64(m as i64, span, -1));
-        }
-        for m in 0..mirrored.twiddle.coarse_len() {
-            table.push(root_of_unity_f64((m * split) as i64, span, -1));
-        }
+        let step = mirrored.twiddle;
+        table.extend(fine_then_coarse(step.span, step.split, step.coarse_len()));
     }
     // The split's and merge's w_N^k of a half-length real step.
     if let Some(real) = pass.real.filter(|r| r.twiddle_offset.is_some()) {
@@ -127,6 +110,36 @@ pub fn twiddle_table(pass: &Pass) -> Vec<(f64, f64)> {
         table.extend(super::chirp::fused_chirp_table(chirp));
     }
     table
+}
+
+/// The twiddles of `stage` (of `pass`) in the table, in its form.
+fn stage_twiddle_table(pass: &Pass, stage: &Stage) -> Vec<(f64, f64)> {
+    let span = stage.stride * stage.radix;
+    match stage.twiddle_form {
+        // In a pass of several axes, w_{span / D}^{(p / D) r}.
+        StageTwiddles::Direct => {
+            let divisor = pass.twiddle_divisor(stage.stride);
+            (1..stage.radix)
+                .flat_map(|r| (0..stage.stride).map(move |p| (p / divisor * r) as i64))
+                .map(|exponent| root_of_unity_f64(exponent, (span / divisor) as i64, -1))
+                .collect()
+        }
+        // w_span^m for m below the fine length, then w_span^(m fine).
+        StageTwiddles::FineCoarse { fine_bits } => {
+            let fine = 1usize << fine_bits;
+            fine_then_coarse(span, fine, span.div_ceil(fine))
+        }
+    }
+}
+
+/// w_span^m for m below `fine`, then w_span^(m fine) for m below
+/// `coarse`: a table whose entries multiply to any w_span^k.
+fn fine_then_coarse(span: usize, fine: usize, coarse: usize) -> Vec<(f64, f64)> {
+    let span = span as i64;
+    (0..fine)
+        .map(|m| root_of_unity_f64(m as i64, span, -1))
+        .chain((0..coarse).map(|m| root_of_unity_f64((m * fine) as i64, span, -1)))
+        .collect()
 }
 
 /// Whether `pass` reads twiddles (it has a stage after the first).
@@ -147,16 +160,7 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
         true => Placement::InPlace,
         false => Placement::OutOfPlace,
     };
-    let buffers = match placement {
-        Placement::OutOfPlace => Buffers {
-            input: "input",
-            output: "output",
-        },
-        Placement::InPlace => Buffers {
-            input: "data",
-            output: "data",
-        },
-    };
+    let buffers = Buffers::of(placement);
     let (real_input, real_output) = real_sides(pass, direction, placement);
     let params = kernel_params(placement, real_input, real_output, has_twiddles(pass));
     let lowering = |pass, segment| Lowering {
@@ -168,29 +172,15 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
         real_output,
         segment,
     };
-    let body = match pass.chirp {
+    let body = match whole_bluestein_halves(pass) {
         // Bluestein's algorithm in one kernel: its first FFT as the load's
         // step lowers it, then its second as the store's.
-        Some(
-            chirp @ Chirp {
-                role: ChirpRole::Whole { from, to },
-                ..
-            },
-        ) => {
-            let with_role = |role| Pass {
-                chirp: Some(Chirp { role, ..chirp }),
-                ..pass.clone()
-            };
-            let first = Pass {
-                normalizes: false,
-                ..with_role(ChirpRole::Load { side: from })
-            };
-            let second = with_role(ChirpRole::Store { side: to });
+        Some((first, second)) => {
             let mut body = lowering(&first, Segment::FirstOfTwo).body();
             body.extend(lowering(&second, Segment::SecondOfTwo).body());
             body
         }
-        _ => lowering(pass, Segment::Only).body(),
+        None => lowering(pass, Segment::Only).body(),
     };
     Function {
         kind: FunctionKind::Kernel {
@@ -201,6 +191,26 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
         params,
         body,
     }
+}
+
+/// The two FFTs of a pass that runs the whole of Bluestein's algorithm
+/// ([`ChirpRole::Whole`]), as passes of their own: the first with the
+/// chirped loads (and no normalisation), the second with the chirped
+/// stores; `None` for any other pass.
+fn whole_bluestein_halves(pass: &Pass) -> Option<(Pass, Pass)> {
+    let chirp = pass.chirp?;
+    let ChirpRole::Whole { from, to } = chirp.role else {
+        return None;
+    };
+    let with_role = |role| Pass {
+        chirp: Some(Chirp { role, ..chirp }),
+        ..pass.clone()
+    };
+    let first = Pass {
+        normalizes: false,
+        ..with_role(ChirpRole::Load { side: from })
+    };
+    Some((first, with_role(ChirpRole::Store { side: to })))
 }
 
 /// Whether `pass`'s input and output, in `direction`, are reals with a
