@@ -820,6 +820,22 @@ impl Lowering<'_> {
                 Expr::complex(x, Expr::select(var(has_y), y, zero)),
             )];
         }
+        self.paired_spectra_point(base, has_y, point, target)
+    }
+
+    /// [`Self::paired_load`] of a C2R: Z[p] from the two rows' half
+    /// spectra at `base` and `{base}_y`.
+    fn paired_spectra_point(
+        &self,
+        base: &str,
+        has_y: &str,
+        point: Expr,
+        target: Expr,
+    ) -> Vec<Stmt> {
+        let stride = self.pass.access.input_stride;
+        let at = |base: String, point: Expr| var(base).add(strided(point, stride));
+        let base_y = format!("{base}_y");
+        let zero = Expr::Real(0.0);
         let n = self.pass.n;
         let half = n / 2 + 1;
         let low = var("p").lt(uint(half));
