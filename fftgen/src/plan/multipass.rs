@@ -311,13 +311,16 @@ impl AxisPlan<'_> {
             let factors = match (split_axis == Some(axis), &choices.split) {
                 (true, Some(split)) => split.clone(),
                 _ if self.one_pass_plans(axis) => vec![shape[axis]],
-                _ => four_step(shape[axis], self.columns, MAX_STEPS_PER_AXIS).ok_or_else(|| {
-                    Error::TooLarge {
-                        n: shape[axis],
-                        precision,
-                        max: self.columns.pow(MAX_STEPS_PER_AXIS as u32),
-                    }
-                })?,
+                _ => {
+                    let longest = split_pass_limit(precision, self.columns);
+                    four_step(shape[axis], longest, MAX_STEPS_PER_AXIS).ok_or_else(|| {
+                        Error::TooLarge {
+                            n: shape[axis],
+                            precision,
+                            max: longest.pow(MAX_STEPS_PER_AXIS as u32),
+                        }
+                    })?
+                }
             };
             for step in 0..factors.len() {
                 steps.push(Step::of_axis(axis, &factors, step));
@@ -547,6 +550,24 @@ pub fn column_limit(precision: Precision, target: &Target) -> usize {
     let limit = words - words / 32 - 32;
     limit.min(max_size(precision))
 }
+
+/// The longest pass the four-step split of a complex axis takes, of
+/// columns at most `columns` long: in f64 at most [`F64_SPLIT_PASS_MAX`].
+fn split_pass_limit(precision: Precision, columns: usize) -> usize {
+    match precision {
+        Precision::F64 => columns.min(F64_SPLIT_PASS_MAX),
+        Precision::F32 => columns,
+    }
+}
+
+/// The longest pass of a split f64 axis. Longer passes run one block of
+/// 616 threads per SM at 29-36% of the DRAM bandwidth (ncu, 9296672 =
+/// 3388 x 2744 on the H200), so three passes of about 200 points move the
+/// data once more and still win: on the H200 each of the 9 sizes of 4 to
+/// 14 million points whose split changed gained, 0.74-1.03x cuFFT to
+/// 0.80-1.41x (docs/bench/h200_f64_split_passes.txt). A long real axis keeps its
+/// split: there three passes lost (11647251 R2C 0.93 -> 0.78x).
+const F64_SPLIT_PASS_MAX: usize = 2048;
 
 /// The buffers each step reads and writes: the first reads the input, the
 /// last writes the output, each reads what the one before wrote, and a step
@@ -899,5 +920,28 @@ mod tests {
             bounds(&portable, built_in),
             bounds(&portable, &Wisdom::none())
         );
+    }
+
+    #[test]
+    fn f64_axes_split_into_passes_of_at_most_2048_points() {
+        let lengths = |n: usize, precision: Precision| -> Vec<usize> {
+            let spec = FftSpec::new(n).precision(precision).target(Target::H200);
+            let plan = crate::plan::plan(&spec).unwrap();
+            plan.passes.iter().map(|p| p.n).collect()
+        };
+        // 9296672 = 3388 x 2744 in f32; in f64 three passes.
+        assert_eq!(lengths(9296672, Precision::F32).len(), 2);
+        let f64_passes = lengths(9296672, Precision::F64);
+        assert_eq!(f64_passes.len(), 3);
+        assert!(f64_passes.iter().all(|&n| n <= F64_SPLIT_PASS_MAX));
+        // Two passes of 2048 or fewer points stay two.
+        assert_eq!(lengths(1 << 22, Precision::F64), vec![2048, 2048]);
+        // A long real axis keeps the column limit: 18370800 R2C.
+        let real = FftSpec::new(18370800)
+            .precision(Precision::F64)
+            .kind(crate::TransformKind::R2c)
+            .target(Target::H200);
+        let plan = crate::plan::plan(&real).unwrap();
+        assert!(plan.passes.iter().any(|p| p.n > F64_SPLIT_PASS_MAX));
     }
 }
