@@ -254,16 +254,20 @@ fn user_access(rows: &Rows) -> Access {
 fn with_registers_for_both(mut pass: Pass, precision: Precision, target: &Target) -> Option<Pass> {
     let values = pass.values_per_thread + CHIRP_STEP_VALUES;
     let threads = pass.threads_per_block;
-    pass.min_blocks_per_sm =
-        min_blocks_per_sm(threads, pass.shared_bytes, values, precision, target);
-    holds_values(
-        target,
-        threads,
-        pass.min_blocks_per_sm,
-        2 * values,
-        precision,
-    )
-    .then_some(pass)
+    let holds_both = |blocks: usize| holds_values(target, threads, blocks, 2 * values, precision);
+    let bound = min_blocks_per_sm(threads, pass.shared_bytes, values, precision, target);
+    // In f64, FFTs of few threads each (lanes across FFTs) take fewer
+    // blocks per SM, each thread the registers for both FFTs: on the H200
+    // 79 went 0.78 -> 0.87x cuFFT, 89 1.14 -> 1.42x, 24x79 0.82 -> 0.89x.
+    // FFTs of one FFT's points across the lanes lost there (359, 433, 619,
+    // 853, 1069: 4-17%), and f32 spilled (863's FFTs of 1728 at four
+    // blocks): they keep two kernels (docs/bench/h200_bluestein_f64_bound.txt).
+    let fewest = match (precision, pass.lanes) {
+        (Precision::F64, LaneLayout::FftMinor) => 1,
+        _ => bound,
+    };
+    pass.min_blocks_per_sm = (fewest..=bound).rev().find(|&blocks| holds_both(blocks))?;
+    Some(pass)
 }
 
 /// How `fft` meets global memory as the whole of Bluestein's algorithm,
@@ -444,6 +448,38 @@ mod tests {
     use super::*;
     use crate::plan::bluestein::plan_apart;
     use crate::FftSpec;
+
+    #[test]
+    fn f64_ffts_of_few_threads_run_the_whole_algorithm_at_fewer_blocks() {
+        let whole = |n: usize| -> Vec<(usize, usize)> {
+            let spec = FftSpec::new(n)
+                .precision(Precision::F64)
+                .target(Target::H200);
+            let plan = crate::plan::plan(&spec).unwrap();
+            plan.passes
+                .iter()
+                .filter(|p| matches!(p.chirp.map(|c| c.role), Some(ChirpRole::Whole { .. })))
+                .map(|p| (p.n, p.min_blocks_per_sm))
+                .collect()
+        };
+        // 79: FFTs of 160 over 20 threads, twelve to a block, at one block
+        // per SM hold both FFTs' values; at the FFT's own two they did not.
+        assert_eq!(whole(79), vec![(160, 1)]);
+        // 853: FFTs of 1715 with one FFT's points across the lanes keep two
+        // kernels.
+        assert!(whole(853).is_empty());
+        assert_eq!(
+            crate::plan::plan(
+                &FftSpec::new(853)
+                    .precision(Precision::F64)
+                    .target(Target::H200)
+            )
+            .unwrap()
+            .passes
+            .len(),
+            2
+        );
+    }
 
     #[test]
     fn one_kernel_steps_ask_for_the_blocks_their_registers_allow() {
