@@ -236,27 +236,61 @@ pub fn compile_source_for_sm_90(source: &str, label: &str) {
 }
 
 /// Compiles `source` with NVRTC for sm_90 (panicking, with `label`, where
-/// it does not compile) and returns the most bytes a kernel spills, with
-/// ptxas's line for it.
+/// it does not compile) and returns the most bytes a kernel spills, less
+/// what [`spill_allowance`] grants it beyond [`MAX_SPILL_BYTES`], with the
+/// kernel's name and ptxas's line for it.
 pub fn spills_for_sm_90(source: &str, label: &str) -> (usize, String) {
     let compiled = fftgen_runtime::cuda::compile_to_cubin_check(source, "sm_90")
         .unwrap_or_else(|e| panic!("{label}: NVRTC failed: {e}"));
     assert!(!compiled.cubin.is_empty());
-    // ptxas reports "N bytes spill stores, M bytes spill loads" per kernel.
+    // ptxas reports "Compiling entry function 'NAME'", then "N bytes spill
+    // stores, M bytes spill loads", per kernel.
     let mut worst = (0, String::new());
-    for line in compiled.log.lines().filter(|l| l.contains("spill stores")) {
+    let mut kernel = "";
+    for line in compiled.log.lines() {
+        if let Some(name) = line.split("entry function '").nth(1) {
+            kernel = name.split('\'').next().unwrap_or("");
+        }
+        if !line.contains("spill stores") {
+            continue;
+        }
         let bytes: usize = line
             .split("bytes spill stores")
             .next()
             .and_then(|head| head.split(',').next_back())
             .and_then(|n| n.trim().parse().ok())
             .unwrap_or(usize::MAX);
-        if bytes > worst.0 {
-            worst = (bytes, line.to_string());
+        let over = bytes.saturating_sub(spill_allowance(kernel) - MAX_SPILL_BYTES);
+        if over > worst.0 {
+            worst = (over, format!("{kernel}: {line}"));
         }
     }
     worst
 }
+
+/// The spills a kernel named `kernel` may have: [`MAX_SPILL_BYTES`], and
+/// [`C2R_MERGED_RUN_SPILL_BYTES`] for a C2R of odd f32 rows, whose paired
+/// rows read both half spectra as one run and merge them in the first
+/// stage: ptxas hoists the merge's shared-memory loads and spills 4-156
+/// bytes whatever registers it is given (243 at 128), and the kernels
+/// still ran faster than the row-by-row loads that spill nothing (H200:
+/// C2R 125 0.66 -> 0.99x cuFFT, 243 0.60 -> 1.03x;
+/// docs/bench/h200_c2r_half_spectra_run.txt).
+fn spill_allowance(kernel: &str) -> usize {
+    let odd_c2r_f32 = kernel.contains("_f32_")
+        && kernel
+            .strip_prefix("fftgen_c2r_n")
+            .and_then(|rest| rest.split('_').next())
+            .and_then(|n| n.parse::<usize>().ok())
+            .is_some_and(|n| n % 2 == 1);
+    match odd_c2r_f32 {
+        true => C2R_MERGED_RUN_SPILL_BYTES,
+        false => MAX_SPILL_BYTES,
+    }
+}
+
+/// The most bytes a C2R of odd f32 rows may spill ([`spill_allowance`]).
+pub const C2R_MERGED_RUN_SPILL_BYTES: usize = 160;
 
 /// Runs a C2C `spec` through the manifest client on PoCL (the way to run
 /// kernels planned for a CUDA target's opt-in shared memory, which the

@@ -1756,12 +1756,110 @@ impl Lowering<'_> {
     /// form that did not spill (the load in a select) ran at a fifth of
     /// the speed (f32 13 0.98 -> 0.57x, f64 17 0.97 -> 0.26x).
     fn paired_reals_in_one_run(&self) -> bool {
+        // Odd N: X[0] alone is its own mirror (merged_staged_point).
         self.paired()
             && self.plan.precision == Precision::F32
+            && self.pass.n % 2 == 1
             && self.pass.stages.len() <= 2
             && self.direction == Direction::Forward
             && !self.rows_by_fft()
             && self.pass.access.input_is_dense(self.pass.n)
+    }
+
+    /// Whether a C2R's paired rows read their half spectra as one run
+    /// ([`Self::paired_half_spectra_run_walk`]): as the R2C's reals
+    /// ([`Self::paired_reals_in_one_run`]), where each FFT's region holds
+    /// both rows' half spectra; the first stage merges them.
+    fn paired_half_spectra_in_one_run(&self) -> bool {
+        let Some(real) = self.c2r() else {
+            return false;
+        };
+        // Odd N: X[0] alone is its own mirror (merged_staged_point).
+        self.paired()
+            && self.plan.precision == Precision::F32
+            && self.pass.n % 2 == 1
+            && self.pass.stages.len() <= 2
+            && !self.rows_by_fft()
+            && self.pass.fft_stride >= 2 * real.half_len()
+            && self.pass.access.input_is_dense(real.half_len())
+    }
+
+    /// A C2R's paired rows' half spectra X and Y as they are, the block's
+    /// rows one run (one coalesced load a thread): FFT f's region holds X
+    /// from its start, Y from N / 2 + 1 on (0 past the last row).
+    fn paired_half_spectra_run_walk(&self, real: RealStep) -> Vec<Stmt> {
+        let half = real.half_len();
+        self.walk_pairs(half, |row_y, exists, at, slot| {
+            let zero = Expr::complex(Expr::Real(0.0), Expr::Real(0.0));
+            let mut out = vec![Stmt::Let {
+                ty: Type::Complex,
+                name: "v".into(),
+                init: zero,
+                constant: false,
+            }];
+            out.push(Stmt::If(
+                exists,
+                vec![assign(var("v"), self.input_load(at))],
+            ));
+            out.extend(Self::store_shared(
+                slot.add(row_y.mul(uint(half))),
+                var("v").re(),
+                var("v").im(),
+            ));
+            out
+        })
+    }
+
+    /// Input `point` of a C2R's FFT of paired rows from their half spectra
+    /// staged as they are ([`Self::paired_half_spectra_run_walk`]) into
+    /// `target`: Z[p] = X[p] + i Y[p] below N / 2 + 1, conj X[N - p] + i
+    /// conj Y[N - p] above (X[0] and Y[0] real, as numpy's irfft has them).
+    fn merged_staged_point(&self, real: RealStep, point: Expr, target: Expr) -> Vec<Stmt> {
+        let (n, half) = (self.pass.n, real.half_len());
+        let at = |index: Expr| {
+            Expr::complex(
+                var("shared_re").at(var("region").add(index.clone())),
+                var("shared_im").at(var("region").add(index)),
+            )
+        };
+        let zero = Expr::Real(0.0);
+        let low = var("p").lt(uint(half));
+        vec![
+            let_const(Type::Uint, "p", point),
+            let_const(
+                Type::Uint,
+                "q",
+                Expr::select(low.clone(), var("p"), uint(n).sub(var("p"))),
+            ),
+            let_const(Type::Complex, "a", at(var("q"))),
+            let_const(Type::Complex, "b", at(var("q").add(uint(half)))),
+            // Odd N: only X[0] and Y[0] are their own mirrors.
+            let_const(
+                Type::Real,
+                "ai",
+                Expr::select(uint(0).lt(var("q")), var("a").im(), zero.clone()),
+            ),
+            let_const(
+                Type::Real,
+                "bi",
+                Expr::select(uint(0).lt(var("q")), var("b").im(), zero),
+            ),
+            assign(
+                target,
+                Expr::complex(
+                    Expr::select(
+                        low.clone(),
+                        var("a").re().sub(var("bi")),
+                        var("a").re().add(var("bi")),
+                    ),
+                    Expr::select(
+                        low,
+                        var("ai").add(var("b").re()),
+                        var("b").re().sub(var("ai")),
+                    ),
+                ),
+            ),
+        ]
     }
 
     /// The block's 2m paired rows of `len` elements as one run with unit
@@ -1842,6 +1940,9 @@ impl Lowering<'_> {
                     true => self.paired_reals_run_walk(),
                     false => self.paired_reals_walk(),
                 }
+            }
+            Some(real) if self.paired_half_spectra_in_one_run() => {
+                self.paired_half_spectra_run_walk(real)
             }
             Some(real) if self.paired() => self.merged_rows_walk(real),
             Some(real) => self.values_load_walk(real.half_len()),
@@ -2324,6 +2425,17 @@ impl Lowering<'_> {
                 .filter(|r| first && from_shared && r.route == RealRoute::HalfLength);
             if let Some(real) = c2r {
                 work.push(Stmt::Scope(self.c2r_point(real, index, target)));
+                continue;
+            }
+            let merged = self
+                .c2r()
+                .filter(|_| first && from_shared && self.paired_half_spectra_in_one_run());
+            if let Some(real) = merged {
+                work.push(Stmt::Scope(self.merged_staged_point(
+                    real,
+                    index,
+                    v.clone().at(uint(r)),
+                )));
                 continue;
             }
             if direct_in && self.paired() {

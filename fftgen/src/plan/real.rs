@@ -1306,6 +1306,18 @@ fn fused_pass(
                 let lift = match precision {
                     Precision::F64 if largest_radix <= 11 && bound == 1 => lean(&pass, 3),
                     Precision::F64 => lone_f64(&pass, bound),
+                    Precision::F32
+                        if reads_half_spectra_as_one_run(&pass, route, direction, precision) =>
+                    {
+                        resident_by_value_words(
+                            pass.threads_per_block,
+                            pass.shared_bytes,
+                            pass.values_per_thread + MERGE_IN_FIRST_STAGE_VALUES,
+                            precision,
+                            target,
+                            target.max_blocks_per_sm,
+                        )
+                    }
                     Precision::F32 if bound == 1 || pass.values_per_thread <= LIFTED_VALUES => {
                         lean(&pass, target.max_blocks_per_sm)
                     }
@@ -1334,6 +1346,33 @@ fn fused_pass(
     });
     Ok(Some(pass))
 }
+
+/// Whether the one-kernel pass of a real axis `pass` (of `route`, in
+/// `direction`) is a C2R's paired f32 rows with lanes across FFTs in at
+/// most two stages, which read both rows' half spectra as one run and merge
+/// them in the first stage (the kernel's paired_half_spectra_in_one_run).
+fn reads_half_spectra_as_one_run(
+    pass: &Pass,
+    route: RealRoute,
+    direction: Direction,
+    precision: Precision,
+) -> bool {
+    route == RealRoute::PairedRows
+        && direction == Direction::Inverse
+        && precision == Precision::F32
+        && pass.n % 2 == 1
+        && pass.lanes == super::LaneLayout::FftMinor
+        && pass.stages.len() <= 2
+}
+
+/// Complex values of registers the merge in the first stage of
+/// [`reads_half_spectra_as_one_run`] holds beside the FFT's. ptxas (sm_90)
+/// spills 5-169 bytes there all the same, as the walk's loads are hoisted;
+/// the run wins regardless: on the H200 C2R 11 0.70 -> 0.81x cuFFT, 125
+/// 0.66 -> 0.99x, 243 0.60 -> 1.03x, 105 1.19 -> 1.92x, 12 of 14 odd sizes
+/// of 11-243 faster; 15 and 21 lost 3% and 9%
+/// (docs/bench/h200_c2r_half_spectra_run.txt).
+const MERGE_IN_FIRST_STAGE_VALUES: usize = 4;
 
 /// The complex FFT of `fft_n` points of a fused real pass, planned as for a
 /// batch of them: with the user's one-kernel choices `user`, else the first
@@ -1444,6 +1483,15 @@ fn stage_rows(
     let row = match route {
         RealRoute::HalfLength => fft_n + 1,
         RealRoute::FullLength | RealRoute::PairedRows => fft_n,
+    };
+    // A C2R's paired f32 rows of at most two stages with lanes across FFTs
+    // read both rows' half spectra as one run, staged as they are in each
+    // FFT's region, and merge them in the first stage (the kernel's
+    // paired_half_spectra_in_one_run).
+    let half_spectra_run = reads_half_spectra_as_one_run(pass, route, direction, precision);
+    let row = match half_spectra_run {
+        true => row.max(2 * (fft_n / 2 + 1)),
+        false => row,
     };
     // Where a warp's lanes hold different FFTs they stage the same index
     // of each: an odd stride spreads them over the banks (an even row of
