@@ -555,6 +555,14 @@ fn distributed_local_steps() {
                 .target(Target::H100),
             2,
         ),
+        // Uneven slabs: the last range padded.
+        spread(FftSpec::with_shape(&[96, 100, 120]).target(Target::H100), 3),
+        spread(
+            FftSpec::with_shape(&[99, 100])
+                .kind(TransformKind::R2c)
+                .target(Target::H200),
+            2,
+        ),
     ];
     let lengths = [
         12, 48, 64, 96, 100, 128, 130, 200, 256, 384, 1000, 1024, 4096, 6000, 12000, 16384,

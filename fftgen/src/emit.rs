@@ -511,10 +511,31 @@ pub fn manifest(plan: &Plan) -> Manifest {
         placement: plan.placement,
         input: plan.input_layout.clone(),
         output: plan.output_layout.clone(),
+        input_blocks: side_blocks(plan, false),
+        output_blocks: side_blocks(plan, true),
         scratch_elements: plan.scratch_elements,
         transforms,
         twiddle_tables: tables,
     }
+}
+
+/// The blocks of an exchange that the buffer holding the manifest's
+/// `input` side (its `output` side, with `output`) is cut into, where a
+/// pass moves that buffer's elements to their blocked places.
+fn side_blocks(plan: &Plan, output: bool) -> Option<crate::Blocks> {
+    plan.directions.iter().find_map(|&direction| {
+        let c2r = plan.kind == TransformKind::R2c && direction == Direction::Inverse;
+        let buffer = match output != c2r {
+            true => crate::Buffer::Output,
+            false => crate::Buffer::Input,
+        };
+        plan.passes_of(direction).iter().find_map(|pass| {
+            let access = &pass.access;
+            let read = (access.reads == buffer).then_some(access.input_blocks);
+            let written = (access.writes == buffer).then_some(access.output_blocks);
+            read.flatten().or(written.flatten())
+        })
+    })
 }
 
 /// The arguments of a pass's kernels, in order.

@@ -316,6 +316,8 @@ pub(crate) mod tests {
             placement,
             input,
             output,
+            input_blocks: None,
+            output_blocks: None,
             scratch_elements: 0,
             transforms: vec![
                 TransformLaunch {

@@ -154,6 +154,8 @@ mod tests {
             placement: Placement::OutOfPlace,
             input: Layout::contiguous(shape),
             output: Layout::contiguous(shape),
+            input_blocks: None,
+            output_blocks: None,
             scratch_elements: scratch,
             transforms: vec![TransformLaunch {
                 direction: Direction::Forward,

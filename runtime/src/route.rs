@@ -172,6 +172,8 @@ mod tests {
             placement,
             input: Layout::contiguous(&[4]),
             output: Layout::contiguous(&[4]),
+            input_blocks: None,
+            output_blocks: None,
             scratch_elements: scratch,
             transforms: vec![],
             twiddle_tables: vec![],

@@ -6,7 +6,7 @@
 //! same way).
 
 use crate::{
-    Backend, Direction, Element, Layout, Normalization, Placement, Precision, TransformKind,
+    Backend, Blocks, Direction, Element, Layout, Normalization, Placement, Precision, TransformKind,
 };
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +35,15 @@ pub struct Manifest {
     /// same buffer as `input`). For `r2c`, the half spectrum, in complex
     /// elements. The inverse (C2R) reads this side and writes `input`'s.
     pub output: Layout,
+    /// Where the buffer of `input`'s side is cut into the blocks of an
+    /// exchange (a local step of a transform spread over GPUs): its
+    /// transforms lie [`Blocks::transform_elements`] apart, the padding of
+    /// an axis cut unevenly included. Absent: the layout says it all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_blocks: Option<Blocks>,
+    /// The same for the buffer of `output`'s side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_blocks: Option<Blocks>,
     /// Complex elements of scratch memory per transform of the batch that
     /// the passes need (0: none). Allocate `batch * scratch_elements`
     /// elements, or pass a buffer of at least that many.
@@ -162,6 +171,7 @@ impl Manifest {
             },
             shape: self.shape.clone(),
             layout: &self.input,
+            blocks: self.input_blocks,
         }
     }
 
@@ -171,6 +181,7 @@ impl Manifest {
             element: Element::Complex,
             shape: self.kind.complex_shape(&self.shape),
             layout: &self.output,
+            blocks: self.output_blocks,
         }
     }
 
@@ -247,12 +258,21 @@ pub struct Side<'a> {
     /// The side's shape: for the complex side of `r2c`, the half spectrum.
     pub shape: Vec<usize>,
     pub layout: &'a Layout,
+    /// The blocks its buffer is cut into, if it is.
+    pub blocks: Option<Blocks>,
 }
 
 impl Side<'_> {
-    /// Elements a buffer of `batch` transforms needs.
+    /// Elements a buffer of `batch` transforms needs: in blocks, each run of
+    /// the transforms the blocks cover takes every block, padding included.
     pub fn elements(&self, batch: usize) -> usize {
-        self.layout.elements(&self.shape, batch)
+        match self.blocks.filter(|b| !b.is_identity()) {
+            Some(blocks) => {
+                let covered = (blocks.natural_elements() / self.layout.distance.max(1)).max(1);
+                batch.div_ceil(covered) * blocks.transform_elements()
+            }
+            None => self.layout.elements(&self.shape, batch),
+        }
     }
 
     /// Bytes a buffer of `batch` transforms needs in `precision`.

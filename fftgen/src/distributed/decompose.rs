@@ -1,10 +1,12 @@
-//! Making a [`DistributedPlan`]: slabs while P cuts the first axis (each
-//! rank transforms the other axes, one all-to-all, then the first axis),
-//! pencils for 3D beyond (the last axis, an exchange within each row of
-//! the grid, the middle axis, an exchange within each column, the first
-//! axis). Each direction ends on the other's start: the forward leaves the
-//! last axis exchanged cut (FFTW-MPI's transposed output) and the inverse
-//! starts there.
+//! Making a [`DistributedPlan`]: slabs while P cuts the first two axes
+//! evenly (each rank transforms the other axes, one all-to-all, then the
+//! first axis), pencils for 3D beyond (the last axis, an exchange within
+//! each row of the grid, the middle axis, an exchange within each column,
+//! the first axis), and slabs of n / P rounded up where neither cuts evenly
+//! (FFTW-MPI's block distribution: the last rank's range is padded, every
+//! block of the exchange the same size). Each direction ends on the
+//! other's start: the forward leaves the last axis exchanged cut
+//! (FFTW-MPI's transposed output) and the inverse starts there.
 
 use super::{DistributedPlan, DistributedSpec, Distribution, Region, Step};
 use crate::plan::axes::plan_first_axis;
@@ -44,9 +46,10 @@ pub fn plan_distributed(spec: &DistributedSpec) -> Result<DistributedPlan, Error
         Some(grid) => grid.clone(),
         None => default_grid(&complex, spec.gpus).ok_or_else(|| {
             refuse(format!(
-                "no grid of slabs or pencils cuts the axes evenly (slabs need {} to divide \
-                 axes 0 and 1 of the complex shape {complex:?}; pencils P0 x P1 need P0 to \
-                 divide axes 0 and 1 and P1 axes 1 and 2); {}",
+                "no grid of slabs or pencils gives every GPU a share (slabs of axes 0 and 1 of \
+                 the complex shape {complex:?} in ranges of n / {} rounded up leave the last \
+                 GPU none; pencils P0 x P1 need P0 to divide axes 0 and 1 and P1 axes 1 and \
+                 2); {}",
                 spec.gpus,
                 other_counts(&complex)
             ))
@@ -92,43 +95,64 @@ fn other_counts(complex: &[usize]) -> String {
     }
 }
 
-/// Slabs where P cuts axes 0 and 1, else the squarest pencil grid that fits.
+/// Slabs where P cuts axes 0 and 1 evenly, else the squarest pencil grid
+/// that cuts its axes evenly, else slabs with the last range padded.
 fn default_grid(complex: &[usize], gpus: usize) -> Option<Vec<usize>> {
-    if grid_misfit(complex, &[gpus]).is_none() {
-        return Some(vec![gpus]);
+    let even_slabs = complex[..2].iter().all(|n| n % gpus == 0);
+    let pencils = (complex.len() == 3)
+        .then(|| {
+            (1..=gpus)
+                .filter(|p0| gpus % p0 == 0)
+                .map(|p0| vec![p0, gpus / p0])
+                .filter(|grid| grid_misfit(complex, grid).is_none())
+                .min_by_key(|grid| grid[0].abs_diff(grid[1]))
+        })
+        .flatten();
+    match (even_slabs, pencils) {
+        (true, _) => Some(vec![gpus]),
+        (false, Some(pencils)) => Some(pencils),
+        (false, None) => grid_misfit(complex, &[gpus]).is_none().then(|| vec![gpus]),
     }
-    if complex.len() < 3 {
-        return None;
-    }
-    (1..=gpus)
-        .filter(|p0| gpus % p0 == 0)
-        .map(|p0| vec![p0, gpus / p0])
-        .filter(|grid| grid_misfit(complex, grid).is_none())
-        .min_by_key(|grid| grid[0].abs_diff(grid[1]))
 }
 
-/// Why `grid` cannot cut the complex side evenly, if it cannot.
+/// Why `grid` cannot cut the complex side, if it cannot: slabs need every
+/// rank to hold part of axes 0 and 1 (ranges of n / P rounded up), pencils
+/// P0 to divide axes 0 and 1 and P1 axes 1 and 2.
 fn grid_misfit(complex: &[usize], grid: &[usize]) -> Option<String> {
-    let needs: Vec<(usize, usize)> = match grid {
-        [p] => vec![(0, *p), (1, *p)],
-        [p0, p1] if complex.len() == 3 => vec![(0, *p0), (1, *p0), (1, *p1), (2, *p1)],
-        _ => {
-            return Some(format!(
-                "a grid of {} dimensions for {} axes",
-                grid.len(),
-                complex.len()
-            ))
-        }
-    };
-    needs
-        .into_iter()
-        .find(|&(axis, p)| complex[axis] % p != 0)
-        .map(|(axis, p)| {
-            format!(
-                "{p} does not divide axis {axis} of the complex shape {complex:?} (a real \
-                 transform's last axis holds n/2 + 1 values); give a number of GPUs that does"
-            )
-        })
+    match grid {
+        [p] => [0, 1]
+            .into_iter()
+            .find(|&axis| !every_rank_holds_some(complex[axis], *p))
+            .map(|axis| {
+                format!(
+                    "{p} GPUs cut axis {axis} of the complex shape {complex:?} into ranges of {} \
+                     points, which leave the last GPU none (a real transform's last axis \
+                     holds n/2 + 1 values); give fewer GPUs",
+                    complex[axis].div_ceil(*p)
+                )
+            }),
+        [p0, p1] if complex.len() == 3 => [(0, *p0), (1, *p0), (1, *p1), (2, *p1)]
+            .into_iter()
+            .find(|&(axis, p)| complex[axis] % p != 0)
+            .map(|(axis, p)| {
+                format!(
+                    "{p} does not divide axis {axis} of the complex shape {complex:?} (a real \
+                     transform's last axis holds n/2 + 1 values), as pencils need; give a grid \
+                     that does, or slabs"
+                )
+            }),
+        _ => Some(format!(
+            "a grid of {} dimensions for {} axes",
+            grid.len(),
+            complex.len()
+        )),
+    }
+}
+
+/// Whether `p` ranges of `n` / `p` rounded up give each of `p` ranks at
+/// least one of `n` points.
+fn every_rank_holds_some(n: usize, p: usize) -> bool {
+    (p - 1) * n.div_ceil(p) < n
 }
 
 /// The spec of one local step: `shape`, one `direction`, dense, out of place.
@@ -306,10 +330,10 @@ fn chunk_of(
 fn slabs(whole: &FftSpec, grid: &[usize], chunks: Option<usize>) -> Result<DistributedPlan, Error> {
     let p = grid[0];
     let complex = whole.kind.complex_shape(&whole.shape);
-    let (n0, m) = (complex[0], complex[0] / p);
+    let (n0, m) = (complex[0], complex[0].div_ceil(p));
     let rest = &whole.shape[1..];
     let inner: usize = complex[2..].iter().product();
-    let q = complex[1] / p;
+    let q = complex[1].div_ceil(p);
     // The share after the exchange: all of axis 0, range r of axis 1.
     let mut turned = complex.clone();
     turned[1] = q;
@@ -318,6 +342,14 @@ fn slabs(whole: &FftSpec, grid: &[usize], chunks: Option<usize>) -> Result<Distr
         len: complex[1],
         parts: p,
         outer: m,
+    };
+    // Axis 0 as the exchange cuts it: the identity where P divides it, else
+    // the peers' ranges of m planes, the last padded (the planes past n0).
+    let cut_axis_0 = Blocks {
+        stride: q * inner,
+        len: n0,
+        parts: p,
+        outer: 1,
     };
     let block = m * q * inner;
     let wanted = chunks.unwrap_or(
@@ -371,7 +403,15 @@ fn slabs(whole: &FftSpec, grid: &[usize], chunks: Option<usize>) -> Result<Distr
         forward.push(chunk_exchange(chunk, forward.len() - 1));
     }
     let mut last = local(
-        step(whole, Direction::Forward, &turned, true, None, None, true)?,
+        step(
+            whole,
+            Direction::Forward,
+            &turned,
+            true,
+            Some(cut_axis_0),
+            None,
+            true,
+        )?,
         1,
         Region::Recv,
         Region::Output,
@@ -382,7 +422,15 @@ fn slabs(whole: &FftSpec, grid: &[usize], chunks: Option<usize>) -> Result<Distr
     forward.push(last);
     // Inverse: axis 0, then each chunk's exchange and its planes' kernels.
     let mut inverse = vec![local(
-        step(whole, Direction::Inverse, &turned, true, None, None, false)?,
+        step(
+            whole,
+            Direction::Inverse,
+            &turned,
+            true,
+            None,
+            Some(cut_axis_0),
+            false,
+        )?,
         1,
         Region::Input,
         Region::Send,
@@ -405,7 +453,6 @@ fn slabs(whole: &FftSpec, grid: &[usize], chunks: Option<usize>) -> Result<Distr
         }
         inverse.push(planes_step);
     }
-    debug_assert_eq!(n0, m * p);
     Ok(DistributedPlan {
         shape: whole.shape.clone(),
         kind: whole.kind,
@@ -589,6 +636,9 @@ mod tests {
             (vec![100, 64, 130], 2),
             (vec![96, 200, 256], 4),
             (vec![64, 64, 64], 4),
+            // Uneven slabs: 96 planes evenly, 200 columns as 67 + 67 + 66.
+            (vec![96, 200, 256], 3),
+            (vec![128, 200], 2),
         ] {
             let spec = spread(&shape, TransformKind::R2c, gpus);
             assert!(plan_distributed(&spec).is_ok(), "{shape:?} over {gpus}");
@@ -598,11 +648,30 @@ mod tests {
                 .expect_err("refused")
                 .to_string()
         };
-        let error = refusal(&[96, 200, 256], 3);
-        assert!(error.contains("over 3 GPUs"), "{error}");
-        assert!(error.contains("give 2, 4 or 8 GPUs"), "{error}");
-        let error = refusal(&[128, 200], 2);
+        // Ranges of 2 planes of 5 leave the fourth GPU none.
+        let error = refusal(&[5, 64], 4);
+        assert!(error.contains("over 4 GPUs"), "{error}");
+        assert!(error.contains("give 2, 3 or 5 GPUs"), "{error}");
+        let error = refusal(&[1, 64, 64], 2);
         assert!(error.contains("over 2 GPUs"), "{error}");
         assert!(error.contains("no number of GPUs from 2 to 16"), "{error}");
+    }
+
+    /// 96x100x120 over 3 GPUs (issue: cuFFTMp and heFFTe take it): slabs of
+    /// 32 planes, then 34 + 34 + 32 columns, every exchange block the same.
+    #[test]
+    fn uneven_slabs_pad_the_last_range() {
+        let plan = plan_distributed(&spread(&[96, 100, 120], TransformKind::C2c, 3)).unwrap();
+        assert_eq!(plan.grid, vec![3]);
+        assert_eq!(plan.local_input_shape(), vec![32, 100, 120]);
+        assert_eq!(plan.local_output_shape(), vec![96, 34, 120]);
+        assert_eq!(plan.exchange_elements(), 3 * 32 * 34 * 120);
+        // The last rank's share of the output: columns 68..100 are values,
+        // 100 and 101 padding.
+        let offsets = plan.global_offsets(true, 2, 1);
+        let values = offsets.iter().filter(|o| o.is_some()).count();
+        assert_eq!(values, 96 * 32 * 120);
+        assert_eq!(offsets[0], Some(68 * 120));
+        assert_eq!(offsets[32 * 120], None);
     }
 }

@@ -26,7 +26,8 @@ pub struct DistributedSpec {
     pub gpus: usize,
     /// The process grid: `[P]` cuts the first axis in slabs, `[P0, P1]` the
     /// first two in pencils (3D). `None`: slabs where P divides the axes
-    /// they need, else the squarest pencil grid that does.
+    /// they need, else the squarest pencil grid that does, else slabs of
+    /// n / P rounded up, the last padded ([`Distribution`]).
     pub grid: Option<Vec<usize>>,
     /// Chunks a slab's exchange is cut into, each overlapping the next
     /// chunk's kernels. `None`: the planner's choice ([`decompose::CHUNKS`]
@@ -35,21 +36,23 @@ pub struct DistributedSpec {
 }
 
 /// How an array is shared out: for each axis, the dimension of the process
-/// grid that cuts it into equal ranges (rank coordinate c holds range c),
-/// or `None` where every rank holds it whole.
+/// grid that cuts it into ranges of n / P rounded up (rank coordinate c
+/// holds range c; where P does not divide n the last range runs past the
+/// axis, its tail padding that no result reads: FFTW-MPI's block
+/// distribution), or `None` where every rank holds it whole.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Distribution {
     pub cut_by: Vec<Option<usize>>,
 }
 
 impl Distribution {
-    /// The shape of the share of rank coordinates `coords` of an array of
-    /// `shape` (every range is the same length).
+    /// The shape of every rank's share of an array of `shape`, padding
+    /// included (every range is the same length).
     pub fn local_shape(&self, shape: &[usize], grid: &[usize]) -> Vec<usize> {
         shape
             .iter()
             .zip(&self.cut_by)
-            .map(|(&n, cut)| cut.map_or(n, |d| n / grid[d]))
+            .map(|(&n, cut)| cut.map_or(n, |d| n.div_ceil(grid[d])))
             .collect()
     }
 }
@@ -174,16 +177,43 @@ impl DistributedPlan {
     }
 
     /// Complex elements of one transform in each rank's send and receive
-    /// regions (its share of the complex side).
+    /// regions: the most any exchange moves (every peer's block, padding
+    /// included).
     pub fn exchange_elements(&self) -> usize {
-        self.complex_shape().iter().product::<usize>() / self.ranks()
+        let exchanged = |step: &Step| match step {
+            Step::Exchange {
+                peers,
+                block_elements,
+                ..
+            } => peers * block_elements,
+            Step::Local { .. } => 0,
+        };
+        self.forward
+            .iter()
+            .chain(&self.inverse)
+            .map(exchanged)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Complex values of one transform in each rank's share of the
+    /// forward's output (the inverse's input), padding included.
+    pub fn output_share_elements(&self) -> usize {
+        self.local_output_shape().iter().product()
+    }
+
+    /// Values of one transform in each rank's share of the forward's input
+    /// (reals for `r2c`), padding included.
+    pub fn input_share_elements(&self) -> usize {
+        self.local_input_shape().iter().product()
     }
 
     /// Where each value of rank `rank`'s share of `batch` transforms sits
     /// in the whole batch (row-major arrays one after another), in the
     /// share's own row-major order: of the forward's input (reals for
     /// `r2c`) with `output` false, of its output (complex) with `output` true.
-    pub fn global_offsets(&self, output: bool, rank: usize, batch: usize) -> Vec<usize> {
+    /// `None` for the padding past the end of an axis cut unevenly.
+    pub fn global_offsets(&self, output: bool, rank: usize, batch: usize) -> Vec<Option<usize>> {
         let (shape, cut) = match output {
             false => (self.shape.clone(), &self.input),
             true => (self.complex_shape(), &self.output),
@@ -196,15 +226,16 @@ impl DistributedPlan {
         for t in 0..batch {
             for flat in 0..local_points {
                 let mut rest = flat;
-                let mut global = 0;
+                let mut global = Some(0);
                 let mut place = 1;
                 for a in (0..shape.len()).rev() {
                     let start = cut.cut_by[a].map_or(0, |d| coords[d] * local[a]);
-                    global += (start + rest % local[a]) * place;
+                    let at = start + rest % local[a];
+                    global = global.filter(|_| at < shape[a]).map(|g| g + at * place);
                     rest /= local[a];
                     place *= shape[a];
                 }
-                offsets.push(t * points + global);
+                offsets.push(global.map(|g| t * points + g));
             }
         }
         offsets
@@ -230,11 +261,22 @@ impl DistributedPlan {
     /// The plan in words, as `fftgen plan --gpus P` prints it.
     pub fn describe(&self) -> String {
         let shape = |s: &[usize]| crate::emit::shape_text(s);
-        let cut = |d: &Distribution| {
+        let cut = |d: &Distribution, whole: &[usize]| {
             d.cut_by
                 .iter()
                 .enumerate()
-                .filter_map(|(a, c)| c.map(|g| format!("axis {a} cut {} ways", self.grid[g])))
+                .filter_map(|(a, c)| {
+                    c.map(|g| {
+                        let (n, p) = (whole[a], self.grid[g]);
+                        match n % p {
+                            0 => format!("axis {a} cut {p} ways"),
+                            _ => format!(
+                                "axis {a} cut {p} ways in ranges of {}, the last padded past {n}",
+                                n.div_ceil(p)
+                            ),
+                        }
+                    })
+                })
                 .collect::<Vec<_>>()
                 .join(", ")
         };
@@ -254,9 +296,9 @@ impl DistributedPlan {
         out += &format!(
             "input: {} per rank ({})\noutput: {} per rank ({}; the inverse reads it so)\n",
             shape(&self.local_input_shape()),
-            cut(&self.input),
+            cut(&self.input, &self.shape),
             shape(&self.local_output_shape()),
-            cut(&self.output)
+            cut(&self.output, &self.complex_shape())
         );
         let bytes = self.precision.complex_bytes();
         for direction in [crate::Direction::Forward, crate::Direction::Inverse] {

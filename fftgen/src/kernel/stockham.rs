@@ -2729,14 +2729,15 @@ fn blocked(index: Expr, blocks: Option<Blocks>) -> Expr {
         return index;
     };
     let index = index.cast(Type::Index);
-    let whole = blocks.transform_elements();
-    let t = index.clone().div(uint(whole));
-    let w = match u32::try_from(whole) {
-        Ok(_) => index.rem(uint(whole)).cast(Type::Uint),
+    let natural = blocks.natural_elements();
+    let t = index.clone().div(uint(natural));
+    let w = match u32::try_from(blocks.transform_elements()) {
+        Ok(_) => index.rem(uint(natural)).cast(Type::Uint),
         // (No transform is this large; its place stays in 64 bits.)
-        Err(_) => index.rem(uint(whole)),
+        Err(_) => index.rem(uint(natural)),
     };
-    t.mul(uint(whole)).add(place_within(w, blocks))
+    t.mul(uint(blocks.transform_elements()))
+        .add(place_within(w, blocks))
 }
 
 /// [`blocked`] of point `point` (a uint) of an FFT of `n` points `stride`
@@ -2750,13 +2751,13 @@ fn blocked_at(base: Expr, point: Expr, n: usize, stride: usize, blocks: Option<B
     let Some(blocks) = blocks.filter(|b| !b.is_identity()) else {
         return base.add(strided(point, stride));
     };
-    let whole = blocks.transform_elements();
+    let (natural, whole) = (blocks.natural_elements(), blocks.transform_elements());
     if u32::try_from(whole).is_err() {
         return blocked(base.add(strided(point, stride)), Some(blocks));
     }
     let base = base.cast(Type::Index);
-    let t = base.clone().div(uint(whole));
-    let w = base.rem(uint(whole)).cast(Type::Uint);
+    let t = base.clone().div(uint(natural));
+    let w = base.rem(uint(natural)).cast(Type::Uint);
     if (n, stride) == (blocks.len, blocks.stride) {
         let q = blocks.part_len();
         let step = point

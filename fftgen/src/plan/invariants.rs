@@ -110,7 +110,7 @@ fn check_blocks(pass: &Pass, plan: &Plan, forward: bool) -> Result<(), String> {
             }
         };
         // The blocks cover whole transforms: one or several of the batch.
-        if !layout.is_contiguous(&complex) || blocks.transform_elements() % layout.distance != 0 {
+        if !layout.is_contiguous(&complex) || blocks.natural_elements() % layout.distance != 0 {
             return Err(format!(
                 "blocks {blocks:?} on the {buffer:?} buffer, whose layout {layout:?} is not \
                  the dense one they cover"

@@ -314,8 +314,8 @@ impl<T: Real + NcclType> CudaRank<T> {
     /// Values of one transform in this rank's share on the side `direction`
     /// reads and the side it writes (reals on the real side of `r2c`).
     pub fn share_lens(&self, direction: Direction) -> (usize, usize) {
-        let real = self.plan.local_input_shape().iter().product::<usize>();
-        let complex = self.plan.exchange_elements();
+        let real = self.plan.input_share_elements();
+        let complex = self.plan.output_share_elements();
         match direction {
             Direction::Forward => (real, complex),
             Direction::Inverse => (complex, real),
@@ -324,9 +324,13 @@ impl<T: Real + NcclType> CudaRank<T> {
 
     /// Enqueues `batch` transforms of `direction` on this rank's stream:
     /// `input` its share of the side read, `output` of the side written.
-    /// Every rank must make the same call (the exchanges wait for all).
-    /// Returns once enqueued; synchronise the device's stream before
-    /// reading `output`.
+    /// Where the plan cuts an axis unevenly the last rank's share is padded
+    /// past the axis ([`DistributedPlan::global_offsets`] gives `None`
+    /// there): a forward's input must hold zeros in its padding, which a
+    /// real step may pair with values; the padding of the output holds
+    /// whatever the kernels leave there. Every rank must make the same call
+    /// (the exchanges wait for all). Returns once enqueued; synchronise the
+    /// device's stream before reading `output`.
     pub fn launch<I: Value<Real = T>, O: Value<Real = T>>(
         &self,
         direction: Direction,

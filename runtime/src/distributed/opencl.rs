@@ -77,8 +77,8 @@ impl<'d> OpenClRanks<'d> {
         }
         let exchange = plan.exchange_elements();
         let (input_len, output_len) = {
-            let real = plan.local_input_shape().iter().product::<usize>();
-            let complex = exchange;
+            let real = plan.input_share_elements();
+            let complex = plan.output_share_elements();
             match direction {
                 Direction::Forward => (real, complex),
                 Direction::Inverse => (complex, real),
@@ -102,17 +102,38 @@ impl<'d> OpenClRanks<'d> {
             unsafe { Buffer::create(context, CL_MEM_READ_WRITE, len.max(1), ptr::null_mut()) }
                 .map_err(|e| Error::Distributed(format!("allocating a rank's buffer: {e}")))
         }
+        // The exchange regions start zeroed: the padding of a range cut
+        // unevenly is never written, and a real step may pair it with values.
+        let zeros = vec![Complex::<T>::default(); exchange * batch];
+        let zeroed = |len: usize| -> crate::Result<Buffer<Complex<T>>> {
+            let mut region = buffer(context, len)?;
+            // SAFETY: blocking write of `len` zeros into a buffer of `len`.
+            unsafe { queue.enqueue_write_buffer(&mut region, CL_BLOCKING, 0, &zeros[..len], &[]) }
+                .map_err(|e| Error::Distributed(format!("zeroing a region: {e}")))?;
+            Ok(region)
+        };
         let mut ranks_buffers: Vec<RankBuffers<I, O, T>> = Vec::with_capacity(ranks);
-        for share in inputs {
+        for (rank, share) in inputs.iter().enumerate() {
+            // A forward's input share holds zeros in its padding, as
+            // `CudaRank::launch` asks of its callers.
+            let mut share = share.clone();
+            if direction == Direction::Forward {
+                let places = plan.global_offsets(false, rank, batch);
+                for (value, place) in share.iter_mut().zip(places) {
+                    if place.is_none() {
+                        *value = I::default();
+                    }
+                }
+            }
             let mut input = buffer(context, input_len * batch)?;
             // SAFETY: blocking write of `share` into a buffer of its length.
-            unsafe { queue.enqueue_write_buffer(&mut input, CL_BLOCKING, 0, share, &[]) }
+            unsafe { queue.enqueue_write_buffer(&mut input, CL_BLOCKING, 0, &share, &[]) }
                 .map_err(|e| Error::Distributed(format!("uploading a share: {e}")))?;
             ranks_buffers.push(RankBuffers {
                 input,
                 output: buffer(context, output_len * batch)?,
-                send: buffer(context, exchange * batch)?,
-                recv: buffer(context, exchange * batch)?,
+                send: zeroed(exchange * batch)?,
+                recv: zeroed(exchange * batch)?,
             });
         }
         let steps = &self.steps[direction_index(direction)];

@@ -105,6 +105,8 @@ pub fn manifest(
         kind: TransformKind::C2c,
         input: Layout::contiguous(&[N]),
         output: Layout::contiguous(&[N]),
+        input_blocks: None,
+        output_blocks: None,
         scratch_elements: 0,
         transforms: transforms
             .into_iter()
