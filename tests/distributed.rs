@@ -194,6 +194,50 @@ fn uneven_slabs_match_the_whole_transform_on_pocl() {
     check_in_chunks(&[9, 12, 10], C2c, Precision::F32, 2, None, 2, Some(5));
 }
 
+/// A seeded sample of small shapes whose planned slabs are uneven: every
+/// one matches the whole transform both ways.
+#[test]
+fn uneven_slabs_of_random_shapes_match_on_pocl() {
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    if pocl().is_none() {
+        return;
+    }
+    let lengths = [3, 5, 6, 7, 9, 10, 12, 14, 15, 18, 20, 25];
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x0e7e_5ab5);
+    let mut checked = 0;
+    while checked < 8 {
+        let dims = rng.gen_range(2..=3);
+        let shape: Vec<usize> = (0..dims)
+            .map(|_| *lengths.choose(&mut rng).unwrap())
+            .collect();
+        let kind = *[C2c, R2c].choose(&mut rng).unwrap();
+        let gpus = rng.gen_range(2..=5);
+        let spec = DistributedSpec {
+            spec: FftSpec::with_shape(&shape).kind(kind),
+            gpus,
+            grid: None,
+            chunks: None,
+        };
+        let Ok(plan) = fftgen::distributed::plan_distributed(&spec) else {
+            continue;
+        };
+        let complex = plan.complex_shape();
+        let uneven = plan.grid.len() == 1 && complex[..2].iter().any(|n| n % gpus != 0);
+        if uneven {
+            check(
+                &shape,
+                kind,
+                Precision::F32,
+                gpus,
+                None,
+                rng.gen_range(1..=3),
+            );
+            checked += 1;
+        }
+    }
+}
+
 #[test]
 fn pencils_match_the_whole_transform_on_pocl() {
     check(&[8, 12, 10], C2c, Precision::F32, 4, Some(vec![2, 2]), 2);
