@@ -869,17 +869,7 @@ impl Lowering<'_> {
                 "br",
                 Expr::select(var(has_y), var("b").re(), zero),
             ),
-            assign(
-                target,
-                Expr::complex(
-                    Expr::select(
-                        low.clone(),
-                        var("a").re().sub(var("bi")),
-                        var("a").re().add(var("bi")),
-                    ),
-                    Expr::select(low, var("ai").add(var("br")), var("br").sub(var("ai"))),
-                ),
-            ),
+            assign(target, merged_point(low, var("a").re(), var("br"))),
         ]
     }
 
@@ -1844,21 +1834,7 @@ impl Lowering<'_> {
                 "bi",
                 Expr::select(uint(0).lt(var("q")), var("b").im(), zero),
             ),
-            assign(
-                target,
-                Expr::complex(
-                    Expr::select(
-                        low.clone(),
-                        var("a").re().sub(var("bi")),
-                        var("a").re().add(var("bi")),
-                    ),
-                    Expr::select(
-                        low,
-                        var("ai").add(var("b").re()),
-                        var("b").re().sub(var("ai")),
-                    ),
-                ),
-            ),
+            assign(target, merged_point(low, var("a").re(), var("b").re())),
         ]
     }
 
@@ -2720,6 +2696,22 @@ fn strided(point: Expr, stride: usize) -> Expr {
         1 => point,
         _ => point.cast(Type::Index).mul(uint(stride)),
     }
+}
+
+/// Point p of the complex FFT of two paired rows from their half spectra
+/// X and Y: X[p] + i Y[p] where `low` (p below N / 2 + 1), else
+/// conj X[N - p] + i conj Y[N - p]; `a_re` and `b_re` are the real parts of
+/// the X and Y values read, `ai` and `bi` their imaginary parts (0 where
+/// the value is its own mirror), in scope as those names.
+fn merged_point(low: Expr, a_re: Expr, b_re: Expr) -> Expr {
+    Expr::complex(
+        Expr::select(
+            low.clone(),
+            a_re.clone().sub(var("bi")),
+            a_re.add(var("bi")),
+        ),
+        Expr::select(low, var("ai").add(b_re.clone()), b_re.sub(var("ai"))),
+    )
 }
 
 /// Natural element `index` of a buffer cut into `blocks` (if it is) at its
