@@ -840,13 +840,10 @@ impl Lowering<'_> {
         let half = n / 2 + 1;
         let low = var("p").lt(uint(half));
         let mirrored = uint(0).lt(var("q")).and(var("q").mul(uint(2)).lt(uint(n)));
+        let [p, q] = mirrored_index(point, n, low.clone());
         vec![
-            let_const(Type::Uint, "p", point),
-            let_const(
-                Type::Uint,
-                "q",
-                Expr::select(low.clone(), var("p"), uint(n).sub(var("p"))),
-            ),
+            p,
+            q,
             let_const(
                 Type::Complex,
                 "a",
@@ -1814,13 +1811,10 @@ impl Lowering<'_> {
         };
         let zero = Expr::Real(0.0);
         let low = var("p").lt(uint(half));
+        let [p, q] = mirrored_index(point, n, low.clone());
         vec![
-            let_const(Type::Uint, "p", point),
-            let_const(
-                Type::Uint,
-                "q",
-                Expr::select(low.clone(), var("p"), uint(n).sub(var("p"))),
-            ),
+            p,
+            q,
             let_const(Type::Complex, "a", at(var("q"))),
             let_const(Type::Complex, "b", at(var("q").add(uint(half)))),
             // Odd N: only X[0] and Y[0] are their own mirrors.
@@ -2696,6 +2690,20 @@ fn strided(point: Expr, stride: usize) -> Expr {
         1 => point,
         _ => point.cast(Type::Index).mul(uint(stride)),
     }
+}
+
+/// `p` = `point` of a C2R's FFT of N = `n` points and `q` the point of the
+/// half spectrum that holds it: p itself where `low` (p below N / 2 + 1),
+/// else its mirror N - p ([`merged_point`] conjugates those).
+fn mirrored_index(point: Expr, n: usize, low: Expr) -> [Stmt; 2] {
+    [
+        let_const(Type::Uint, "p", point),
+        let_const(
+            Type::Uint,
+            "q",
+            Expr::select(low, var("p"), uint(n).sub(var("p"))),
+        ),
+    ]
 }
 
 /// Point p of the complex FFT of two paired rows from their half spectra
