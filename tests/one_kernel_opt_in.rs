@@ -426,7 +426,9 @@ fn assert_one_opt_in_pass_each_way(
 /// group staged in the H100's opt-in shared memory (plan/real_shape.rs):
 /// one kernel per direction, refused by the runtime on OpenCL and run on
 /// PoCL through the manifest client against the f64 reference, a batch of
-/// 3. f32 shapes past 4096 points keep their passes.
+/// 3; 252x20 and 192x28 with their values spread over more threads (1008
+/// and 896) to fit registers. f32 shapes past 4096 points keep their
+/// passes.
 #[test]
 fn whole_real_shapes_in_opt_in_memory_on_pocl() {
     let Some(device) = pocl() else { return };
@@ -439,6 +441,8 @@ fn whole_real_shapes_in_opt_in_memory_on_pocl() {
         (vec![64usize, 128], Precision::F64),
         (vec![32, 32, 8], Precision::F64),
         (vec![16, 16, 32], Precision::F64),
+        (vec![252, 20], Precision::F64),
+        (vec![192, 28], Precision::F64),
     ] {
         let spec = FftSpec::with_shape(&shape)
             .kind(fftgen::TransformKind::R2c)

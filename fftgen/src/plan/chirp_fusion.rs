@@ -190,8 +190,12 @@ pub(super) fn whole(
 /// (docs/bench/h200_bluestein_fewer_values.txt), f32 C2C / R2C: 1253
 /// 0.58 / 0.47 -> 0.91 / 0.75x cuFFT, 1902 0.68 -> 1.07x, 597 0.80 / 0.64
 /// -> 1.03 / 0.82x, 523 0.77 -> 1.02x; FFTs of 18 values lost 6-21% so
-/// (538 1.04 -> 0.82x, 571, 1136) and keep two kernels. `None` where no
-/// count of threads within a block does.
+/// (538 1.04 -> 0.82x, 571, 1136) and keep two kernels. Radices chosen
+/// anew where the row's own cannot reach 16 values (2022's 4050 as 15,
+/// 15, 6, 3 over 338 threads, a lone block an SM) lost at 15 of 20 f32
+/// sizes (1027 1.13 -> 0.52x; 2022 0.48 -> 0.56x;
+/// docs/bench/h200_bluestein_radices_anew.txt). `None` where no count of
+/// threads within a block does.
 fn with_fewer_values(fft: &Pass, precision: Precision, target: &Target) -> Option<Pass> {
     if fft.lanes != LaneLayout::FftMajor || fft.values_per_thread < FEWER_VALUES_FROM {
         return None;

@@ -28,7 +28,7 @@ use super::access::Access;
 use super::bluestein::needs_bluestein;
 use super::choices::ShapeChoices;
 use super::pass_planner::{max_size, opt_in_resident, plan_fused_pass, resident_by_value_words};
-use super::radix::choose;
+use super::radix::{choose, values_per_thread};
 use super::real_step::{RealEnd, RealRoute, RealStep};
 use super::{ExchangeBuffers, ExchangeWidth, FusedAxes, GlobalIo, Pass, RowStrides};
 use crate::{Buffer, Direction, FftSpec, Layout, Precision, Target};
@@ -130,6 +130,13 @@ pub fn pass(
             pass = spread;
         }
     }
+    let outer_points: usize = shape[..shape.len() - 1].iter().product();
+    if in_opt_in_memory(&pass, spec.precision, target)
+        && value_words(&pass, spec.precision) > OPT_IN_VALUE_WORDS
+        && outer_points > OUTER_POINTS_OF_PASSES
+    {
+        pass = over_more_threads(&pass, spec.precision, target, &fused_pass)?;
+    }
     if !stage_both_ends(&mut pass, spec.precision, target) {
         return None;
     }
@@ -161,6 +168,49 @@ pub fn pass(
         hermitian_half: false,
     });
     Some(pass)
+}
+
+/// Whether one FFT of `pass` staged needs opt-in shared memory.
+fn in_opt_in_memory(pass: &Pass, precision: Precision, target: &Target) -> bool {
+    pass.n * precision.complex_bytes() > target.plannable_shared_bytes()
+}
+
+/// Points of the outer axes up to which a group whose values pass
+/// [`OPT_IN_VALUE_WORDS`] keeps its passes per axis rather than
+/// [`over_more_threads`]: H200, f64 cuFFT/ours R2C / C2R, passes -> one
+/// kernel, 7x625 0.99 / 1.03 -> 0.90 / 1.00, 5x1024 0.96 / 0.99 -> 0.86 /
+/// 0.97, 8x686 1.29 / 1.27 -> 1.12 / 1.28
+/// (docs/bench/h200_real_whole_shape_more_threads.txt).
+const OUTER_POINTS_OF_PASSES: usize = 8;
+
+/// `pass`'s group over the fewest threads of a block whose values fit
+/// [`OPT_IN_VALUE_WORDS`] in its radices, where its own thread count holds
+/// more: f64 252x20's 5040 points as 5, 4, 7, 6, 6 hold 12 values over
+/// 720 threads, 8 over 1008. On the H200, f64 cuFFT/ours R2C / C2R, the
+/// passes per axis -> one kernel: 252x20 0.64 / 0.63 -> 0.90 / 0.98,
+/// 192x28 0.68 / 0.64 -> 0.85 / 0.87, 35x144 0.67 / 0.69 -> 0.82 / 0.94,
+/// 256x24 0.76 / 0.71 -> 1.04 / 1.04, 48x112 0.72 / 0.75 -> 0.91 / 1.01,
+/// 12 of 14 shapes faster, 96x56 and 35x128 level
+/// (docs/bench/h200_real_whole_shape_more_threads.txt). `None` where no
+/// block's threads do.
+fn over_more_threads(
+    pass: &Pass,
+    precision: Precision,
+    target: &Target,
+    fused_pass: &dyn Fn(&ShapeChoices) -> Option<Pass>,
+) -> Option<Pass> {
+    let radices = pass.radices();
+    let fits = |threads: usize| {
+        values_per_thread(pass.n, &radices, threads) * precision.complex_bytes() / 4
+            <= OPT_IN_VALUE_WORDS
+    };
+    let threads = (pass.threads_per_fft + 1..=target.max_threads_per_block).find(|&t| fits(t))?;
+    fused_pass(&ShapeChoices {
+        radices: Some(radices),
+        threads_per_fft: Some(threads),
+        ..ShapeChoices::default()
+    })
+    .filter(|spread| value_words(spread, precision) <= OPT_IN_VALUE_WORDS)
 }
 
 /// The 32-bit register words of the values a thread of `pass` holds.
@@ -310,6 +360,12 @@ mod tests {
             (vec![8, 4, 8, 4], 8)
         );
         assert!(one(&[4, 6, 10], Precision::F32).is_some());
+        // f64 252x20 in opt-in memory: 12 values over 720 threads spread
+        // to 8 over 1008; outer axes of 8 points keep their passes.
+        let opt_in = one(&[252, 20], Precision::F64).expect("252x20 f64 fits one kernel");
+        assert_eq!((opt_in.threads_per_fft, opt_in.values_per_thread), (1008, 8));
+        assert!(opt_in.dynamic_shared);
+        assert!(one(&[7, 625], Precision::F64).is_none());
         // One axis, an axis of one point, Bluestein's, past one kernel.
         assert!(one(&[4096], Precision::F32).is_none());
         assert!(one(&[1, 64], Precision::F32).is_none());
