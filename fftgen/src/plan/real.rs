@@ -47,15 +47,6 @@ fn opt_in_real_step_values(precision: Precision) -> usize {
     }
 }
 
-/// Values a thread of a one-kernel f32 real row with lanes across FFTs
-/// holds at most where its launch bound rises to every block its values'
-/// words leave registers for (a lone block rises at any count). Measured
-/// on an H100 (cuFFT/ours R2C / C2R): 13 0.64 / 0.78 -> 0.81 / 0.90 (3 ->
-/// 5 blocks), 99 0.64 / 0.84 -> 0.98 / 1.18 (2 -> 4), 275 0.84 / 1.12 ->
-/// 1.00 / 1.25, 550 0.84 / 0.80 -> 0.90 / 0.92 (3 -> 4), 375 1.23 / 1.60
-/// -> 1.66 / 2.07 (1 -> 3, 30 values); 1500 (30 values, 2 -> 3) lost 8%.
-const LIFTED_VALUES: usize = 18;
-
 /// Why the reals of `layout` cannot be read as complex pairs, if they cannot:
 /// neighbours along the real axis must be adjacent, and every other stride
 /// and the distance even (so each pair starts on a complex element).
@@ -1296,15 +1287,22 @@ fn fused_pass(
             // (16 values, radices 10 and 8) in 78 registers where the
             // static sizes' model reserves 144 and leaves one block per SM
             // (H100: 0.67x cuFFT; at two blocks 0.94x; 176 0.67 -> 0.97x).
-            // Only a lone block is lifted: from two blocks to three R2C 22
-            // and 352 lost 4-10%. With radix 13 (R2C 676) and f64 C2C
-            // kernels with lanes along an FFT ptxas spills hundreds of
-            // bytes there.
+            // A lone block rises to three, two blocks to four (64
+            // registers): on the H100 (cuFFT/ours R2C / C2R, two -> four
+            // blocks) 11 0.71 / 0.83 -> 0.91 / 0.98, 70 0.95 / 0.95 -> 1.00
+            // / 1.02, 288x70 0.71 / 0.73 -> 0.84 / 0.87, 2560x105 0.92 /
+            // 0.93 -> 1.04 / 1.04, 17 of 22 shapes faster; 22 (28 bytes
+            // spilled) lost 10% in C2R, 154 2-8%, 252 4-13%
+            // (docs/bench/h100_real_rows_lifted.txt). With radix 13 (R2C
+            // 676) and f64 C2C kernels with lanes along an FFT ptxas
+            // spills hundreds of bytes there.
             super::LaneLayout::FftMinor => {
                 let bound = pass.min_blocks_per_sm.max(resident(0));
                 let largest_radix = pass.radices().into_iter().max().unwrap_or(fft_n);
                 let lift = match precision {
-                    Precision::F64 if largest_radix <= 11 && bound == 1 => lean(&pass, 3),
+                    Precision::F64 if largest_radix <= 11 => {
+                        lean(&pass, if bound == 1 { 3 } else { 4 })
+                    }
                     Precision::F64 => lone_f64(&pass, bound),
                     Precision::F32
                         if reads_half_spectra_as_one_run(&pass, route, direction, precision) =>
@@ -1318,10 +1316,18 @@ fn fused_pass(
                             target.max_blocks_per_sm,
                         )
                     }
-                    Precision::F32 if bound == 1 || pass.values_per_thread <= LIFTED_VALUES => {
-                        lean(&pass, target.max_blocks_per_sm)
-                    }
-                    Precision::F32 => 0,
+                    // f32 rows rise to every block their values' words
+                    // leave registers for, whatever they hold. On the
+                    // H100 (cuFFT/ours R2C / C2R): 13 0.64 / 0.78 -> 0.81
+                    // / 0.90 (3 -> 5 blocks), 99 0.64 / 0.84 -> 0.98 /
+                    // 1.18, 375 1.23 / 1.60 -> 1.66 / 2.07 (1 -> 3, 30
+                    // values); rows of more than 18 values: 96x220 0.83 /
+                    // 0.78 -> 1.13 / 1.03, 224x264 0.81 / 0.76 -> 1.05 /
+                    // 0.99, 1400x350 0.65 / 0.68 -> 0.78 / 0.79, 16 of 18
+                    // shapes faster, none more than 3% slower
+                    // (docs/bench/h100_real_rows_lifted.txt); an earlier
+                    // build's 1500 (30 values, 2 -> 3 blocks) lost 8%.
+                    Precision::F32 => lean(&pass, target.max_blocks_per_sm),
                 };
                 bound.max(lift)
             }
@@ -1530,7 +1536,7 @@ mod tests {
     }
 
     #[test]
-    fn lone_f64_rows_of_small_radices_take_a_second_block() {
+    fn f64_rows_of_small_radices_rise_to_the_blocks_registers_hold() {
         let bound = |n: usize| {
             let spec = r2c(&[n]).precision(Precision::F64).target(Target::H100);
             crate::plan::plan(&spec).unwrap().passes[0].min_blocks_per_sm
@@ -1538,9 +1544,10 @@ mod tests {
         // 16 values over 8 threads, radices to 11: lifted from one block.
         assert_eq!(bound(160), 2);
         assert_eq!(bound(176), 2);
-        // Two blocks stay two (R2C 22 and 352 lost 4-10% at three).
-        assert_eq!(bound(22), 2);
-        assert_eq!(bound(352), 2);
+        // Two blocks rise to what four blocks' registers hold of the
+        // values' words: 70's 10 values to four, 352's 16 to three.
+        assert_eq!(bound(70), 4);
+        assert_eq!(bound(352), 3);
     }
 
     #[test]
