@@ -12,7 +12,7 @@ use super::choices::ShapeChoices;
 use super::cost::ScheduleFeatures;
 use super::fused_axes::FusedAxes;
 use super::padding::{bank_words, Exchange, Padding, PaddingSearch};
-use super::radix::{choose, thread_shape, values_per_thread};
+use super::radix::{choose, nearly_even, thread_shape, values_per_thread};
 use super::{
     Access, Column, ColumnIo, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching,
     LaneLayout, Pass, Stage, StageTwiddles, TwiddleTables, Twiddles,
@@ -651,7 +651,15 @@ impl<'a> Request<'a> {
             .min_by_key(|&(_, values)| values)
             .expect("at least one option"),
             (None, None) => {
+                // Along strided points (a column pass) more threads an FFT
+                // leave fewer FFTs, so narrower tiles of columns, a block:
+                // those keep their shape.
                 let shape = thread_shape(n, radices, self.max_values, max_threads);
+                let rows = self.access.input_stride == 1 && self.access.output_stride == 1;
+                let shape = match rows {
+                    true => nearly_even(n, radices, shape, max_threads),
+                    false => shape,
+                };
                 let (threads, values) = self.doubled_for_registers(radices, shape);
                 doubled = threads != shape.0;
                 (threads, values)

@@ -87,6 +87,35 @@ fn widened(
         .flatten()
 }
 
+/// `shape` (threads per transform, values each) over at most a quarter
+/// more threads, where that holds a third fewer values: n / max(radix)
+/// threads leave the stages of a smaller radix a butterfly more on some
+/// threads, which a few more threads take (1872 as 13 x 12 x 12: 144
+/// threads of 24 values, 156 of 13; 975 as 15 x 13 x 5: 65 of 26, 75 of
+/// 15). Within a portable block where the shape is; rows of fewer than a
+/// warp of threads (lanes across FFTs) keep their shape (not measured).
+pub fn nearly_even(
+    n: usize,
+    radices: &[usize],
+    shape: (usize, usize),
+    max_threads: usize,
+) -> (usize, usize) {
+    let (threads, values) = shape;
+    if threads < 32 {
+        return shape;
+    }
+    let portable = match threads <= PORTABLE_THREADS {
+        true => PORTABLE_THREADS,
+        false => max_threads,
+    };
+    let most = (threads + threads / 4).min(max_threads).min(portable);
+    (threads + 1..=most)
+        .map(|t| (t, values_per_thread(n, radices, t)))
+        .min_by_key(|&(t, v)| (v, t))
+        .filter(|&(_, fewer)| 3 * fewer <= 2 * values)
+        .unwrap_or(shape)
+}
+
 /// Complex values a thread holds when `threads` threads share each stage's
 /// butterflies: the largest stage's butterflies per thread times its radix.
 pub fn values_per_thread(n: usize, radices: &[usize], threads: usize) -> usize {
