@@ -1327,6 +1327,13 @@ fn fused_pass(
                     // shapes faster, none more than 3% slower
                     // (docs/bench/h100_real_rows_lifted.txt); an earlier
                     // build's 1500 (30 values, 2 -> 3 blocks) lost 8%.
+                    // Rows of one prime stage past 18 values keep their
+                    // bound: R2C 31 spilled 112 bytes at three blocks.
+                    Precision::F32
+                        if pass.stages.len() == 1 && pass.values_per_thread > 18 && bound > 1 =>
+                    {
+                        0
+                    }
                     Precision::F32 => lean(&pass, target.max_blocks_per_sm),
                 };
                 bound.max(lift)
