@@ -304,8 +304,15 @@ fn check_nccl(
         grid,
         chunks: None,
     };
-    let ranks = CudaRank::<f32>::all_devices(&spec)
-        .unwrap_or_else(|e| panic!("{shape:?} over {gpus}: {e}"));
+    // A plan with a local step of several axes beside the blocks is
+    // refused through CUDA (a known defect: wrong results on two H200s).
+    let ranks = match CudaRank::<f32>::all_devices(&spec) {
+        Err(e) if e.to_string().contains("known defect") => {
+            eprintln!("{shape:?} over {gpus}: refused: {e}");
+            return;
+        }
+        ranks => ranks.unwrap_or_else(|e| panic!("{shape:?} over {gpus}: {e}")),
+    };
     let plan = ranks[0].plan().clone();
     let label = format!(
         "NCCL {kind} {shape:?} over grid {:?}, batch {batch}",
