@@ -363,7 +363,10 @@ mod tests {
         // f64 252x20 in opt-in memory: 12 values over 720 threads spread
         // to 8 over 1008; outer axes of 8 points keep their passes.
         let opt_in = one(&[252, 20], Precision::F64).expect("252x20 f64 fits one kernel");
-        assert_eq!((opt_in.threads_per_fft, opt_in.values_per_thread), (1008, 8));
+        assert_eq!(
+            (opt_in.threads_per_fft, opt_in.values_per_thread),
+            (1008, 8)
+        );
         assert!(opt_in.dynamic_shared);
         assert!(one(&[7, 625], Precision::F64).is_none());
         // One axis, an axis of one point, Bluestein's, past one kernel.

@@ -593,10 +593,15 @@ fn refuse_fused_blocked_steps(plan: &DistributedPlan) -> crate::Result<()> {
             let Step::Local { plan: local, .. } = step else {
                 continue;
             };
-            let fused_blocked = local.passes.iter().chain(&local.inverse_passes).any(|pass| {
-                pass.fused_axes.is_some()
-                    && (pass.access.input_blocks.is_some() || pass.access.output_blocks.is_some())
-            });
+            let fused_blocked = local
+                .passes
+                .iter()
+                .chain(&local.inverse_passes)
+                .any(|pass| {
+                    pass.fused_axes.is_some()
+                        && (pass.access.input_blocks.is_some()
+                            || pass.access.output_blocks.is_some())
+                });
             if fused_blocked {
                 return Err(Error::Distributed(format!(
                     "{:?} over {} GPUs: a local step computes its share {:?} in one kernel of \
