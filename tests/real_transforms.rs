@@ -60,7 +60,7 @@ fn check_length(n: usize, precision: Precision, batch: usize) -> bool {
 /// each kernel at its first launch, 0.5 to 1.5 s a length; the runs take
 /// microseconds), and PoCL compiles one kernel at a time however many tests
 /// run: with a cold PoCL cache on 2 cores all 978 lengths (both precisions)
-/// take about 18 minutes, the sample about a quarter of that.
+/// take about 18 minutes, the sample about a sixth of that.
 fn sweep(precision: Precision, part: usize, parts: usize) {
     if pocl().is_none() {
         return;
