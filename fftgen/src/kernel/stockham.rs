@@ -1656,14 +1656,31 @@ impl Lowering<'_> {
     /// elements of a row whatever the lane layout and the strides between
     /// rows, so every row is one coalesced run.
     fn walk(&self, len: usize, copy: impl Fn(Expr, Expr) -> Vec<Stmt>) -> Vec<Stmt> {
+        self.walk_padded(len, Padding::NONE, copy)
+    }
+
+    /// [`Self::walk`] with each FFT's points at their `padding`ed places in
+    /// shared memory: where a pass of several axes stages its rows
+    /// ([`Self::rows_padding`]), as the dense path's copy places them.
+    fn walk_padded(
+        &self,
+        len: usize,
+        padding: Padding,
+        copy: impl Fn(Expr, Expr) -> Vec<Stmt>,
+    ) -> Vec<Stmt> {
         match self.rows_by_fft() {
-            true => self.walk_own_rows(len, copy),
-            false => self.walk_across_block(len, copy),
+            true => self.walk_own_rows(len, padding, copy),
+            false => self.walk_across_block(len, padding, copy),
         }
     }
 
     /// [`Self::walk`] where a warp's lanes share one FFT.
-    fn walk_own_rows(&self, len: usize, copy: impl Fn(Expr, Expr) -> Vec<Stmt>) -> Vec<Stmt> {
+    fn walk_own_rows(
+        &self,
+        len: usize,
+        padding: Padding,
+        copy: impl Fn(Expr, Expr) -> Vec<Stmt>,
+    ) -> Vec<Stmt> {
         let pass = self.pass;
         // A warp's lanes share one FFT: each thread walks its own row,
         // k = t, t + T, ..., with no division to find row and element.
@@ -1687,7 +1704,7 @@ impl Lowering<'_> {
                         let_const(Type::Bool, "walk_has_y", var("fft_has_y")),
                     ]);
                 }
-                inner.extend(copy(k.clone(), var("region").add(k)));
+                inner.extend(copy(k.clone(), var("region").add(padded(k, padding))));
                 Stmt::Scope(vec![
                     let_const(Type::Uint, "walk_k", var("t").add(uint(i * t))),
                     Stmt::If(cond, inner),
@@ -1698,7 +1715,12 @@ impl Lowering<'_> {
 
     /// [`Self::walk`] where a warp's lanes hold different FFTs: the block's
     /// elements in turn, each locating its row.
-    fn walk_across_block(&self, len: usize, copy: impl Fn(Expr, Expr) -> Vec<Stmt>) -> Vec<Stmt> {
+    fn walk_across_block(
+        &self,
+        len: usize,
+        padding: Padding,
+        copy: impl Fn(Expr, Expr) -> Vec<Stmt>,
+    ) -> Vec<Stmt> {
         let pass = self.pass;
         let (m, block) = (pass.ffts_per_block, pass.threads_per_block);
         let count = m * len;
@@ -1710,7 +1732,9 @@ impl Lowering<'_> {
                     cond = e.clone().lt(uint(count)).and(cond);
                 }
                 let mut inner = self.locate_rows("walk_g", ("walk_in", "walk_out"), "walk_has_y");
-                let slot = var("walk_f").mul(uint(pass.fft_stride)).add(var("walk_k"));
+                let slot = var("walk_f")
+                    .mul(uint(pass.fft_stride))
+                    .add(padded(var("walk_k"), padding));
                 inner.extend(copy(var("walk_k"), slot));
                 Stmt::Scope(vec![
                     let_const(Type::Uint, format!("e{i}"), var("tid").add(uint(i * block))),
@@ -2041,9 +2065,10 @@ impl Lowering<'_> {
     }
 
     /// The first `len` values of each FFT (a C2R's half spectrum, else all
-    /// of them) as they are.
+    /// of them) as they are, at the places a pass of several axes stages
+    /// its rows.
     fn values_load_walk(&self, len: usize) -> Vec<Stmt> {
-        self.walk(len, |k, slot| {
+        self.walk_padded(len, self.rows_padding(), |k, slot| {
             let mut out = vec![let_const(
                 Type::Complex,
                 "x",

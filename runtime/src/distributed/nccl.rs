@@ -232,7 +232,6 @@ impl<T: Real + NcclType> CudaRank<T> {
         spec: &DistributedSpec,
     ) -> Result<Self, PlanError> {
         let (plan, generated) = generate_steps(spec, device.target())?;
-        refuse_fused_blocked_steps(&plan)?;
         let load =
             |steps: &Vec<Option<fftgen::Generated>>| -> Result<Vec<Option<CudaFft>>, PlanError> {
                 steps
@@ -578,44 +577,6 @@ impl<T: Real + NcclType> CudaRank<T> {
         let end = nccl::group_end().map_err(|e| nccl_error("ncclGroupEnd", e));
         result.and(end.map(|_| ()))
     }
-}
-
-/// Refuses a plan with a local step whose pass computes several axes at
-/// once and packs or unpacks the exchange's blocks: through CUDA such a
-/// step gave wrong results on two H200s (2026-11-27: 256x128x64 and
-/// 64x48x40 over 2 GPUs, errors 1.4 and 3e24, where the same plans are
-/// right on PoCL and 256^3 and 4096^2, whose blocked steps take one axis a
-/// pass, are right), a defect not yet found; a clear error beats a wrong
-/// answer.
-fn refuse_fused_blocked_steps(plan: &DistributedPlan) -> crate::Result<()> {
-    for direction in [Direction::Forward, Direction::Inverse] {
-        for step in plan.steps(direction) {
-            let Step::Local { plan: local, .. } = step else {
-                continue;
-            };
-            let fused_blocked = local
-                .passes
-                .iter()
-                .chain(&local.inverse_passes)
-                .any(|pass| {
-                    pass.fused_axes.is_some()
-                        && (pass.access.input_blocks.is_some()
-                            || pass.access.output_blocks.is_some())
-                });
-            if fused_blocked {
-                return Err(Error::Distributed(format!(
-                    "{:?} over {} GPUs: a local step computes its share {:?} in one kernel of \
-                     several axes beside the exchange's blocks, which gives wrong results through \
-                     NCCL (a known defect); spread a shape whose steps take one axis a kernel \
-                     (256x256x256, 4096x4096) or run it on one GPU",
-                    plan.shape,
-                    plan.ranks(),
-                    local.shape
-                )));
-            }
-        }
-    }
-    Ok(())
 }
 
 fn check_precision<T: Real>(spec: &DistributedSpec) -> crate::Result<()> {
