@@ -349,9 +349,13 @@ fn steps_on_several_passes_take_twice_the_passes_of_m() {
         );
         assert_eq!(route.passes, k, "{label}");
         for &direction in &plan.directions {
+            // An odd real axis pairs the batch's transforms; the R2C
+            // separates their half spectra in one kernel more.
+            let separation =
+                usize::from(spec.kind == TransformKind::R2c && direction == Direction::Forward);
             assert_eq!(
                 plan.passes_of(direction).len(),
-                2 * k,
+                2 * k + separation,
                 "{label} {direction}"
             );
             assert_eq!(apart.passes_of(direction).len(), 2 * k + 3, "{label}");
@@ -388,6 +392,7 @@ fn one_block_runs_the_whole_algorithm_in_one_kernel() {
             RouteSteps::Whole,
             1,
         ),
+        // (Its transforms paired, the R2C separates them in one kernel more.)
         (h100(&[1249], r2c), 1249, RouteSteps::OneKernel, 2),
         // Columns: FFTs of few threads each straight to registers (their
         // lanes hold neighbouring columns), 491's FFTs of 1000 through
@@ -414,7 +419,15 @@ fn one_block_runs_the_whole_algorithm_in_one_kernel() {
         for direction in [Direction::Forward, Direction::Inverse] {
             let route = AxisRoute::of(plan.passes_of(direction), axis).unwrap();
             assert_eq!(route.steps, steps, "{:?} {direction:?}", spec.shape);
-            assert_eq!(plan.passes_of(direction).len(), passes, "{:?}", spec.shape);
+            let separation = usize::from(
+                spec.kind == r2c && direction == Direction::Forward && steps != RouteSteps::Whole,
+            );
+            assert_eq!(
+                plan.passes_of(direction).len(),
+                passes + separation,
+                "{:?}",
+                spec.shape
+            );
             let tiled = plan.passes_of(direction).iter().any(|p| {
                 p.chirp.is_some_and(|c| c.n == axis) && p.io == fftgen::plan::GlobalIo::ColumnTile
             });
@@ -451,4 +464,49 @@ fn a_longer_padded_length_of_fewer_passes_is_taken() {
             assert!(line.contains(&format!("past the least")), "{line}");
         }
     }
+}
+
+/// An odd real axis by Bluestein's algorithm takes two transforms of the
+/// batch to each row of M, z = x + i y, where its steps ride on the FFTs
+/// of M: one kernel's route and several passes', batches of one, two and
+/// three (the last pair of an odd batch has one transform), beside a
+/// complex axis, in place and over a layout. The R2C separates the two
+/// half spectra in a kernel of its own; the whole algorithm in one kernel
+/// keeps one transform to a row.
+#[test]
+fn odd_real_axes_pair_two_transforms_of_the_batch_on_pocl() {
+    let r2c = TransformKind::R2c;
+    let paired = |spec: &FftSpec| {
+        let plan = fftgen::plan::plan(spec).unwrap();
+        let chirped: Vec<_> = plan
+            .passes
+            .iter()
+            .chain(&plan.inverse_passes)
+            .filter(|p| p.chirp.is_some())
+            .collect();
+        assert!(!chirped.is_empty(), "{:?}", spec.shape);
+        chirped.iter().all(|p| p.transform_pairs)
+    };
+    let one_kernel = spec(&[1283], r2c, Precision::F32).target(Target::H100);
+    let several = spec(&[8321], r2c, Precision::F64);
+    let beside = spec(&[3, 1283], r2c, Precision::F32).target(Target::H100);
+    let in_place = one_kernel.clone().placement(Placement::InPlace);
+    let strided = one_kernel
+        .clone()
+        .normalization(Normalization::Inverse)
+        .layouts(strided_layout(1, 1300), strided_layout(1, 700));
+    for spec in [&one_kernel, &several, &beside, &in_place, &strided] {
+        assert!(paired(spec), "{:?} pairs its transforms", spec.shape);
+    }
+    assert!(
+        !paired(&spec(&[37], r2c, Precision::F32)),
+        "37: one kernel, unpaired"
+    );
+    for batch in [1, 2, 3] {
+        check_spec_on_pocl(&one_kernel, batch, ORIGIN);
+    }
+    check_spec_on_pocl(&several, 3, ORIGIN);
+    check_spec_on_pocl(&beside, 3, ORIGIN);
+    check_spec_on_pocl(&in_place, 3, ORIGIN);
+    check_spec_on_pocl(&strided, 3, ORIGIN);
 }

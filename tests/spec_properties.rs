@@ -322,7 +322,25 @@ fn walk(pass: &fftgen::plan::Pass, batch: usize, writes: bool) -> Vec<usize> {
         fftgen::plan::ChirpRole::Load { .. } => !writes,
         fftgen::plan::ChirpRole::Store { .. } => writes,
         fftgen::plan::ChirpRole::Multiply => false,
-        fftgen::plan::ChirpRole::Whole { .. } => true,
+        fftgen::plan::ChirpRole::Whole { .. } | fftgen::plan::ChirpRole::Separate => true,
+    };
+    // A pass over pairs of transforms of the batch (an odd real axis's
+    // Bluestein rows) steps two at a time; where its side holds both
+    // transforms' rows, the second lies half the distance further.
+    let second_row = |chirp: &fftgen::plan::Chirp| match chirp.role {
+        fftgen::plan::ChirpRole::Load { side } => !writes && side.paired(),
+        fftgen::plan::ChirpRole::Store { side } => writes && side.paired(),
+        fftgen::plan::ChirpRole::Whole { from, to } => match writes {
+            false => from.paired(),
+            true => to.paired(),
+        },
+        fftgen::plan::ChirpRole::Separate => writes,
+        fftgen::plan::ChirpRole::Multiply => false,
+    };
+    let paired_rows = pass.chirp.is_some_and(|chirp| second_row(&chirp));
+    let transforms = match pass.transform_pairs {
+        true => batch.div_ceil(2),
+        false => batch,
     };
     let side_points = |chirp: &fftgen::plan::Chirp| match writes {
         false => chirp.side_points().0,
@@ -355,7 +373,7 @@ fn walk(pass: &fftgen::plan::Pass, batch: usize, writes: bool) -> Vec<usize> {
     };
     let per_transform: usize = columns.iter().map(|c| c.count).product();
     let mut addresses = Vec::with_capacity(batch * per_transform * points);
-    for fft in 0..batch * per_transform {
+    for fft in 0..transforms * per_transform {
         let (transform, mut rest) = (fft / per_transform, fft % per_transform);
         let mut start = offset + transform * distance;
         for column in &columns {
@@ -367,6 +385,10 @@ fn walk(pass: &fftgen::plan::Pass, batch: usize, writes: bool) -> Vec<usize> {
             rest /= column.count;
         }
         addresses.extend((0..points).map(|point| start + point * stride));
+        if paired_rows && 2 * transform + 1 < batch {
+            let second = start + distance / 2;
+            addresses.extend((0..points).map(|point| second + point * stride));
+        }
     }
     addresses
 }

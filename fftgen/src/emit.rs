@@ -264,6 +264,7 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
                         ChirpRole::Multiply => "the product with the chirp's spectrum",
                         ChirpRole::Store { .. } => "the chirped store",
                         ChirpRole::Whole { .. } => "Bluestein's algorithm",
+                        ChirpRole::Separate => "the separation of two rows' half spectra",
                     },
                     chirp.n,
                     chirp.padded,
@@ -433,6 +434,7 @@ fn fused_chirp_words(pass: &Pass) -> String {
                                    chirp on its stores"
                 .into()
         }
+        ChirpRole::Separate => unreachable!("a separation is a kernel of its own"),
     }
 }
 
@@ -485,6 +487,10 @@ pub fn manifest(plan: &Plan) -> Manifest {
                     grid: GridRule::FftsPerBlock {
                         ffts_per_block: pass.launch_ffts_per_block() as u32,
                         ffts_per_transform: pass.launch_ffts_per_transform() as u64,
+                        transforms_per_fft: match pass.transform_pairs {
+                            true => 2,
+                            false => 1,
+                        },
                     },
                     shared_bytes: match pass.dynamic_shared {
                         true => 0,

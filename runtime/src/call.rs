@@ -293,6 +293,7 @@ pub(crate) mod tests {
             grid: GridRule::FftsPerBlock {
                 ffts_per_block: 1,
                 ffts_per_transform: 1,
+                transforms_per_fft: 1,
             },
             shared_bytes: 0,
             dynamic_shared_bytes: 0,

@@ -165,6 +165,7 @@ mod tests {
                     grid: GridRule::FftsPerBlock {
                         ffts_per_block: 1,
                         ffts_per_transform,
+                        transforms_per_fft: 1,
                     },
                     shared_bytes: 0,
                     dynamic_shared_bytes: 0,

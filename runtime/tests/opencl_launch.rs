@@ -315,6 +315,7 @@ fn source_and_manifest_mismatches_are_reported() {
         grid: GridRule::FftsPerBlock {
             ffts_per_block: 0,
             ffts_per_transform: 1,
+            transforms_per_fft: 1,
         },
         ..halve()
     };
@@ -889,6 +890,7 @@ fn fake_real(placement: Placement) -> Manifest {
         grid: GridRule::FftsPerBlock {
             ffts_per_block: 1,
             ffts_per_transform: 1,
+            transforms_per_fft: 1,
         },
         shared_bytes: 0,
         dynamic_shared_bytes: 0,

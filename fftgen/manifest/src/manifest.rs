@@ -104,20 +104,28 @@ pub enum Buffer {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum GridRule {
-    /// `grid.x = ceil(batch * ffts_per_transform / ffts_per_block)`,
-    /// `grid.y = grid.z = 1`: a pass along one axis of a multi-dimensional
-    /// transform (or one step of a long one) computes `ffts_per_transform`
-    /// short FFTs per transform of the batch. (A real axis whose rows pair
-    /// up, two to each complex FFT, counts rows in both numbers.)
+    /// `grid.x = ceil(ceil(batch / transforms_per_fft) * ffts_per_transform
+    /// / ffts_per_block)`, `grid.y = grid.z = 1`: a pass along one axis of a
+    /// multi-dimensional transform (or one step of a long one) computes
+    /// `ffts_per_transform` short FFTs per transform of the batch. (A real
+    /// axis whose rows pair up, two to each complex FFT, counts rows in
+    /// both numbers; a pass whose FFTs each compute two transforms of the
+    /// batch at once has `transforms_per_fft` 2, and counts pairs.)
     FftsPerBlock {
         ffts_per_block: u32,
         #[serde(default = "one")]
         ffts_per_transform: u64,
+        #[serde(default = "one", skip_serializing_if = "is_one")]
+        transforms_per_fft: u64,
     },
 }
 
 fn one() -> u64 {
     1
+}
+
+fn is_one(value: &u64) -> bool {
+    *value == 1
 }
 
 impl GridRule {
@@ -127,8 +135,10 @@ impl GridRule {
             GridRule::FftsPerBlock {
                 ffts_per_block,
                 ffts_per_transform,
+                transforms_per_fft,
             } => [
-                (batch as u64 * ffts_per_transform).div_ceil(u64::from(ffts_per_block)) as usize,
+                ((batch as u64).div_ceil(transforms_per_fft.max(1)) * ffts_per_transform)
+                    .div_ceil(u64::from(ffts_per_block)) as usize,
                 1,
                 1,
             ],

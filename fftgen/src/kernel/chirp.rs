@@ -10,7 +10,7 @@
 use super::ast::{assign, let_const, uint, var, Builtin, Expr, Function, FunctionKind, Stmt, Type};
 use super::complex_ops::cmul_name;
 use super::key::KernelKey;
-use super::signature::{kernel_params, locate, TWIDDLES};
+use super::signature::{kernel_params, locate, transforms_of, TWIDDLES};
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{AxisSide, Chirp, ChirpRole, Pass, Plan};
 use crate::{Direction, Placement};
@@ -22,6 +22,7 @@ pub fn chirp_table(chirp: &Chirp) -> Vec<(f64, f64)> {
         ChirpRole::Load { .. } | ChirpRole::Store { .. } => chirp_values(chirp.n),
         ChirpRole::Multiply => chirp_spectrum(chirp.n, chirp.padded),
         ChirpRole::Whole { .. } => fused_chirp_table(chirp),
+        ChirpRole::Separate => Vec::new(),
     }
 }
 
@@ -39,6 +40,7 @@ pub fn fused_chirp_table(chirp: &Chirp) -> Vec<(f64, f64)> {
             table
         }
         ChirpRole::Store { .. } => chirp_values(chirp.n),
+        ChirpRole::Separate => Vec::new(),
     }
 }
 
@@ -109,18 +111,8 @@ pub fn lower_chirp(plan: &Plan, pass: &Pass, direction: Direction) -> Function {
         true => ("data", "data"),
         false => ("input", "output"),
     };
-    let real_input = matches!(
-        chirp.role,
-        ChirpRole::Load {
-            side: AxisSide::Reals
-        }
-    );
-    let real_output = matches!(
-        chirp.role,
-        ChirpRole::Store {
-            side: AxisSide::Reals
-        }
-    );
+    let real_input = matches!(chirp.role, ChirpRole::Load { side } if side.reals());
+    let real_output = matches!(chirp.role, ChirpRole::Store { side } if side.reals());
     let access = &pass.access;
     let (threads, points) = (pass.threads_per_fft, pass.values_per_thread);
     let (n, padded) = (chirp.n, chirp.padded);
@@ -146,6 +138,9 @@ pub fn lower_chirp(plan: &Plan, pass: &Pass, direction: Direction) -> Function {
         ChirpRole::Whole { .. } => {
             unreachable!("the invariants give Bluestein's algorithm in one kernel its FFTs' stages")
         }
+        ChirpRole::Separate => {
+            per_point.extend(separated(pass, n, (&load, &target), (output, scale)))
+        }
         ChirpRole::Load { side } => {
             // Past the axis's N points the row is zero; the loads read
             // point 0 there, so every address is inside the buffer.
@@ -156,6 +151,9 @@ pub fn lower_chirp(plan: &Plan, pass: &Pass, direction: Direction) -> Function {
                 Expr::select(var("inside"), p.clone(), uint(0)),
             ));
             let value = match side {
+                AxisSide::PairedReals | AxisSide::PairedHalfSpectra => {
+                    unreachable!("the invariants pair rows only on the FFTs of M")
+                }
                 AxisSide::Complex => load(var("j")),
                 AxisSide::Reals => Expr::complex(
                     var(input).at(var("in_base").add(var("j").mul(uint(access.input_stride)))),
@@ -207,6 +205,9 @@ pub fn lower_chirp(plan: &Plan, pass: &Pass, direction: Direction) -> Function {
                 s => e.mul(Expr::Real(s)),
             };
             per_point.push(match side {
+                AxisSide::PairedReals | AxisSide::PairedHalfSpectra => {
+                    unreachable!("the invariants pair rows only on the FFTs of M")
+                }
                 AxisSide::Reals => assign(target(p.clone()), part(var("y").re())),
                 AxisSide::Complex | AxisSide::HalfSpectrum => assign(
                     target(p.clone()),
@@ -225,6 +226,7 @@ pub fn lower_chirp(plan: &Plan, pass: &Pass, direction: Direction) -> Function {
                 ChirpRole::Multiply => "the product with the chirp's spectrum",
                 ChirpRole::Store { .. } => "the chirped store",
                 ChirpRole::Whole { .. } => "Bluestein's algorithm",
+                ChirpRole::Separate => "the separation of two rows' half spectra",
             },
             threads * points
         )),
@@ -249,7 +251,10 @@ pub fn lower_chirp(plan: &Plan, pass: &Pass, direction: Direction) -> Function {
         work.push(Stmt::Scope(point));
     }
     let transform = var("g").div(uint(access.ffts_per_transform()));
-    body.push(Stmt::If(transform.lt(var("batch").cast(Type::Index)), work));
+    body.push(Stmt::If(
+        transform.lt(transforms_of(pass).cast(Type::Index)),
+        work,
+    ));
     let placement = match in_place {
         true => Placement::InPlace,
         false => Placement::OutOfPlace,
@@ -260,9 +265,85 @@ pub fn lower_chirp(plan: &Plan, pass: &Pass, direction: Direction) -> Function {
             min_blocks_per_sm: pass.min_blocks_per_sm,
         },
         name: KernelKey::of(plan, pass, direction).to_string(),
-        params: kernel_params(placement, real_input, real_output, true),
+        params: kernel_params(
+            placement,
+            real_input,
+            real_output,
+            chirp.role != ChirpRole::Separate,
+        ),
         body,
     }
+}
+
+/// Point p (to N / 2) of the two half spectra of the pair of rows whose
+/// spectrum Z the workspace holds (`load`, along the row): X[p] = (Z[p] +
+/// conj Z[N - p]) / 2 to this pair's first transform (`target`), Y[p] =
+/// (Z[p] - conj Z[N - p]) / 2i to its second, half the distance further,
+/// where the batch has it; both times `scale`.
+fn separated(
+    pass: &Pass,
+    n: usize,
+    (load, target): (&dyn Fn(Expr) -> Expr, &dyn Fn(Expr) -> Expr),
+    (output, scale): (&str, f64),
+) -> Vec<Stmt> {
+    let access = &pass.access;
+    let p = var("p");
+    let half = Expr::Real(0.5 * scale);
+    let pair = var("g").div(uint(access.ffts_per_transform()));
+    let has_y = pair
+        .mul(uint(2))
+        .add(uint(1))
+        .lt(var("batch").cast(Type::Index));
+    let partner = var("out_base")
+        .add(uint(access.output_distance / 2))
+        .add(p.clone().mul(uint(access.output_stride)));
+    vec![
+        let_const(Type::Complex, "a", load(p.clone())),
+        let_const(
+            Type::Complex,
+            "b",
+            load(Expr::select(
+                uint(0).lt(p.clone()),
+                uint(n).sub(p.clone()),
+                uint(0),
+            )),
+        ),
+        // a + conj b and a - conj b.
+        let_const(
+            Type::Complex,
+            "sum",
+            Expr::complex(
+                var("a").re().add(var("b").re()),
+                var("a").im().sub(var("b").im()),
+            ),
+        ),
+        let_const(
+            Type::Complex,
+            "difference",
+            Expr::complex(
+                var("a").re().sub(var("b").re()),
+                var("a").im().add(var("b").im()),
+            ),
+        ),
+        assign(
+            target(p),
+            Expr::complex(
+                var("sum").re().mul(half.clone()),
+                var("sum").im().mul(half.clone()),
+            ),
+        ),
+        // (d / 2i) = (d.im, -d.re) / 2.
+        Stmt::If(
+            has_y,
+            vec![assign(
+                var(output).at(partner),
+                Expr::complex(
+                    var("difference").im().mul(half.clone()),
+                    var("difference").re().neg().mul(half),
+                ),
+            )],
+        ),
+    ]
 }
 
 #[cfg(test)]

@@ -3,8 +3,8 @@
 //! its FFTs starts in the input and the output. The Stockham pass, the real
 //! step of its own and Bluestein's chirp steps all lower onto these.
 
-use super::ast::{let_const, uint, var, Param, ParamKind, Stmt, Type};
-use crate::plan::Access;
+use super::ast::{let_const, uint, var, Expr, Param, ParamKind, Stmt, Type};
+use crate::plan::{Access, Pass};
 use crate::Placement;
 
 /// The kernel parameter that points to the pass's twiddle table.
@@ -110,4 +110,13 @@ pub(super) fn locate(access: &Access, fft: &str, input: &str, output: &str) -> V
         at_out.add(rest.mul(uint(access.output_distance))),
     ));
     out
+}
+
+/// The transforms a launch of `pass` counts: the batch's, or its pairs
+/// (rounded up) where each FFT computes two ([`Pass::transform_pairs`]).
+pub(super) fn transforms_of(pass: &Pass) -> Expr {
+    match pass.transform_pairs {
+        true => var("batch").add(uint(1)).div(uint(2)),
+        false => var("batch"),
+    }
 }

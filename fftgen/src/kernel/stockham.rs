@@ -19,7 +19,7 @@ use super::butterfly::butterfly_name;
 use super::complex_ops::cmul_name;
 use super::key::KernelKey;
 use super::real_split::{merge, merged_with_parts, split};
-use super::signature::{kernel_params, locate, TWIDDLES};
+use super::signature::{kernel_params, locate, transforms_of, TWIDDLES};
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{
     AxisIndex, AxisSide, Chirp, ChirpRole, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo,
@@ -144,7 +144,7 @@ fn fine_then_coarse(span: usize, fine: usize, coarse: usize) -> Vec<(f64, f64)> 
 
 /// Whether `pass` reads twiddles (it has a stage after the first).
 pub fn has_twiddles(pass: &Pass) -> bool {
-    pass.chirp.is_some()
+    pass.chirp.is_some_and(|c| c.role != ChirpRole::Separate)
         || pass.stages.iter().any(|s| s.twiddle_offset.is_some())
         || pass.step_twiddle.is_some()
         || pass
@@ -227,11 +227,11 @@ fn real_sides(pass: &Pass, direction: Direction, placement: Placement) -> (bool,
     let chirp_reals = |reads: bool| {
         placement == Placement::OutOfPlace
             && match pass.chirp.map(|c| c.role) {
-                Some(ChirpRole::Load { side }) => reads && side == AxisSide::Reals,
-                Some(ChirpRole::Store { side }) => !reads && side == AxisSide::Reals,
+                Some(ChirpRole::Load { side }) => reads && side.reals(),
+                Some(ChirpRole::Store { side }) => !reads && side.reals(),
                 Some(ChirpRole::Whole { from, to }) => match reads {
-                    true => from == AxisSide::Reals,
-                    false => to == AxisSide::Reals,
+                    true => from.reals(),
+                    false => to.reals(),
                 },
                 _ => false,
             }
@@ -391,8 +391,8 @@ impl Lowering<'_> {
     /// declared first and halved, rounded up).
     fn ffts_of_the_launch(&self) -> (Vec<Stmt>, Expr) {
         let total = match self.pass.access.ffts_per_transform() {
-            1 => var("batch"),
-            c => var("batch").cast(Type::Index).mul(uint(c)),
+            1 => self.transforms(),
+            c => self.transforms().cast(Type::Index).mul(uint(c)),
         };
         match self.paired() {
             true => (
@@ -401,6 +401,12 @@ impl Lowering<'_> {
             ),
             false => (Vec::new(), total),
         }
+    }
+
+    /// The transforms the launch counts: the batch's, or its pairs
+    /// (rounded up) where each FFT computes two ([`Pass::transform_pairs`]).
+    fn transforms(&self) -> Expr {
+        transforms_of(self.pass)
     }
 
     /// This thread's FFT of the launch (`fft`) and whether it is one of its
@@ -443,7 +449,9 @@ impl Lowering<'_> {
                 body.push(let_const(
                     Type::Index,
                     "total",
-                    var("batch").cast(Type::Index).mul(uint(per_transform * n)),
+                    self.transforms()
+                        .cast(Type::Index)
+                        .mul(uint(per_transform * n)),
                 ));
                 body.push(Stmt::Comment(
                     "Unit-stride copy of the block's slice of the batch into shared memory.".into(),
@@ -1508,12 +1516,46 @@ impl Lowering<'_> {
         let inside = j.clone().lt(uint(n));
         let at_j = Expr::select(inside.clone(), j, uint(0));
         let at = |index: Expr| row.clone().add(index.mul(uint(stride)));
+        // The second transform's row of a pair, where there is one.
+        let partner = self.pass.access.input_distance / 2;
+        let has_y = self.has_partner(fft);
         let x = match side {
             AxisSide::Complex => self.input_load(at(at_j.clone())),
             AxisSide::Reals => Expr::complex(
                 self.real_load(self.buffers.input, self.real_input, at(at_j.clone())),
                 Expr::Real(0.0),
             ),
+            AxisSide::PairedReals => {
+                let real = |index: Expr| self.real_load(self.buffers.input, self.real_input, index);
+                Expr::complex(
+                    real(at(at_j.clone())),
+                    Expr::select(
+                        has_y,
+                        real(at(at_j.clone()).add(uint(partner))),
+                        Expr::Real(0.0),
+                    ),
+                )
+            }
+            // Z = X + i Y, past N / 2 from the mirror points' conjugates.
+            AxisSide::PairedHalfSpectra => {
+                let mirrored = uint(n / 2).lt(at_j.clone());
+                let held = at(Expr::select(
+                    mirrored.clone(),
+                    uint(n).sub(at_j.clone()),
+                    at_j.clone(),
+                ));
+                let x = self.input_load(held.clone());
+                let y = Expr::select(
+                    has_y,
+                    self.input_load(held.add(uint(partner))),
+                    Expr::complex(Expr::Real(0.0), Expr::Real(0.0)),
+                );
+                let sign = Expr::select(mirrored, Expr::Real(-1.0), Expr::Real(1.0));
+                Expr::complex(
+                    x.clone().re().sub(sign.clone().mul(y.clone().im())),
+                    sign.mul(x.im()).add(y.re()),
+                )
+            }
             // Above N / 2 the conjugate of the mirror point.
             AxisSide::HalfSpectrum => {
                 let mirrored = uint(n / 2).lt(at_j.clone());
@@ -1536,6 +1578,16 @@ impl Lowering<'_> {
         )
     }
 
+    /// Whether FFT `fft` of a pass over pairs of transforms
+    /// ([`Pass::transform_pairs`]) has its second transform, 2t + 1 (the
+    /// last pair of an odd batch has one).
+    fn has_partner(&self, fft: &str) -> Expr {
+        let pair = var(fft).div(uint(self.pass.access.ffts_per_transform()));
+        pair.mul(uint(2))
+            .add(uint(1))
+            .lt(var("batch").cast(Type::Index))
+    }
+
     /// Stores output `point` (at index k along the row) of an FFT of
     /// Bluestein's algorithm: the first FFT's times the chirp's spectrum
     /// (into the workspace, where it is); the second FFT's as output
@@ -1556,6 +1608,7 @@ impl Lowering<'_> {
             ChirpRole::Multiply => Some(chirp.table_offset),
             // (The whole algorithm's kernel lowers its FFTs as Load and Store.)
             ChirpRole::Store { .. } | ChirpRole::Whole { .. } => None,
+            ChirpRole::Separate => unreachable!("a separation is a kernel of its own"),
         };
         if let Some(offset) = spectrum {
             let at = var(base).add(
@@ -1580,8 +1633,31 @@ impl Lowering<'_> {
                 let re = self.scaled_real(var("y").re());
                 self.real_store(self.buffers.output, self.real_output, at, re)
             }
+            // Row x the real parts, row y (where there is one) the imaginary.
+            AxisSide::PairedReals => {
+                let partner = self.pass.access.output_distance / 2;
+                let (re, im) = (
+                    self.scaled_real(var("y").re()),
+                    self.scaled_real(var("y").im()),
+                );
+                let mut out =
+                    self.real_store(self.buffers.output, self.real_output, at.clone(), re);
+                out.push(Stmt::If(
+                    self.has_partner(fft),
+                    self.real_store(
+                        self.buffers.output,
+                        self.real_output,
+                        at.add(uint(partner)),
+                        im,
+                    ),
+                ));
+                out
+            }
             AxisSide::Complex | AxisSide::HalfSpectrum => {
                 vec![assign(self.output_element(at), self.scaled(var("y")))]
+            }
+            AxisSide::PairedHalfSpectra => {
+                unreachable!("the invariants give paired half spectra to loads only")
             }
         };
         vec![Stmt::Scope(vec![

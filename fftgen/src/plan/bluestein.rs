@@ -25,6 +25,10 @@
 //! product of 2, 3, 5 and 7 of at least 2N - 1 unless a longer one moves
 //! fewer bytes ([`super::padded_row`]).
 //!
+//! An odd real axis whose steps ride on passes takes two transforms of
+//! the batch to each row of M, z = x + i y ([`Pass::transform_pairs`],
+//! `paired_axis_passes`): half the FFTs of M.
+//!
 //! The chirp is exact to the table's rounding for any j: j^2 is reduced
 //! mod 2N in integer arithmetic before the root is taken (seed 000's
 //! remedy for large j). The inverse conjugates every table, as the twiddles
@@ -115,6 +119,12 @@ pub enum ChirpRole {
     /// from there and the chirped stores of `to`. The axis crosses memory
     /// once, as a smooth length's does.
     Whole { from: AxisSide, to: AxisSide },
+    /// The R2C's two half spectra from the spectrum Z of a pair of rows
+    /// z = x + i y ([`AxisSide::PairedReals`]), in a kernel of its own
+    /// after the second FFT's chirped stores of Z: X[k] = (Z[k] + conj
+    /// Z[N - k]) / 2 to transform 2t, Y[k] = (Z[k] - conj Z[N - k]) / 2i
+    /// to 2t + 1, for k to N / 2.
+    Separate,
 }
 
 /// How the user's side of the axis holds its points.
@@ -127,20 +137,41 @@ pub enum AxisSide {
     /// The N / 2 + 1 values of a Hermitian spectrum (the R2C's output, the
     /// C2R's input, whose other half is its mirror's conjugate).
     HalfSpectrum,
+    /// The N reals of two transforms of the batch, 2t and 2t + 1 (x and
+    /// y), as one complex row z = x + i y ([`Pass::transform_pairs`]): the
+    /// R2C's input, the C2R's output (x the real parts, y the imaginary).
+    PairedReals,
+    /// The half spectra X and Y of two transforms of the batch, 2t and
+    /// 2t + 1, merged into the spectrum of x + i y, Z[k] = X[k] + i Y[k]
+    /// (each past N / 2 its mirror's conjugate): the C2R's input.
+    PairedHalfSpectra,
+}
+
+impl AxisSide {
+    /// Whether the side holds two transforms' rows for each row of M.
+    pub fn paired(self) -> bool {
+        matches!(self, AxisSide::PairedReals | AxisSide::PairedHalfSpectra)
+    }
+
+    /// Whether the side holds reals.
+    pub fn reals(self) -> bool {
+        matches!(self, AxisSide::Reals | AxisSide::PairedReals)
+    }
 }
 
 impl Chirp {
     /// Points the pass reads and writes per row.
     pub fn side_points(&self) -> (usize, usize) {
         let user = |side: AxisSide| match side {
-            AxisSide::HalfSpectrum => self.n / 2 + 1,
-            AxisSide::Complex | AxisSide::Reals => self.n,
+            AxisSide::HalfSpectrum | AxisSide::PairedHalfSpectra => self.n / 2 + 1,
+            AxisSide::Complex | AxisSide::Reals | AxisSide::PairedReals => self.n,
         };
         match self.role {
             ChirpRole::Load { side } => (user(side), self.padded),
             ChirpRole::Multiply => (self.padded, self.padded),
             ChirpRole::Store { side } => (self.padded, user(side)),
             ChirpRole::Whole { from, to } => (user(from), user(to)),
+            ChirpRole::Separate => (self.n, self.n / 2 + 1),
         }
     }
 
@@ -153,6 +184,7 @@ impl Chirp {
             ChirpRole::Load { .. } if fused && self.index.is_none() => self.n + self.padded,
             ChirpRole::Whole { .. } => self.n + self.padded,
             ChirpRole::Load { .. } | ChirpRole::Store { .. } => self.n,
+            ChirpRole::Separate => 0,
         }
     }
 
@@ -165,12 +197,15 @@ impl Chirp {
             AxisSide::Reals => self.n * precision.real_bytes(),
             AxisSide::Complex => self.n * complex,
             AxisSide::HalfSpectrum => (self.n / 2 + 1) * complex,
+            AxisSide::PairedReals => 2 * self.n * precision.real_bytes(),
+            AxisSide::PairedHalfSpectra => 2 * (self.n / 2 + 1) * complex,
         };
         let row = self.padded * complex;
         match self.role {
             ChirpRole::Load { side } | ChirpRole::Store { side } => user(side) + row,
             ChirpRole::Multiply => 2 * row,
             ChirpRole::Whole { from, to } => user(from) + user(to),
+            ChirpRole::Separate => user(AxisSide::Complex) + user(AxisSide::HalfSpectrum) * 2,
         }
     }
 
@@ -185,6 +220,7 @@ impl Chirp {
         match self.role {
             ChirpRole::Load { .. } => self.index.is_none(),
             ChirpRole::Multiply | ChirpRole::Store { .. } | ChirpRole::Whole { .. } => true,
+            ChirpRole::Separate => false,
         }
     }
 }
@@ -329,6 +365,20 @@ pub fn routes(plan: &Plan) -> Vec<String> {
                     ", then the split into the half spectrum (C2R: the merge first) in a \
                           pass of its own"
                 }
+            };
+            // An odd real axis whose rows pair up across the batch.
+            let paired = plan
+                .passes
+                .iter()
+                .any(|p| p.transform_pairs && p.chirp.is_some_and(|c| c.n == n));
+            let split = match paired {
+                true => {
+                    "; two transforms of the batch to each row of M, z = x + i y (the C2R \
+                         merges their half spectra on the loads and keeps the real and \
+                         imaginary parts; the R2C separates them in a kernel of its own, 1 \
+                         more)"
+                }
+                false => split,
             };
             format!(
                 "axis {axis} ({n}): Bluestein's algorithm ({why}{pairs}{alone}): a cyclic \
@@ -538,11 +588,13 @@ fn plan_steps(
             pass.normalizes = i == last;
             // Every pass's workspace lies within its own first elements of
             // each transform's; the transforms are the largest apart.
+            // (A pass over pairs of transforms steps two at a time.)
+            let pairs = if pass.transform_pairs { 2 } else { 1 };
             if pass.access.reads == Buffer::Scratch {
-                pass.access.input_distance = scratch;
+                pass.access.input_distance = scratch * pairs;
             }
             if pass.access.writes == Buffer::Scratch {
-                pass.access.output_distance = scratch;
+                pass.access.output_distance = scratch * pairs;
             }
         }
     }
@@ -594,30 +646,27 @@ fn axis_passes(
         .map(|pass| in_workspace(pass, rows, base, rows_elements, workspace))
         .collect();
 
-    // The other axes tell the rows apart, the fastest first; in the
-    // workspace the rows are dense, M apart.
-    let mut columns = Vec::new();
-    let mut rows_apart = 1;
-    for other in (0..spec.shape.len()).rev().filter(|&b| b != axis) {
-        columns.push(RowColumn {
-            count: spec.shape[other],
-            from_stride: from.layout.strides[other],
-            to_stride: to.layout.strides[other],
-            rows_apart,
-        });
-        rows_apart *= spec.shape[other];
-    }
     let rows = Rows {
         axis,
         n,
         padded,
         from,
         to,
-        columns,
+        columns: row_columns(spec, axis, &from, &to),
     };
     if let ([one], Steps::Fused) = (&fft[..], steps) {
         if let Some(pass) = chirp_fusion::whole(one, &rows, spec.precision, target) {
             return Ok((vec![pass], base));
+        }
+    }
+    if steps == Steps::Fused {
+        let planned = PaddedRows {
+            padded,
+            fft: &row_plan.passes,
+            fft_workspace: row_plan.scratch_elements,
+        };
+        if let Some(paired) = paired_axis_passes(spec, target, axis, &rows, &planned, base) {
+            return Ok(paired);
         }
     }
     let fused = match (&fft[..], steps) {
@@ -652,6 +701,126 @@ fn axis_passes(
     Ok((passes, base + workspace))
 }
 
+/// The other axes, which tell the rows of `axis` apart, the fastest
+/// first, at their strides in `from` and `to`; in the workspace the rows
+/// are dense, M apart.
+fn row_columns(spec: &FftSpec, axis: usize, from: &UserSide, to: &UserSide) -> Vec<RowColumn> {
+    let mut columns = Vec::new();
+    let mut rows_apart = 1;
+    for other in (0..spec.shape.len()).rev().filter(|&b| b != axis) {
+        columns.push(RowColumn {
+            count: spec.shape[other],
+            from_stride: from.layout.strides[other],
+            to_stride: to.layout.strides[other],
+            rows_apart,
+        });
+        rows_apart *= spec.shape[other];
+    }
+    columns
+}
+
+/// The padded length of an axis's rows and the in-place plan of one row of
+/// M: its passes, and the workspace it needs of its own.
+struct PaddedRows<'a> {
+    padded: usize,
+    fft: &'a [Pass],
+    fft_workspace: usize,
+}
+
+/// The passes of Bluestein's algorithm along the odd real axis of an R2C
+/// (forward, `rows.from` the reals) or C2R (inverse, into the reals) with
+/// two transforms of the batch to each row of M, z = x + i y
+/// ([`Pass::transform_pairs`], seed 000 section IV's two real FFTs for one
+/// complex): half the rows of M, so half the FFTs of M. The C2R merges the
+/// half spectra, Z = X + i Y, on the first FFT's loads and keeps the real
+/// and imaginary parts on the second's stores; the R2C's second FFT stores
+/// Z at the workspace's start, and a kernel of its own separates the two
+/// half spectra from Z[k] and conj Z[N - k]. With the workspace it needs
+/// per transform (each pair uses its first transform's); `None` where the
+/// steps do not ride on the FFTs of M.
+fn paired_axis_passes(
+    spec: &FftSpec,
+    target: &Target,
+    axis: usize,
+    rows: &Rows,
+    planned: &PaddedRows,
+    base: usize,
+) -> Option<(Vec<Pass>, usize)> {
+    let (n, padded) = (rows.n, planned.padded);
+    let count = spec.points() / n;
+    let forward = match (rows.from.holds, rows.to.holds) {
+        (AxisSide::Reals, AxisSide::HalfSpectrum) if base == 0 => true,
+        (AxisSide::HalfSpectrum, AxisSide::Reals) => false,
+        _ => return None,
+    };
+    if spec.kind != TransformKind::R2c || axis + 1 != spec.shape.len() {
+        return None;
+    }
+    // The R2C's spectra of the pairs, rows of N at the workspace's start.
+    let spectra = Layout::contiguous(&spec.shape);
+    let spectra_elements = if forward { count * n } else { 0 };
+    let rows_base = base + spectra_elements;
+    let rows_elements = count * padded;
+    let workspace = rows_elements + count * planned.fft_workspace;
+    let fft: Vec<Pass> = planned
+        .fft
+        .iter()
+        .map(|pass| in_workspace(pass, count, rows_base, rows_elements, workspace))
+        .collect();
+    let (from, to) = match forward {
+        true => (
+            UserSide::new(rows.from.buffer, rows.from.layout, AxisSide::PairedReals),
+            UserSide::new(Buffer::Scratch, &spectra, AxisSide::Complex),
+        ),
+        false => (
+            UserSide::new(
+                rows.from.buffer,
+                rows.from.layout,
+                AxisSide::PairedHalfSpectra,
+            ),
+            UserSide::new(rows.to.buffer, rows.to.layout, AxisSide::PairedReals),
+        ),
+    };
+    let paired = Rows {
+        from,
+        to,
+        columns: row_columns(spec, axis, &from, &to),
+        ..rows.clone()
+    };
+    let mut passes = match &fft[..] {
+        [one] => chirp_fusion::one_kernel(one, &paired, spec.precision, target),
+        several => chirp_fusion::on_passes(several, &paired)?,
+    };
+    if forward {
+        let spectra_side = UserSide::new(Buffer::Scratch, &spectra, AxisSide::Complex);
+        let separate = Rows {
+            from: spectra_side,
+            to: rows.to,
+            columns: row_columns(spec, axis, &spectra_side, &rows.to),
+            ..rows.clone()
+        };
+        passes.push(apart_pass(
+            &separate,
+            ChirpRole::Separate,
+            (Buffer::Scratch, 0, 0),
+            (rows.to.buffer, rows.to.layout.distance, 0),
+        ));
+    }
+    // The user's sides step two transforms at a time (the workspace's
+    // distances are set with the plan's).
+    for pass in &mut passes {
+        pass.transform_pairs = true;
+        let access = &mut pass.access;
+        if access.reads != Buffer::Scratch {
+            access.input_distance *= 2;
+        }
+        if access.writes != Buffer::Scratch {
+            access.output_distance *= 2;
+        }
+    }
+    Some((passes, rows_base + workspace))
+}
+
 /// The kernel of its own that runs step `role` over `rows`, reading and
 /// writing (buffer, distance, offset) `reads` and `writes`: the load reads
 /// the axis where the user's layout (or the region of the workspace that
@@ -674,7 +843,7 @@ fn apart_pass(
         ChirpRole::Load { .. } => (true, false),
         ChirpRole::Multiply => (false, false),
         ChirpRole::Store { .. } => (false, true),
-        ChirpRole::Whole { .. } => (true, true),
+        ChirpRole::Whole { .. } | ChirpRole::Separate => (true, true),
     };
     let (read_points, write_points) = chirp.side_points();
     let chunk = CHIRP_THREADS * CHIRP_POINTS_PER_THREAD;
@@ -739,6 +908,7 @@ fn apart_pass(
         real: None,
         chirp: Some(chirp),
         fused_axes: None,
+        transform_pairs: false,
         normalizes: false,
         dynamic_shared: false,
         input_caching: InputCaching::L1AndL2,

@@ -615,6 +615,7 @@ fn check_bounds(pass: &Pass, plan: &Plan) -> Result<(), String> {
                 ChirpRole::Multiply => (pass.n, pass.n),
                 ChirpRole::Store { .. } => (pass.n, user_writes),
                 ChirpRole::Whole { .. } => (user_reads, user_writes),
+                ChirpRole::Separate => (user_reads, user_writes),
             }
         }
     };
@@ -682,6 +683,7 @@ fn check_bounds(pass: &Pass, plan: &Plan) -> Result<(), String> {
             columns_of(false),
         ),
     ];
+    let pairs = if pass.transform_pairs { 2 } else { 1 };
     for (verb, points, buffer, offset, stride, distance, columns) in sides {
         let reach = (points - 1)
             .checked_mul(stride)
@@ -698,7 +700,8 @@ fn check_bounds(pass: &Pass, plan: &Plan) -> Result<(), String> {
             return Err(format!("the {buffer:?} buffer's extent overflows"));
         };
         match reach {
-            Some(reach) if reach <= held && distance == buffer_distance => {}
+            // A pass over pairs of transforms steps two at a time.
+            Some(reach) if reach <= held && distance == buffer_distance * pairs => {}
             _ => {
                 return Err(format!(
                     "it {verb} up to element {} of each transform in the {buffer:?} buffer, \

@@ -199,6 +199,14 @@ pub struct Pass {
     /// once ([`fused_axes`]): their lengths. Its `n` is their product.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fused_axes: Option<FusedAxes>,
+    /// Whether each FFT computes two transforms of the batch at once
+    /// (transforms 2t and 2t + 1 as the real and imaginary parts of one
+    /// complex row: [`bluestein`]'s odd real axis): the access addresses
+    /// pair t (its distances two transforms'), the user's side's second row
+    /// lies one transform, half the distance, past the first, and the
+    /// launch counts pairs (the last of an odd batch has one transform).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub transform_pairs: bool,
     /// Whether this pass scales its outputs by the plan's normalization
     /// (the last pass does, for the whole transform's length).
     pub normalizes: bool,
@@ -535,6 +543,15 @@ impl Pass {
 
     /// Bytes this pass reads and writes per transform of `plan`'s batch.
     pub fn bytes_moved(&self, plan: &Plan) -> usize {
+        match self.transform_pairs {
+            // Its access addresses pairs of transforms.
+            true => self.bytes_moved_per_access_transform(plan) / 2,
+            false => self.bytes_moved_per_access_transform(plan),
+        }
+    }
+
+    /// Bytes this pass reads and writes per transform its access addresses.
+    fn bytes_moved_per_access_transform(&self, plan: &Plan) -> usize {
         let ffts = self.access.ffts_per_transform();
         let complex = plan.precision.complex_bytes();
         if let Some(chirp) = self.chirp {

@@ -378,6 +378,7 @@ fn plan_request(request: Request) -> Result<Pass, Error> {
         output_io: io.output,
         access: access.clone(),
         step_twiddle: None,
+        transform_pairs: false,
         real: None,
         chirp: None,
         fused_axes: request.fused_axes(stages.lanes),

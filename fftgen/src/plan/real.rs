@@ -1153,6 +1153,7 @@ fn apart_pass(
         }),
         chirp: None,
         fused_axes: None,
+        transform_pairs: false,
         normalizes: direction == Direction::Forward,
         dynamic_shared: false,
         input_caching: super::InputCaching::L1AndL2,

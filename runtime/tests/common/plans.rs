@@ -29,6 +29,7 @@ fn pass(kernel: &str, ffts_per_block: u32, args: Vec<KernelArg>) -> PassLaunch {
         grid: GridRule::FftsPerBlock {
             ffts_per_block,
             ffts_per_transform: 1,
+            transforms_per_fft: 1,
         },
         shared_bytes: 0,
         dynamic_shared_bytes: 0,

@@ -505,7 +505,11 @@ fn print_pass(plan: &Plan, index: usize, pass: &Pass, direction: Direction) {
         (
             "grid",
             format!(
-                "ceil(batch * {} / {}) blocks",
+                "ceil({} * {} / {}) blocks",
+                match pass.transform_pairs {
+                    true => "ceil(batch / 2)",
+                    false => "batch",
+                },
                 pass.launch_ffts_per_transform(),
                 pass.launch_ffts_per_block()
             ),
@@ -564,6 +568,11 @@ fn chirp_words(chirp: &fftgen::plan::Chirp, pass: &Pass) -> String {
             "the whole algorithm: the chirp on the loads of the axis's {n} points ({from:?}), 0 up \
              to {m}; the FFT of {m}; the product with the chirp's spectrum into shared memory; the \
              FFT of {m} again; the closing chirp on the stores of output k < {n} ({to:?})"
+        ),
+        ChirpRole::Separate => format!(
+            "the two half spectra of a pair of rows from their spectrum Z: X[k] = (Z[k] + conj \
+             Z[{n} - k]) / 2, Y[k] = (Z[k] - conj Z[{n} - k]) / 2i for k <= {}",
+            n / 2
         ),
     };
     match pass.stages.is_empty() {
@@ -631,6 +640,18 @@ fn buffer_words(plan: &Plan, pass: &Pass, direction: Direction, buffer: Buffer) 
                 }) =>
         {
             "reals, as complex pairs"
+        }
+        // Bluestein's steps on a real axis read or write the reals.
+        (b, None)
+            if b == real_side
+                && pass.chirp.is_some_and(|chirp| match chirp.role {
+                    fftgen::plan::ChirpRole::Load { side }
+                    | fftgen::plan::ChirpRole::Store { side } => side.reals(),
+                    fftgen::plan::ChirpRole::Whole { from, to } => from.reals() || to.reals(),
+                    _ => false,
+                }) =>
+        {
+            "reals"
         }
         (b, Some(step)) if b == real_side => match step.route {
             RealRoute::HalfLength => "reals, as complex pairs",
