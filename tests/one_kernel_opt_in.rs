@@ -466,3 +466,29 @@ fn whole_real_shapes_in_opt_in_memory_on_pocl() {
         );
     }
 }
+
+/// An odd real axis by Bluestein's algorithm whose FFT of M one block holds
+/// in opt-in memory (3269's 6561 on the H100) pairs two transforms of the
+/// batch to each row of M; its R2C separates their half spectra on the
+/// second FFT's stores, through shared memory. An odd batch leaves the
+/// last pair one transform.
+#[test]
+fn paired_bluestein_rows_in_opt_in_memory_on_pocl() {
+    let Some(device) = pocl() else { return };
+    let spec = FftSpec::new(3269)
+        .kind(fftgen::TransformKind::R2c)
+        .target(Target::H100);
+    let generated = fftgen::generate(&spec, "tests/one_kernel_opt_in.rs").unwrap();
+    let plan = &generated.plan;
+    assert!(plan
+        .passes
+        .iter()
+        .all(|p| p.transform_pairs && p.dynamic_shared));
+    assert_eq!((plan.passes.len(), plan.inverse_passes.len()), (2, 2));
+    let (forward, inverse) = real_errors::<f32>(device, &generated, &[3269], 3);
+    let limit = tolerance(3269, Precision::F32);
+    assert!(
+        forward <= limit && inverse <= limit,
+        "{forward} {inverse} over {limit}"
+    );
+}

@@ -1657,7 +1657,7 @@ impl Lowering<'_> {
                 vec![assign(self.output_element(at), self.scaled(var("y")))]
             }
             AxisSide::PairedHalfSpectra => {
-                unreachable!("the invariants give paired half spectra to loads only")
+                unreachable!("the R2C's paired half spectra are stored through shared memory")
             }
         };
         vec![Stmt::Scope(vec![
@@ -2161,6 +2161,14 @@ impl Lowering<'_> {
     /// paired rows' Z[k] and Z[N - k]; for a C2R of paired rows the real
     /// and imaginary parts; else the values as they are.
     fn walk_store(&self) -> Vec<Stmt> {
+        if let Some(chirp) = self.pass.chirp.filter(|c| {
+            c.role
+                == ChirpRole::Store {
+                    side: AxisSide::PairedHalfSpectra,
+                }
+        }) {
+            return self.separated_chirp_walk(chirp);
+        }
         if let Some((fused, rows)) = self.whole_real_shape() {
             return match self.direction {
                 Direction::Forward => self.whole_shape_separate_walk(fused, rows),
@@ -2268,6 +2276,36 @@ impl Lowering<'_> {
                 let_const(Type::Complex, "zm", staged(mirror)),
             ];
             out.extend(self.separated_stores(at(k.clone()), at_y(k)));
+            out
+        })
+    }
+
+    /// The R2C's two half spectra of a pair of transforms from the second
+    /// FFT of Bluestein's algorithm in shared memory (one block holds the
+    /// row of M): Z[j] = c[j] A[(M - j) mod M] at j = k and (N - k) mod N,
+    /// separated into X[k] (transform 2t) and Y[k] (2t + 1, half the
+    /// distance further, where the batch has it) for k to N / 2.
+    fn separated_chirp_walk(&self, chirp: Chirp) -> Vec<Stmt> {
+        let stride = self.pass.access.output_stride;
+        let partner = self.pass.access.output_distance / 2;
+        let (n, m) = (chirp.n, chirp.padded);
+        let fft = match self.rows_by_fft() {
+            true => "fft",
+            false => "walk_g",
+        };
+        self.walk(n / 2 + 1, |k, _| {
+            let z = |j: Expr| {
+                let back = Expr::select(uint(0).lt(j.clone()), uint(m).sub(j.clone()), uint(0));
+                self.chirp_product(self.walk_shared(back), uint(chirp.table_offset).add(j))
+            };
+            let mirror = Expr::select(uint(0).lt(k.clone()), uint(n).sub(k.clone()), uint(0));
+            let at = var("walk_out").add(strided(k.clone(), stride));
+            let mut out = vec![
+                let_const(Type::Bool, "walk_has_y", self.has_partner(fft)),
+                let_const(Type::Complex, "zk", z(k)),
+                let_const(Type::Complex, "zm", z(mirror)),
+            ];
+            out.extend(self.separated_stores(at.clone(), at.add(uint(partner))));
             out
         })
     }

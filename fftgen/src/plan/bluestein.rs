@@ -371,14 +371,22 @@ pub fn routes(plan: &Plan) -> Vec<String> {
                 .passes
                 .iter()
                 .any(|p| p.transform_pairs && p.chirp.is_some_and(|c| c.n == n));
-            let split = match paired {
-                true => {
+            let separated_apart = plan
+                .passes
+                .iter()
+                .any(|p| p.chirp.is_some_and(|c| c.role == ChirpRole::Separate));
+            let split = match (paired, separated_apart) {
+                (true, true) => {
                     "; two transforms of the batch to each row of M, z = x + i y (the C2R \
-                         merges their half spectra on the loads and keeps the real and \
-                         imaginary parts; the R2C separates them in a kernel of its own, 1 \
-                         more)"
+                     merges their half spectra on the loads and keeps the real and imaginary \
+                     parts; the R2C separates them in a kernel of its own, 1 more)"
                 }
-                false => split,
+                (true, false) => {
+                    "; two transforms of the batch to each row of M, z = x + i y (the C2R \
+                     merges their half spectra on the loads and keeps the real and imaginary \
+                     parts; the R2C separates them on the last stores, through shared memory)"
+                }
+                (false, _) => split,
             };
             format!(
                 "axis {axis} ({n}): Bluestein's algorithm ({why}{pairs}{alone}): a cyclic \
@@ -756,9 +764,17 @@ fn paired_axis_passes(
     if spec.kind != TransformKind::R2c || axis + 1 != spec.shape.len() {
         return None;
     }
-    // The R2C's spectra of the pairs, rows of N at the workspace's start.
+    // Where one block holds the FFT of M, the R2C's second FFT separates
+    // the half spectra through shared memory on its way out; else it
+    // stores Z, rows of N at the workspace's start, for a kernel of its own.
+    let separates_on_stores = forward
+        && matches!(planned.fft, [one] if one.stages.len() >= 2
+            && one.exchange_width == ExchangeWidth::BothParts);
     let spectra = Layout::contiguous(&spec.shape);
-    let spectra_elements = if forward { count * n } else { 0 };
+    let spectra_elements = match forward && !separates_on_stores {
+        true => count * n,
+        false => 0,
+    };
     let rows_base = base + spectra_elements;
     let rows_elements = count * padded;
     let workspace = rows_elements + count * planned.fft_workspace;
@@ -768,6 +784,10 @@ fn paired_axis_passes(
         .map(|pass| in_workspace(pass, count, rows_base, rows_elements, workspace))
         .collect();
     let (from, to) = match forward {
+        true if separates_on_stores => (
+            UserSide::new(rows.from.buffer, rows.from.layout, AxisSide::PairedReals),
+            UserSide::new(rows.to.buffer, rows.to.layout, AxisSide::PairedHalfSpectra),
+        ),
         true => (
             UserSide::new(rows.from.buffer, rows.from.layout, AxisSide::PairedReals),
             UserSide::new(Buffer::Scratch, &spectra, AxisSide::Complex),
@@ -791,7 +811,12 @@ fn paired_axis_passes(
         [one] => chirp_fusion::one_kernel(one, &paired, spec.precision, target),
         several => chirp_fusion::on_passes(several, &paired)?,
     };
-    if forward {
+    if separates_on_stores {
+        let last = passes
+            .last_mut()
+            .expect("one kernel's route has two passes");
+        last.output_io = GlobalIo::StagedThroughShared;
+    } else if forward {
         let spectra_side = UserSide::new(Buffer::Scratch, &spectra, AxisSide::Complex);
         let separate = Rows {
             from: spectra_side,
