@@ -1536,9 +1536,15 @@ impl Lowering<'_> {
                     ),
                 )
             }
-            // Z = X + i Y, past N / 2 from the mirror points' conjugates.
+            // Z = X + i Y, past N / 2 from the mirror points' conjugates;
+            // X[0] and Y[0] (and X[N / 2], Y[N / 2] of an even N) are real,
+            // whatever imaginary parts the input holds there, so neither
+            // transform of the pair leaks into the other.
             AxisSide::PairedHalfSpectra => {
                 let mirrored = uint(n / 2).lt(at_j.clone());
+                let complex_point = uint(0)
+                    .lt(at_j.clone())
+                    .and(at_j.clone().mul(uint(2)).lt(uint(n)));
                 let held = at(Expr::select(
                     mirrored.clone(),
                     uint(n).sub(at_j.clone()),
@@ -1550,7 +1556,11 @@ impl Lowering<'_> {
                     self.input_load(held.add(uint(partner))),
                     Expr::complex(Expr::Real(0.0), Expr::Real(0.0)),
                 );
-                let sign = Expr::select(mirrored, Expr::Real(-1.0), Expr::Real(1.0));
+                let sign = Expr::select(
+                    mirrored,
+                    Expr::Real(-1.0),
+                    Expr::select(complex_point, Expr::Real(1.0), Expr::Real(0.0)),
+                );
                 Expr::complex(
                     x.clone().re().sub(sign.clone().mul(y.clone().im())),
                     sign.mul(x.im()).add(y.re()),
