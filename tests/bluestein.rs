@@ -465,7 +465,7 @@ fn a_longer_padded_length_of_fewer_passes_is_taken() {
 /// complex axis, in place and over a layout. The R2C separates the two
 /// half spectra on the second FFT's stores where one block holds the FFT
 /// of M, else in a kernel of its own; the whole algorithm in one kernel
-/// keeps one transform to a row.
+/// keeps one transform to a row where its FFTs are few threads each.
 #[test]
 fn odd_real_axes_pair_two_transforms_of_the_batch_on_pocl() {
     let r2c = TransformKind::R2c;
@@ -491,9 +491,16 @@ fn odd_real_axes_pair_two_transforms_of_the_batch_on_pocl() {
     for spec in [&one_kernel, &several, &beside, &in_place, &strided] {
         assert!(paired(spec), "{:?} pairs its transforms", spec.shape);
     }
+    // The whole algorithm in one kernel keeps one transform to a row where
+    // its FFTs of M are few threads each (37, 97); where one FFT's points
+    // span the lanes (1021's FFT of 2048), the paired rows' two kernels
+    // are taken.
+    let whole_or_paired = |n: usize| spec(&[n], r2c, Precision::F32).target(Target::H100);
+    assert!(!paired(&spec(&[37], r2c, Precision::F32)), "37: unpaired");
+    assert!(!paired(&whole_or_paired(97)), "97: one kernel, unpaired");
     assert!(
-        !paired(&spec(&[37], r2c, Precision::F32)),
-        "37: one kernel, unpaired"
+        paired(&whole_or_paired(1021)),
+        "1021: paired in two kernels"
     );
     for batch in [1, 2, 3] {
         check_spec_on_pocl(&one_kernel, batch, ORIGIN);

@@ -662,17 +662,30 @@ fn axis_passes(
         to,
         columns: row_columns(spec, axis, &from, &to),
     };
+    let planned = PaddedRows {
+        padded,
+        fft: &row_plan.passes,
+        fft_workspace: row_plan.scratch_elements,
+    };
+    // Where the FFT of M holds one FFT's points across its lanes, an odd
+    // real axis's paired rows in two kernels beat the whole algorithm in
+    // one: on the H100 (docs/bench/h100_bluestein_paired_rows.txt), R2C /
+    // C2R, f32 359 0.83 -> 1.14 / 1.28x cuFFT, 597 0.92 -> 1.50x, 1021 1.21
+    // -> 1.72x; f64 1253 0.69 -> 1.22 / 1.37x, 1021 1.38 -> 1.55x, 359 even.
+    // FFTs of few threads each keep the whole algorithm (f32 97 2.16 ->
+    // 1.43x, 227 0.84 -> 0.50x lost so).
+    let pairs_first = matches!(&fft[..], [one] if one.lanes == LaneLayout::FftMajor);
+    if pairs_first && steps == Steps::Fused {
+        if let Some(paired) = paired_axis_passes(spec, target, axis, &rows, &planned, base) {
+            return Ok(paired);
+        }
+    }
     if let ([one], Steps::Fused) = (&fft[..], steps) {
         if let Some(pass) = chirp_fusion::whole(one, &rows, spec.precision, target) {
             return Ok((vec![pass], base));
         }
     }
     if steps == Steps::Fused {
-        let planned = PaddedRows {
-            padded,
-            fft: &row_plan.passes,
-            fft_workspace: row_plan.scratch_elements,
-        };
         if let Some(paired) = paired_axis_passes(spec, target, axis, &rows, &planned, base) {
             return Ok(paired);
         }
