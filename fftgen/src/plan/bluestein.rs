@@ -674,21 +674,21 @@ fn axis_passes(
     // -> 1.72x; f64 1253 0.69 -> 1.22 / 1.37x, 1021 1.38 -> 1.55x, 359 even.
     // FFTs of few threads each keep the whole algorithm (f32 97 2.16 ->
     // 1.43x, 227 0.84 -> 0.50x lost so).
+    let paired = match steps {
+        Steps::Fused => paired_axis_passes(spec, target, axis, &rows, &planned, base),
+        Steps::Apart => None,
+    };
     let pairs_first = matches!(&fft[..], [one] if one.lanes == LaneLayout::FftMajor);
-    if pairs_first && steps == Steps::Fused {
-        if let Some(paired) = paired_axis_passes(spec, target, axis, &rows, &planned, base) {
-            return Ok(paired);
-        }
+    if let (true, Some(paired)) = (pairs_first, &paired) {
+        return Ok(paired.clone());
     }
     if let ([one], Steps::Fused) = (&fft[..], steps) {
         if let Some(pass) = chirp_fusion::whole(one, &rows, spec.precision, target) {
             return Ok((vec![pass], base));
         }
     }
-    if steps == Steps::Fused {
-        if let Some(paired) = paired_axis_passes(spec, target, axis, &rows, &planned, base) {
-            return Ok(paired);
-        }
+    if let Some(paired) = paired {
+        return Ok(paired);
     }
     let fused = match (&fft[..], steps) {
         ([one], _) => Some(chirp_fusion::one_kernel(one, &rows, spec.precision, target)),
@@ -754,11 +754,13 @@ struct PaddedRows<'a> {
 /// ([`Pass::transform_pairs`], seed 000 section IV's two real FFTs for one
 /// complex): half the rows of M, so half the FFTs of M. The C2R merges the
 /// half spectra, Z = X + i Y, on the first FFT's loads and keeps the real
-/// and imaginary parts on the second's stores; the R2C's second FFT stores
-/// Z at the workspace's start, and a kernel of its own separates the two
-/// half spectra from Z[k] and conj Z[N - k]. With the workspace it needs
-/// per transform (each pair uses its first transform's); `None` where the
-/// steps do not ride on the FFTs of M.
+/// and imaginary parts on the second's stores; the R2C separates the two
+/// half spectra from Z[k] and conj Z[N - k] on the second FFT's stores,
+/// through shared memory, where one block holds the FFT of M, else its
+/// second FFT stores Z at the workspace's start for a kernel of its own
+/// that separates them. With the workspace it needs per transform (each
+/// pair uses its first transform's); `None` where the steps do not ride on
+/// the FFTs of M.
 fn paired_axis_passes(
     spec: &FftSpec,
     target: &Target,

@@ -1328,10 +1328,12 @@ fn fused_pass(
                     // shapes faster, none more than 3% slower
                     // (docs/bench/h100_real_rows_lifted.txt); an earlier
                     // build's 1500 (30 values, 2 -> 3 blocks) lost 8%.
-                    // Rows of one prime stage past 18 values keep their
-                    // bound: R2C 31 spilled 112 bytes at three blocks.
+                    // Rows of one prime stage past
+                    // LIFTED_PRIME_STAGE_VALUES keep their bound.
                     Precision::F32
-                        if pass.stages.len() == 1 && pass.values_per_thread > 18 && bound > 1 =>
+                        if pass.stages.len() == 1
+                            && pass.values_per_thread > LIFTED_PRIME_STAGE_VALUES
+                            && bound > 1 =>
                     {
                         0
                     }
@@ -1387,6 +1389,13 @@ fn reads_half_spectra_as_one_run(
 /// of 11-243 faster; 15 and 21 lost 3% and 9%
 /// (docs/bench/h200_c2r_half_spectra_run.txt).
 const MERGE_IN_FIRST_STAGE_VALUES: usize = 4;
+
+/// Values a thread of an f32 real row of one prime stage (its one codelet
+/// holds them all live) may hold and still rise to more blocks an SM
+/// ([`fused_pass`]): R2C 31's 31 values spilled 112 bytes at three blocks
+/// (sm_90; tests/prime_radices.rs compiles every prime radix's rows within
+/// its spill limit).
+const LIFTED_PRIME_STAGE_VALUES: usize = 18;
 
 /// The complex FFT of `fft_n` points of a fused real pass, planned as for a
 /// batch of them: with the user's one-kernel choices `user`, else the first
