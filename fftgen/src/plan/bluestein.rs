@@ -646,13 +646,12 @@ fn axis_passes(
     let n = spec.shape[axis];
     let rows = spec.points() / n;
     let (padded, row_plan) = padded_row_plan(spec, target, wisdom, n, rows)?;
-    let rows_elements = rows * padded;
-    let workspace = rows_elements + rows * row_plan.scratch_elements;
-    let fft: Vec<Pass> = row_plan
-        .passes
-        .iter()
-        .map(|pass| in_workspace(pass, rows, base, rows_elements, workspace))
-        .collect();
+    let planned = PaddedRows {
+        padded,
+        fft: &row_plan.passes,
+        fft_workspace: row_plan.scratch_elements,
+    };
+    let (fft, workspace) = planned.in_workspace(rows, base);
 
     let rows = Rows {
         axis,
@@ -661,11 +660,6 @@ fn axis_passes(
         from,
         to,
         columns: row_columns(spec, axis, &from, &to),
-    };
-    let planned = PaddedRows {
-        padded,
-        fft: &row_plan.passes,
-        fft_workspace: row_plan.scratch_elements,
     };
     // Where the FFT of M holds one FFT's points across its lanes, an odd
     // real axis's paired rows in two kernels beat the whole algorithm in
@@ -748,6 +742,22 @@ struct PaddedRows<'a> {
     fft_workspace: usize,
 }
 
+impl PaddedRows<'_> {
+    /// The FFT of M's passes over `count` rows of M moved into the
+    /// workspace from element `base` ([`in_workspace`]), and the workspace
+    /// they take per transform: the rows, then the FFT's own.
+    fn in_workspace(&self, count: usize, base: usize) -> (Vec<Pass>, usize) {
+        let rows_elements = count * self.padded;
+        let workspace = rows_elements + count * self.fft_workspace;
+        let fft = self
+            .fft
+            .iter()
+            .map(|pass| in_workspace(pass, count, base, rows_elements, workspace))
+            .collect();
+        (fft, workspace)
+    }
+}
+
 /// The passes of Bluestein's algorithm along the odd real axis of an R2C
 /// (forward, `rows.from` the reals) or C2R (inverse, into the reals) with
 /// two transforms of the batch to each row of M, z = x + i y
@@ -769,7 +779,7 @@ fn paired_axis_passes(
     planned: &PaddedRows,
     base: usize,
 ) -> Option<(Vec<Pass>, usize)> {
-    let (n, padded) = (rows.n, planned.padded);
+    let n = rows.n;
     let count = spec.points() / n;
     let forward = match (rows.from.holds, rows.to.holds) {
         (AxisSide::Reals, AxisSide::HalfSpectrum) if base == 0 => true,
@@ -791,13 +801,7 @@ fn paired_axis_passes(
         false => 0,
     };
     let rows_base = base + spectra_elements;
-    let rows_elements = count * padded;
-    let workspace = rows_elements + count * planned.fft_workspace;
-    let fft: Vec<Pass> = planned
-        .fft
-        .iter()
-        .map(|pass| in_workspace(pass, count, rows_base, rows_elements, workspace))
-        .collect();
+    let (fft, workspace) = planned.in_workspace(count, rows_base);
     let (from, to) = match forward {
         true if separates_on_stores => (
             UserSide::new(rows.from.buffer, rows.from.layout, AxisSide::PairedReals),
