@@ -434,6 +434,48 @@ fn one_block_runs_the_whole_algorithm_in_one_kernel() {
     }
 }
 
+/// The other axes of a transform with an axis by Bluestein's algorithm
+/// are planned with that axis of one point, then run once per its points:
+/// their passes meet global memory as their columns finally lie. Rows of
+/// the last axis one after another are staged as one run, not tiled as
+/// columns a row apart (H200, 1031x64 0.62 -> 0.85x cuFFT), and the FFTs
+/// a block takes are neighbours, the nearest column first (232x1233x19
+/// 0.68 -> 0.88x; docs/bench/h200_bluestein_other_axes_columns.txt).
+#[test]
+fn the_other_axes_meet_memory_as_their_columns_lie() {
+    for (shape, precision) in [
+        (vec![1031usize, 64], Precision::F32),
+        (vec![2003, 60], Precision::F32),
+        (vec![232, 1233, 19], Precision::F32),
+        (vec![35, 212, 7], Precision::F64),
+        (vec![5476, 18], Precision::F64),
+    ] {
+        for target in [Target::H100, Target::PORTABLE] {
+            let spec = spec(&shape, TransformKind::C2c, precision).target(target);
+            let plan = fftgen::plan::plan(&spec).unwrap();
+            let others: Vec<_> = plan.passes.iter().filter(|p| p.chirp.is_none()).collect();
+            assert!(!others.is_empty(), "{shape:?}");
+            for pass in others {
+                let strides: Vec<usize> =
+                    pass.access.columns.iter().map(|c| c.input_stride).collect();
+                assert!(
+                    strides.windows(2).all(|w| w[0] <= w[1]),
+                    "{shape:?} {precision}: the FFTs of {} at columns {strides:?}",
+                    pass.n
+                );
+                if pass.access.is_dense(pass.n) {
+                    assert_ne!(
+                        pass.io,
+                        fftgen::plan::GlobalIo::ColumnTile,
+                        "{shape:?} {precision}: rows of {} tiled",
+                        pass.n
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// A longer padded length whose FFT one kernel holds, where the least
 /// takes two passes, moves fewer bytes and is taken: on the H100, 11257's
 /// least M (22680) takes two passes in f32 and 23040 one; 6101's (12250)
