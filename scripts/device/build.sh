@@ -22,5 +22,5 @@ cp scripts/device/run.sh scripts/device/tune.sh scripts/device/profile.sh script
     scripts/device/ab_wisdom.sh scripts/device/ncu_light.sh scripts/device/odd_real.sh \
     scripts/device/prime_radices.sh scripts/device/bluestein.sh scripts/device/accuracy_sweep.sh scripts/device/multi_gpu.sh \
     scripts/device/random_sample.sh scripts/device/compare_planners.sh scripts/device/measure.sh scripts/device/vkfft_random.sh \
-    scripts/device/ncu_misses.sh .devbin/
+    scripts/device/ncu_misses.sh scripts/device/lone_f64.sh .devbin/
 ls -la .devbin
