@@ -1343,7 +1343,8 @@ fn other_axes(
 /// transform, far apart, a row of 64 points took tiles of 32 rows 64
 /// points apart, whose loads each lane took from a row of its own (H200,
 /// 1031x64: the 64's pass 2.17 ms, cuFFT's 0.51). Passes of the four-step
-/// split keep their shape.
+/// split keep their shape, as does a pass whose radices and threads do not
+/// plan over these columns (the first plan is valid there, if slower).
 fn with_columns(pass: &Pass, precision: Precision, target: &Target) -> Pass {
     if pass.step_twiddle.is_some() || pass.real.is_some() {
         return pass.clone();
