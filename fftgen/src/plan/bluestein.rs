@@ -675,9 +675,10 @@ fn axis_passes(
         Steps::Apart => None,
     };
     let pairs_first = matches!(&fft[..], [one] if one.lanes == LaneLayout::FftMajor);
-    if let (true, Some(paired)) = (pairs_first, &paired) {
-        return Ok(paired.clone());
-    }
+    let paired = match (pairs_first, paired) {
+        (true, Some(paired)) => return Ok(paired),
+        (_, paired) => paired,
+    };
     if let ([one], Steps::Fused) = (&fft[..], steps) {
         if let Some(pass) = chirp_fusion::whole(one, &rows, spec.precision, target) {
             return Ok((vec![pass], base));
