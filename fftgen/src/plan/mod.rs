@@ -35,6 +35,7 @@ pub use wisdom::{PassScope, Wisdom, WisdomEntry, WisdomFile, WISDOM_ENV};
 pub mod access;
 pub mod bluestein;
 mod chirp_fusion;
+mod minor_stride;
 mod padded_row;
 pub mod split;
 pub mod variants;

@@ -11,6 +11,7 @@
 use super::choices::ShapeChoices;
 use super::cost::ScheduleFeatures;
 use super::fused_axes::FusedAxes;
+use super::minor_stride::{minor_fft_stride, StageAccess};
 use super::padding::{bank_words, Exchange, Padding, PaddingSearch};
 use super::radix::{choose, nearly_even, thread_shape, values_per_thread};
 use super::{
@@ -30,6 +31,17 @@ pub const MAX_SINGLE_KERNEL: [(Precision, usize); 2] =
 /// Threads per block the planner aims for: enough warps to hide latency,
 /// few enough that several blocks share an SM.
 const TARGET_THREADS_PER_BLOCK: usize = 256;
+
+/// Threads per block the planner aims for where f64 FFTs of few threads
+/// each share a block ([`LaneLayout::FftMinor`], staged through shared
+/// memory). Their butterflies take 130-160 registers, so one block of eight
+/// warps is all an SM holds, and each barrier waits for all of them. With
+/// the FFTs spread over the banks ([`minor_fft_stride`]), H100, cuFFT/ours:
+/// 390 (30 threads an FFT, 7 to a block) 0.54 -> 1.04x, 250 0.65 -> 0.99x,
+/// 143 0.78 -> 1.02x, 256 R2C 0.65 -> 0.82x, Bluestein's 79 0.86 -> 1.52x;
+/// of 70 sizes 351 lost most, 0.87 -> 0.84x
+/// (docs/bench/h100_f64_minor_block.txt).
+const F64_MINOR_THREADS_PER_BLOCK: usize = 64;
 
 /// Complex values a thread may keep in registers.
 fn max_values_per_thread(precision: Precision) -> usize {
@@ -360,6 +372,8 @@ fn plan_request(request: Request) -> Result<Pass, Error> {
     let io = request.global_io(&stages, threads.per_fft);
     let exchange = request.exchange(&io, threads.per_fft)?;
     let block = request.block(&io, &stages, &exchange, threads.per_fft)?;
+    let (io, exchange, block) =
+        request.spread_minor_ffts(io, exchange, block, &stages, threads.per_fft);
     let min_blocks_per_sm =
         request.launch_bound(&stages, &threads, &block, planned_opt_in.as_ref())?;
     request.check_fused_registers(&block, min_blocks_per_sm, threads.values)?;
@@ -1136,7 +1150,8 @@ impl<'a> Request<'a> {
 
     /// FFTs per block, within the block's threads and shared memory: the
     /// user's, else a tile's worth where a side is tiled ([`tile_ffts`]),
-    /// else enough for [`TARGET_THREADS_PER_BLOCK`] threads.
+    /// else enough for [`TARGET_THREADS_PER_BLOCK`] threads
+    /// ([`F64_MINOR_THREADS_PER_BLOCK`] for f64 FFTs of few threads each).
     fn block(
         &self,
         io: &Io,
@@ -1161,9 +1176,13 @@ impl<'a> Request<'a> {
             )
             .min(most_ffts)
             .max(1),
-            None => (TARGET_THREADS_PER_BLOCK / threads_per_fft)
-                .max(1)
-                .min(most_ffts),
+            None => {
+                let threads = match (self.precision, stages.lanes) {
+                    (Precision::F64, LaneLayout::FftMinor) => F64_MINOR_THREADS_PER_BLOCK,
+                    _ => TARGET_THREADS_PER_BLOCK,
+                };
+                (threads / threads_per_fft).max(1).min(most_ffts)
+            }
             Some(ffts) if (1..=most_ffts).contains(&ffts) => ffts,
             Some(ffts) => {
                 return Err(Error::BadFftsPerBlock {
@@ -1180,6 +1199,58 @@ impl<'a> Request<'a> {
             threads: ffts_per_block * threads_per_fft,
             shared_bytes: ffts_per_block * bytes_per_fft,
         })
+    }
+
+    /// The block with its FFTs `minor_fft_stride` words apart where f64
+    /// FFTs of few threads each share it ([`F64_MINOR_THREADS_PER_BLOCK`]),
+    /// so that each access's threads of several FFTs meet distinct banks;
+    /// as it was where that stride takes no fewer wavefronts or does not fit.
+    fn spread_minor_ffts(
+        &self,
+        io: Io,
+        exchange: ExchangeLayout,
+        block: Block,
+        stages: &Stages,
+        threads_per_fft: usize,
+    ) -> (Io, ExchangeLayout, Block) {
+        let staged_minor = self.precision == Precision::F64
+            && stages.lanes == LaneLayout::FftMinor
+            && self.fused.is_none()
+            && !io.tiled_in
+            && !io.tiled_out
+            && io.fft_stride == (self.n | 1);
+        if !staged_minor {
+            return (io, exchange, block);
+        }
+        let accesses: Vec<StageAccess> = stages
+            .stages
+            .iter()
+            .map(|stage| StageAccess {
+                radix: stage.radix,
+                stride: stage.stride,
+            })
+            .collect();
+        let stride = minor_fft_stride(self.n, block.ffts, threads_per_fft, &accesses, stages.banks);
+        if stride == io.fft_stride {
+            return (io, exchange, block);
+        }
+        let spread = Io {
+            fft_stride: stride,
+            ..io
+        };
+        match self.exchange(&spread, threads_per_fft) {
+            Ok(wider)
+                if wider.width == exchange.width
+                    && block.ffts * wider.bytes_per_fft <= spread.shared_limit =>
+            {
+                let block = Block {
+                    shared_bytes: block.ffts * wider.bytes_per_fft,
+                    ..block
+                };
+                (spread, wider, block)
+            }
+            _ => (io, exchange, block),
+        }
     }
 
     /// Blocks per SM the kernel asks for (CUDA's launch bounds), which
