@@ -171,16 +171,45 @@ pub(super) fn whole(
     let columns = strided
         .then(|| plan_pass(rows.padded, precision, &choices, target, &access).ok())
         .flatten();
-    let whole = |fft: &Pass, planned: bool| {
+    let whole_at = |fft: &Pass, planned: bool, fewest_blocks: Option<usize>| {
         let mut pass = with_step(fft, rows, whole_role(rows), None);
         (pass.io, pass.output_io) = whole_ends(fft, planned)?;
         pass.access = access.clone();
-        with_registers_for_both(pass, precision, target)
+        with_registers_for_both(pass, precision, target, fewest_blocks)
     };
+    let whole = |fft: &Pass, planned: bool| whole_at(fft, planned, None);
+    // One f64 FFT a block: several such blocks an SM, or two kernels (a
+    // lone block of one FFT's points across the lanes lost, as below).
+    let one_a_block = || whole_at(&one_f64_fft_a_block(fft, precision, target)?, false, Some(2));
     columns
         .and_then(|columns| whole(&columns, true))
         .or_else(|| whole(fft, false))
+        .or_else(one_a_block)
         .or_else(|| whole(&with_fewer_values(fft, precision, target)?, false))
+}
+
+/// The row's f64 FFT of M, one FFT's points across the lanes, one FFT to
+/// a block, so that the blocks an SM holds at the registers of both FFTs
+/// are several small ones rather than one of several FFTs, whose barriers
+/// wait for all its warps (the f64 FFTs of few threads each:
+/// [`super::pass_planner`]'s `F64_MINOR_THREADS_PER_BLOCK`). H100,
+/// cuFFT/ours, against two kernels: 317 0.68 -> 1.09x, 241 0.64 -> 0.93x,
+/// 359 0.58 -> 0.75x, 485 1.31 -> 1.89x, R2C 718 0.67 -> 0.82x; 262
+/// 0.67 -> 0.62x and 526 R2C 0.74 -> 0.69x lost, 23 of 27 gained
+/// (docs/bench/h100_bluestein_f64_one_fft_a_block.txt). `None` where the
+/// FFT already has a block of its own, or in f32.
+fn one_f64_fft_a_block(fft: &Pass, precision: Precision, target: &Target) -> Option<Pass> {
+    if precision != Precision::F64 || fft.lanes != LaneLayout::FftMajor || fft.ffts_per_block == 1
+    {
+        return None;
+    }
+    let choices = ShapeChoices {
+        radices: Some(fft.stages.iter().map(|stage| stage.radix).collect()),
+        threads_per_fft: Some(fft.threads_per_fft),
+        ffts_per_block: Some(1),
+        ..ShapeChoices::default()
+    };
+    plan_pass(fft.n, precision, &choices, target, &fft.access).ok()
 }
 
 /// The row's FFT of M spread over the fewest threads that hold at most
@@ -254,8 +283,14 @@ fn user_access(rows: &Rows) -> Access {
 /// do not hold twice them, as ptxas keeps about both FFTs' values live
 /// ([`WHOLE_MAX_VALUES`]): 478x26's tiles of 16 FFTs of 960 over 1024
 /// threads spilled 240 bytes at 64 registers, 11257's opt-in FFTs of
-/// 23040 (32 values over 768 threads) 1392.
-fn with_registers_for_both(mut pass: Pass, precision: Precision, target: &Target) -> Option<Pass> {
+/// 23040 (32 values over 768 threads) 1392. At least `fewest_blocks` per
+/// SM where given.
+fn with_registers_for_both(
+    mut pass: Pass,
+    precision: Precision,
+    target: &Target,
+    fewest_blocks: Option<usize>,
+) -> Option<Pass> {
     let values = pass.values_per_thread + CHIRP_STEP_VALUES;
     let threads = pass.threads_per_block;
     let holds_both = |blocks: usize| holds_values(target, threads, blocks, 2 * values, precision);
@@ -266,10 +301,10 @@ fn with_registers_for_both(mut pass: Pass, precision: Precision, target: &Target
     // FFTs of one FFT's points across the lanes lost there (359, 433, 619,
     // 853, 1069: 4-17%), and f32 spilled (863's FFTs of 1728 at four
     // blocks): they keep two kernels (docs/bench/h200_bluestein_f64_bound.txt).
-    let fewest = match (precision, pass.lanes) {
+    let fewest = fewest_blocks.unwrap_or(match (precision, pass.lanes) {
         (Precision::F64, LaneLayout::FftMinor) => 1,
         _ => bound,
-    };
+    });
     pass.min_blocks_per_sm = (fewest..=bound).rev().find(|&blocks| holds_both(blocks))?;
     Some(pass)
 }
@@ -470,8 +505,9 @@ mod tests {
         // (F64_MINOR_THREADS_PER_BLOCK), at the most blocks whose registers
         // hold both FFTs' values: seven (146 registers a thread).
         assert_eq!(whole(79), vec![(160, 7)]);
-        // 853: FFTs of 1715 with one FFT's points across the lanes keep two
-        // kernels.
+        // 853: FFTs of 1715 with one FFT's points across the lanes, whose
+        // registers for both FFTs leave one block of one FFT an SM, keep
+        // two kernels.
         assert!(whole(853).is_empty());
         assert_eq!(
             crate::plan::plan(
@@ -484,6 +520,26 @@ mod tests {
             .len(),
             2
         );
+    }
+
+    #[test]
+    fn f64_ffts_across_the_lanes_run_the_whole_algorithm_one_to_a_block() {
+        let whole = |n: usize| -> Vec<(usize, usize, usize)> {
+            let spec = FftSpec::new(n)
+                .precision(Precision::F64)
+                .target(Target::H100);
+            let plan = crate::plan::plan(&spec).unwrap();
+            plan.passes
+                .iter()
+                .map(|p| (p.n, p.ffts_per_block, p.min_blocks_per_sm))
+                .collect()
+        };
+        // 359: the FFT of 720 (60 threads, 15 values) ran as two kernels of
+        // three FFTs a block; one FFT a block holds both FFTs' values at five
+        // blocks an SM (H100 0.58 -> 0.75x cuFFT).
+        assert_eq!(whole(359), vec![(720, 1, 5)]);
+        // 433: the FFT of 875 over 125 threads, three blocks.
+        assert_eq!(whole(433), vec![(875, 1, 3)]);
     }
 
     #[test]
