@@ -230,6 +230,8 @@ fn bluestein_kernels_compile_for_sm_90_without_spilling() {
         (&[199], TransformKind::C2c, Precision::F32),
         (&[2039], TransformKind::C2c, Precision::F32),
         (&[509], TransformKind::R2c, Precision::F64),
+        (&[359], TransformKind::C2c, Precision::F64),
+        (&[718], TransformKind::R2c, Precision::F64),
         (&[478, 26], TransformKind::C2c, Precision::F32),
         (&[491, 12], TransformKind::C2c, Precision::F32),
     ] {
@@ -414,6 +416,20 @@ fn one_block_runs_the_whole_algorithm_in_one_kernel() {
             1,
         ),
         (h100(&[11257], c2c), 11257, RouteSteps::OneKernel, 2),
+        // f64 FFTs of M with one FFT's points across the lanes, one FFT a
+        // block: 359's FFTs of 720 over 60 threads, also along a column.
+        (
+            spec(&[359], c2c, Precision::F64).target(Target::H100),
+            359,
+            RouteSteps::Whole,
+            1,
+        ),
+        (
+            spec(&[24, 359], c2c, Precision::F64).target(Target::H100),
+            359,
+            RouteSteps::Whole,
+            2,
+        ),
     ] {
         let plan = fftgen::plan::plan(&spec).unwrap();
         for direction in [Direction::Forward, Direction::Inverse] {

@@ -264,6 +264,38 @@ fn shapes_of_tuned_gpus() {
     }
 }
 
+/// f64 FFTs of few threads each (lanes across FFTs) as the H100 plans them:
+/// blocks of about 64 threads, their FFTs a stride apart that spreads each
+/// access's threads of several FFTs over the banks (208: 4 FFTs of 16
+/// threads at 212 words, not the odd 209), on batches that leave the last
+/// block part full.
+#[test]
+fn f64_ffts_of_few_threads_in_small_blocks() {
+    for (n, kind) in [
+        (208, fftgen::TransformKind::C2c),
+        (390, fftgen::TransformKind::C2c),
+        (143, fftgen::TransformKind::C2c),
+        (256, fftgen::TransformKind::R2c),
+    ] {
+        let spec = FftSpec::new(n)
+            .kind(kind)
+            .precision(Precision::F64)
+            .target(fftgen::Target::H100);
+        let plan = fftgen::plan::plan(&spec).unwrap();
+        let pass = &plan.passes[0];
+        assert_eq!(pass.lanes, fftgen::plan::LaneLayout::FftMinor, "{n}");
+        assert!(
+            pass.threads_per_block <= 64,
+            "{n}: {}",
+            pass.threads_per_block
+        );
+        if n == 208 {
+            assert_eq!((pass.ffts_per_block, pass.fft_stride), (4, 212));
+        }
+        check_spec(&spec, 2 * pass.ffts_per_block + 1);
+    }
+}
+
 /// The reference itself agrees with the textbook DFT.
 #[test]
 fn reference_matches_naive_dft() {

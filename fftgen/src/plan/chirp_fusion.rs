@@ -180,7 +180,13 @@ pub(super) fn whole(
     let whole = |fft: &Pass, planned: bool| whole_at(fft, planned, None);
     // One f64 FFT a block: several such blocks an SM, or two kernels (a
     // lone block of one FFT's points across the lanes lost, as below).
-    let one_a_block = || whole_at(&one_f64_fft_a_block(fft, precision, target)?, false, Some(2));
+    let one_a_block = || {
+        whole_at(
+            &one_f64_fft_a_block(fft, precision, target)?,
+            false,
+            Some(2),
+        )
+    };
     columns
         .and_then(|columns| whole(&columns, true))
         .or_else(|| whole(fft, false))
@@ -199,8 +205,7 @@ pub(super) fn whole(
 /// (docs/bench/h100_bluestein_f64_one_fft_a_block.txt). `None` where the
 /// FFT already has a block of its own, or in f32.
 fn one_f64_fft_a_block(fft: &Pass, precision: Precision, target: &Target) -> Option<Pass> {
-    if precision != Precision::F64 || fft.lanes != LaneLayout::FftMajor || fft.ffts_per_block == 1
-    {
+    if precision != Precision::F64 || fft.lanes != LaneLayout::FftMajor || fft.ffts_per_block == 1 {
         return None;
     }
     let choices = ShapeChoices {
