@@ -303,9 +303,11 @@ fn with_registers_for_both(
     // In f64, FFTs of few threads each (lanes across FFTs) take fewer
     // blocks per SM, each thread the registers for both FFTs: on the H200
     // 79 went 0.78 -> 0.87x cuFFT, 89 1.14 -> 1.42x, 24x79 0.82 -> 0.89x.
-    // FFTs of one FFT's points across the lanes lost there (359, 433, 619,
-    // 853, 1069: 4-17%), and f32 spilled (863's FFTs of 1728 at four
-    // blocks): they keep two kernels (docs/bench/h200_bluestein_f64_bound.txt).
+    // FFTs of one FFT's points across the lanes lost there at one block of
+    // several FFTs (359, 433, 619, 853, 1069: 4-17%), and f32 spilled (863's
+    // FFTs of 1728 at four blocks) (docs/bench/h200_bluestein_f64_bound.txt):
+    // they take one FFT a block at two or more blocks an SM
+    // ([`one_f64_fft_a_block`]), else two kernels.
     let fewest = fewest_blocks.unwrap_or(match (precision, pass.lanes) {
         (Precision::F64, LaneLayout::FftMinor) => 1,
         _ => bound,
