@@ -43,6 +43,12 @@ const TARGET_THREADS_PER_BLOCK: usize = 256;
 /// (docs/bench/h100_f64_minor_block.txt).
 const F64_MINOR_THREADS_PER_BLOCK: usize = 64;
 
+/// Values a thread holds at most where [`F64_MINOR_THREADS_PER_BLOCK`]
+/// applies: past them (prime radices of 17 to 31, two butterflies a
+/// thread) ptxas takes all 255 registers whatever the block, and 667's 46
+/// values spilled 44 bytes at the stride that spreads 2 or 4 FFTs a block.
+const F64_MINOR_MAX_VALUES: usize = 32;
+
 /// Complex values a thread may keep in registers.
 fn max_values_per_thread(precision: Precision) -> usize {
     match precision {
@@ -371,9 +377,8 @@ fn plan_request(request: Request) -> Result<Pass, Error> {
     let stages = request.stages(&radices, threads.per_fft);
     let io = request.global_io(&stages, threads.per_fft);
     let exchange = request.exchange(&io, threads.per_fft)?;
-    let block = request.block(&io, &stages, &exchange, threads.per_fft)?;
-    let (io, exchange, block) =
-        request.spread_minor_ffts(io, exchange, block, &stages, threads.per_fft);
+    let block = request.block(&io, &stages, &exchange, &threads)?;
+    let (io, exchange, block) = request.spread_minor_ffts(io, exchange, block, &stages, &threads);
     let min_blocks_per_sm =
         request.launch_bound(&stages, &threads, &block, planned_opt_in.as_ref())?;
     request.check_fused_registers(&block, min_blocks_per_sm, threads.values)?;
@@ -1157,8 +1162,9 @@ impl<'a> Request<'a> {
         io: &Io,
         stages: &Stages,
         exchange: &ExchangeLayout,
-        threads_per_fft: usize,
+        threads: &Threads,
     ) -> Result<Block, Error> {
+        let threads_per_fft = threads.per_fft;
         let (max_threads, shared_limit) = (self.max_threads, io.shared_limit);
         let bytes_per_fft = exchange.bytes_per_fft;
         let most_ffts = match bytes_per_fft {
@@ -1177,9 +1183,9 @@ impl<'a> Request<'a> {
             .min(most_ffts)
             .max(1),
             None => {
-                let threads = match (self.precision, stages.lanes) {
-                    (Precision::F64, LaneLayout::FftMinor) => F64_MINOR_THREADS_PER_BLOCK,
-                    _ => TARGET_THREADS_PER_BLOCK,
+                let threads = match self.small_f64_minor_blocks(stages.lanes, threads.values) {
+                    true => F64_MINOR_THREADS_PER_BLOCK,
+                    false => TARGET_THREADS_PER_BLOCK,
                 };
                 (threads / threads_per_fft).max(1).min(most_ffts)
             }
@@ -1211,10 +1217,10 @@ impl<'a> Request<'a> {
         exchange: ExchangeLayout,
         block: Block,
         stages: &Stages,
-        threads_per_fft: usize,
+        threads: &Threads,
     ) -> (Io, ExchangeLayout, Block) {
-        let staged_minor = self.precision == Precision::F64
-            && stages.lanes == LaneLayout::FftMinor
+        let threads_per_fft = threads.per_fft;
+        let staged_minor = self.small_f64_minor_blocks(stages.lanes, threads.values)
             && self.fused.is_none()
             && !io.tiled_in
             && !io.tiled_out
@@ -1251,6 +1257,15 @@ impl<'a> Request<'a> {
             }
             _ => (io, exchange, block),
         }
+    }
+
+    /// Whether FFTs of `values` a thread with these lanes take blocks of
+    /// [`F64_MINOR_THREADS_PER_BLOCK`]: f64 FFTs of few threads each, of at
+    /// most [`F64_MINOR_MAX_VALUES`] values a thread.
+    fn small_f64_minor_blocks(&self, lanes: LaneLayout, values: usize) -> bool {
+        self.precision == Precision::F64
+            && lanes == LaneLayout::FftMinor
+            && values <= F64_MINOR_MAX_VALUES
     }
 
     /// Blocks per SM the kernel asks for (CUDA's launch bounds), which
