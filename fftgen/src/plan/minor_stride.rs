@@ -12,6 +12,8 @@
 //! conflicts, and ran at 0.79x cuFFT on the H100 where 14 FFTs a block ran
 //! at 0.98x (docs/bench/h100_f64_minor_block.txt).
 
+use super::padding::access_wavefronts;
+
 /// A stage of the exchange as its accesses see it: its radix and the
 /// stride its butterflies' outputs are written at.
 #[derive(Debug, Clone, Copy)]
@@ -80,15 +82,9 @@ fn accesses(
     (0..threads)
         .step_by(bank_words)
         .map(|first| {
-            on_bank.iter_mut().for_each(Vec::clear);
-            for tid in first..(first + bank_words).min(threads) {
-                let word = stride * (tid % ffts) + within(tid / ffts);
-                let bank = &mut on_bank[word % bank_words];
-                if !bank.contains(&word) {
-                    bank.push(word);
-                }
-            }
-            on_bank.iter().map(Vec::len).max().unwrap_or(0)
+            let group = first..(first + bank_words).min(threads);
+            let words = group.map(|tid| stride * (tid % ffts) + within(tid / ffts));
+            access_wavefronts(&mut on_bank, words)
         })
         .sum()
 }

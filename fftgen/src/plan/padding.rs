@@ -259,20 +259,31 @@ impl Exchange {
             let end = (round + self.threads).min(butterflies);
             for group in (round..end).step_by(bank) {
                 for r in 0..radix {
-                    words_on_bank.iter_mut().for_each(Vec::clear);
-                    for j in group..(group + bank).min(end) {
-                        let word = address(j, r);
-                        let on_bank = &mut words_on_bank[word % bank];
-                        if !on_bank.contains(&word) {
-                            on_bank.push(word);
-                        }
-                    }
-                    total += words_on_bank.iter().map(Vec::len).max().unwrap_or(0);
+                    let words = (group..(group + bank).min(end)).map(|j| address(j, r));
+                    total += access_wavefronts(&mut words_on_bank, words);
                 }
             }
         }
         total
     }
+}
+
+/// Wavefronts of one access that touches `words` (one per lane of a group
+/// of [`bank_words`] lanes): the most distinct words one bank holds, the
+/// banks being `words_on_bank.len()` (a scratch list per bank, cleared here).
+pub(super) fn access_wavefronts(
+    words_on_bank: &mut [Vec<usize>],
+    words: impl Iterator<Item = usize>,
+) -> usize {
+    let banks = words_on_bank.len();
+    words_on_bank.iter_mut().for_each(Vec::clear);
+    for word in words {
+        let on_bank = &mut words_on_bank[word % banks];
+        if !on_bank.contains(&word) {
+            on_bank.push(word);
+        }
+    }
+    words_on_bank.iter().map(Vec::len).max().unwrap_or(0)
 }
 
 /// Words that one conflict-free warp (f32) or half-warp (f64) access covers.
