@@ -13,14 +13,7 @@
 //! at 0.98x (docs/bench/h100_f64_minor_block.txt).
 
 use super::padding::access_wavefronts;
-
-/// A stage of the exchange as its accesses see it: its radix and the
-/// stride its butterflies' outputs are written at.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct StageAccess {
-    pub radix: usize,
-    pub stride: usize,
-}
+use super::Stage;
 
 /// The stride between the block's FFTs of `n` points: the one of `n | 1`
 /// (odd, the spread for many FFTs a block) to `(n | 1) + bank_words` whose
@@ -29,7 +22,7 @@ pub(super) fn minor_fft_stride(
     n: usize,
     ffts_per_block: usize,
     threads_per_fft: usize,
-    stages: &[StageAccess],
+    stages: &[Stage],
     bank_words: usize,
 ) -> usize {
     let odd = n | 1;
@@ -51,7 +44,7 @@ fn wavefronts(
     stride: usize,
     ffts: usize,
     threads_per_fft: usize,
-    stages: &[StageAccess],
+    stages: &[Stage],
     bank_words: usize,
 ) -> usize {
     let reads = accesses(stride, ffts, threads_per_fft, bank_words, |t| t);
@@ -92,18 +85,27 @@ fn accesses(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::pass_planner::plan_pass;
+    use crate::plan::{Access, ShapeChoices};
+    use crate::{Buffer, Precision, Target};
 
-    fn stages(shape: &[(usize, usize)]) -> Vec<StageAccess> {
-        shape
-            .iter()
-            .map(|&(radix, stride)| StageAccess { radix, stride })
-            .collect()
+    /// 208's stages in f64 (radices 13, 4, 4) as the planner lays them out.
+    fn stages_of_208() -> Vec<Stage> {
+        let access = Access::dense(208, Buffer::Input, Buffer::Output);
+        let pass = plan_pass(
+            208,
+            Precision::F64,
+            &ShapeChoices::default(),
+            &Target::H100,
+            &access,
+        );
+        pass.unwrap().stages
     }
 
     #[test]
     fn many_ffts_a_block_keep_the_odd_stride() {
         // 16 FFTs a block: each f64 access holds one thread of every FFT.
-        let s = stages(&[(13, 1), (4, 13), (4, 52)]);
+        let s = stages_of_208();
         assert_eq!(minor_fft_stride(208, 16, 16, &s, 16), 209);
     }
 
@@ -111,7 +113,7 @@ mod tests {
     fn few_ffts_a_block_shift_their_runs_apart() {
         // 4 FFTs of 16 threads: each half-warp holds 4 threads of each FFT;
         // at 209 their runs overlap 4-way, at a stride of 4 (mod 16) they tile the banks.
-        let s = stages(&[(13, 1), (4, 13), (4, 52)]);
+        let s = stages_of_208();
         let stride = minor_fft_stride(208, 4, 16, &s, 16);
         assert!(wavefronts(stride, 4, 16, &s, 16) < wavefronts(209, 4, 16, &s, 16));
         assert_eq!(stride % 16, 4);

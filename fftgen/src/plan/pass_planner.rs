@@ -11,7 +11,7 @@
 use super::choices::ShapeChoices;
 use super::cost::ScheduleFeatures;
 use super::fused_axes::FusedAxes;
-use super::minor_stride::{minor_fft_stride, StageAccess};
+use super::minor_stride::minor_fft_stride;
 use super::padding::{bank_words, Exchange, Padding, PaddingSearch};
 use super::radix::{choose, nearly_even, thread_shape, values_per_thread};
 use super::{
@@ -1228,15 +1228,13 @@ impl<'a> Request<'a> {
         if !staged_minor {
             return (io, exchange, block);
         }
-        let accesses: Vec<StageAccess> = stages
-            .stages
-            .iter()
-            .map(|stage| StageAccess {
-                radix: stage.radix,
-                stride: stage.stride,
-            })
-            .collect();
-        let stride = minor_fft_stride(self.n, block.ffts, threads_per_fft, &accesses, stages.banks);
+        let stride = minor_fft_stride(
+            self.n,
+            block.ffts,
+            threads_per_fft,
+            &stages.stages,
+            stages.banks,
+        );
         if stride == io.fft_stride {
             return (io, exchange, block);
         }
