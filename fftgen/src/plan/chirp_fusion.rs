@@ -495,14 +495,16 @@ mod tests {
     use crate::plan::bluestein::plan_apart;
     use crate::FftSpec;
 
+    /// The passes of the f64 1D batch of `n` points planned for `target`.
+    fn f64_passes(n: usize, target: Target) -> Vec<Pass> {
+        let spec = FftSpec::new(n).precision(Precision::F64).target(target);
+        crate::plan::plan(&spec).unwrap().passes
+    }
+
     #[test]
     fn f64_ffts_of_few_threads_run_the_whole_algorithm_at_fewer_blocks() {
         let whole = |n: usize| -> Vec<(usize, usize)> {
-            let spec = FftSpec::new(n)
-                .precision(Precision::F64)
-                .target(Target::H200);
-            let plan = crate::plan::plan(&spec).unwrap();
-            plan.passes
+            f64_passes(n, Target::H200)
                 .iter()
                 .filter(|p| matches!(p.chirp.map(|c| c.role), Some(ChirpRole::Whole { .. })))
                 .map(|p| (p.n, p.min_blocks_per_sm))
@@ -516,27 +518,13 @@ mod tests {
         // registers for both FFTs leave one block of one FFT an SM, keep
         // two kernels.
         assert!(whole(853).is_empty());
-        assert_eq!(
-            crate::plan::plan(
-                &FftSpec::new(853)
-                    .precision(Precision::F64)
-                    .target(Target::H200)
-            )
-            .unwrap()
-            .passes
-            .len(),
-            2
-        );
+        assert_eq!(f64_passes(853, Target::H200).len(), 2);
     }
 
     #[test]
     fn f64_ffts_across_the_lanes_run_the_whole_algorithm_one_to_a_block() {
         let whole = |n: usize| -> Vec<(usize, usize, usize)> {
-            let spec = FftSpec::new(n)
-                .precision(Precision::F64)
-                .target(Target::H100);
-            let plan = crate::plan::plan(&spec).unwrap();
-            plan.passes
+            f64_passes(n, Target::H100)
                 .iter()
                 .map(|p| (p.n, p.ffts_per_block, p.min_blocks_per_sm))
                 .collect()
