@@ -510,10 +510,11 @@ mod tests {
                 .map(|p| (p.n, p.min_blocks_per_sm))
                 .collect()
         };
-        // 79: FFTs of 160 over 20 threads, three to a block of 60 threads
-        // (F64_MINOR_THREADS_PER_BLOCK), at the most blocks whose registers
-        // hold both FFTs' values: seven (146 registers a thread).
-        assert_eq!(whole(79), vec![(160, 7)]);
+        // 79: FFTs of 160 as 16 x 10 over 10 threads (two stages of 20
+        // values rather than three of 8: F64_FEWER_STAGES_MAX_VALUES), six
+        // to a block of 60 threads (F64_MINOR_THREADS_PER_BLOCK), at the
+        // most blocks whose registers hold both FFTs' values: four.
+        assert_eq!(whole(79), vec![(160, 4)]);
         // 853: FFTs of 1715 with one FFT's points across the lanes, whose
         // registers for both FFTs leave one block of one FFT an SM, keep
         // two kernels.

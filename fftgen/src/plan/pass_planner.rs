@@ -57,6 +57,29 @@ fn max_values_per_thread(precision: Precision) -> usize {
     }
 }
 
+/// Complex f32 values a thread of a real row may keep where its FFT would
+/// otherwise have fewer threads than a warp, each of more values, and
+/// this cap gives it a warp or more ([`Request::with_f32_real_row_values_cap`]).
+/// H200, R2C / C2R cuFFT/ours: 810 0.94 / 0.90 -> 1.56 / 1.43x (405 as 27 x
+/// 15 over 15 threads -> 9 x 9 x 5 over 45), 768 0.93 / 1.18 -> 1.79 /
+/// 1.73x, 960 1.25 / 1.16 -> 2.30 / 2.16x, 432 1.14 -> 1.60x; where the FFT
+/// stayed under a warp it lost (384 1.68 -> 1.23x, 156 1.03 -> 0.77x)
+/// (docs/bench/h100_f64_values_cap.txt).
+const F32_REAL_ROW_FEW_THREADS_MAX_VALUES: usize = 16;
+
+/// Complex f64 values a thread may keep where fewer, larger stages pay:
+/// FFTs of fewer threads than a warp ([`Request::with_f64_values_cap`]),
+/// and FFTs past [`max_size`] ([`opt_in_shape`]), each where that saves a
+/// stage. cuFFT/ours at 16 -> 26 (docs/bench/h100_f64_values_cap.txt),
+/// H100: 351 0.84 -> 1.03x ([13, 3, 3, 3] -> [13, 9, 3]), 234 0.81 ->
+/// 1.01x, 20000 0.68 -> 0.95x (its columns), 8000 0.72 -> 1.15x, 12288 0.89
+/// -> 1.13x, 10240 0.71 -> 0.89x, R2C 252 0.91 -> 1.30x; H200: 100x234 0.78
+/// -> 0.99x, 338x338 1.03 -> 1.45x, Bluestein's 53 0.61 -> 0.81x. Where
+/// it saved no stage it lost (5400 0.89 -> 0.78x, 7200 1.10 -> 0.82x, R2C
+/// 192 0.99 -> 0.77x), as did FFTs of a warp's threads or more below the
+/// static memory (2002 1.01 -> 0.92x, 3456 0.89 -> 0.81x): those keep 16.
+const F64_FEWER_STAGES_MAX_VALUES: usize = 26;
+
 /// Whether one kernel holds a transform of `n` points on `target`: up to
 /// [`max_size`] always (static shared memory); past it where the target's
 /// opt-in shared memory holds the padded data and a radix schedule fits a
@@ -91,6 +114,13 @@ const DOUBLED_THREADS_VALUES: usize = 30;
 /// Values a thread holds from which an f32 pass with lanes across FFTs asks
 /// for two blocks per SM ([`Request::minor_lifted`]).
 const MINOR_LIFTED_VALUES: usize = 24;
+
+/// Registers beside the values of an f64 one-kernel schedule past 16 values
+/// a thread ([`F64_FEWER_STAGES_MAX_VALUES`]), whose temporaries take two
+/// registers each: 11907 as 21 x 21 x 3^3 over 567 threads (84 words in
+/// 112 registers) spilled 352 bytes, 11760 as 20 x 7 x 7 x 4 x 3 over 588
+/// (84 in 104) 120, 12288 as 24 x 8^3 over 512 (96 in 128) none.
+const F64_REGISTERS_BESIDE_VALUES: usize = 32;
 
 /// [`REGISTERS_BESIDE_VALUES`] of a kernel that runs one block per SM.
 const LONE_BLOCK_REGISTERS_BESIDE_VALUES: usize = 16;
@@ -176,6 +206,27 @@ pub fn opt_in_shape(
     precision: Precision,
     target: &Target,
 ) -> Option<(Vec<usize>, usize, usize)> {
+    let shape = opt_in_shape_of_values(n, precision, target, max_values_per_thread(precision));
+    if precision != Precision::F64 {
+        return shape;
+    }
+    // f64 takes more values a thread where that saves a stage.
+    let fewer_stages = opt_in_shape_of_values(n, precision, target, F64_FEWER_STAGES_MAX_VALUES)
+        .filter(|raised| {
+            shape
+                .as_ref()
+                .is_none_or(|shape| raised.0.len() < shape.0.len())
+        });
+    fewer_stages.or(shape)
+}
+
+/// [`opt_in_shape`] with threads of at most `max_values` values each.
+fn opt_in_shape_of_values(
+    n: usize,
+    precision: Precision,
+    target: &Target,
+    max_values: usize,
+) -> Option<(Vec<usize>, usize, usize)> {
     let bytes = n.checked_mul(precision.complex_bytes())?;
     // Padding adds about a word in 16 (plan_pass checks the exact layout).
     let shared = bytes + bytes / 16;
@@ -185,7 +236,6 @@ pub fn opt_in_shape(
     let max_threads = target
         .launchable_threads_per_block
         .min(target.max_threads_per_block);
-    let max_values = max_values_per_thread(precision);
     let model = super::Wisdom::built_in()
         .model(target)
         .filter(|model| model.precision == precision);
@@ -201,7 +251,20 @@ pub fn opt_in_shape(
                     .into_iter()
                     .filter(|&(threads, values)| values <= max_values && threads <= max_threads)
                     .map(|(threads, values)| {
-                        let resident = opt_in_resident(threads, shared, values, precision, target);
+                        let mut resident =
+                            opt_in_resident(threads, shared, values, precision, target);
+                        if values > max_values_per_thread(precision)
+                            && !holds_values_beside(
+                                target,
+                                threads,
+                                resident,
+                                values,
+                                precision,
+                                F64_REGISTERS_BESIDE_VALUES,
+                            )
+                        {
+                            resident = 0;
+                        }
                         let guarded = radices.iter().filter(|&&r| (n / r) % threads != 0).count();
                         let score = (Reverse(resident), guarded, radices.len(), Reverse(threads));
                         let predicted = model.map(|model| {
@@ -350,6 +413,8 @@ pub(super) fn plan_fused_pass(
 ) -> Result<Pass, Error> {
     let mut request = Request::new(fused.points(), precision, choices, target, access);
     request.fused = Some(fused);
+    // Each axis's radices as a pass of its own would have them.
+    request.max_values = max_values_per_thread(precision);
     plan_request(request)
 }
 
@@ -366,7 +431,7 @@ pub(super) fn plan_real_row_pass(
 ) -> Result<Pass, Error> {
     let mut request = Request::new(n, precision, choices, target, access);
     request.real_row = true;
-    plan_request(request)
+    plan_request(request.with_f32_real_row_values_cap())
 }
 
 fn plan_request(request: Request) -> Result<Pass, Error> {
@@ -523,6 +588,68 @@ impl<'a> Request<'a> {
             fused: None,
             real_row: false,
         }
+        .with_f64_values_cap()
+    }
+
+    /// The radices [`choose`] picks for this pass with threads of at most
+    /// `max_values` values each, and the threads an FFT they give.
+    fn chosen_with(&self, max_values: usize) -> Option<(Vec<usize>, usize)> {
+        let (n, bytes) = (self.n, self.precision.complex_bytes());
+        let radices = choose(
+            n,
+            bytes,
+            max_values,
+            self.max_threads,
+            self.access.is_dense(n),
+        )?;
+        let threads = thread_shape(n, &radices, max_values, self.max_threads).0;
+        Some((radices, threads))
+    }
+
+    /// The request with f64's cap on values a thread raised to
+    /// [`F64_FEWER_STAGES_MAX_VALUES`] where the radices that cap allows
+    /// take fewer stages and leave each FFT fewer threads than a warp.
+    fn with_f64_values_cap(mut self) -> Self {
+        if self.precision != Precision::F64 || self.choices.radices.is_some() {
+            return self;
+        }
+        let raised = F64_FEWER_STAGES_MAX_VALUES;
+        let usual_stages = self
+            .chosen_with(self.max_values)
+            .map(|(radices, _)| radices.len());
+        let fewer_stages_few_threads =
+            self.chosen_with(raised).is_some_and(|(radices, threads)| {
+                usual_stages.is_none_or(|usual| radices.len() < usual)
+                    && threads < self.target.warp_size
+            });
+        if fewer_stages_few_threads {
+            self.max_values = raised;
+        }
+        self
+    }
+
+    /// The request of an f32 real row with its cap on values a thread
+    /// lowered to [`F32_REAL_ROW_FEW_THREADS_MAX_VALUES`] where the radices
+    /// the usual cap allows leave each FFT fewer threads than a warp, each
+    /// holding more values, and the lowered cap's give it a warp or more.
+    fn with_f32_real_row_values_cap(mut self) -> Self {
+        if self.precision != Precision::F32 || self.choices.radices.is_some() {
+            return self;
+        }
+        let (lowered, warp) = (F32_REAL_ROW_FEW_THREADS_MAX_VALUES, self.target.warp_size);
+        let few_threads_of_many_values =
+            self.chosen_with(self.max_values)
+                .is_some_and(|(radices, threads)| {
+                    threads < warp && values_per_thread(self.n, &radices, threads) > lowered
+                });
+        let a_warp_lowered = || {
+            self.chosen_with(lowered)
+                .is_some_and(|(_, threads)| threads >= warp)
+        };
+        if few_threads_of_many_values && a_warp_lowered() {
+            self.max_values = lowered;
+        }
+        self
     }
 
     /// The error of a pass that no shape fits in the shared memory a block
@@ -542,6 +669,12 @@ impl<'a> Request<'a> {
     fn radices(&self) -> Result<(Vec<usize>, Option<OptInShape>), Error> {
         let (n, precision) = (self.n, self.precision);
         let planned_opt_in = match (self.opt_in, &self.choices.radices) {
+            // A pass of several axes takes each axis's radices, and its
+            // threads from a schedule of the usual values.
+            (true, None) if self.fused.is_some() => Some(
+                opt_in_shape_of_values(n, precision, self.target, self.max_values)
+                    .ok_or_else(|| self.too_large())?,
+            ),
             (true, None) => {
                 Some(opt_in_shape(n, precision, self.target).ok_or_else(|| self.too_large())?)
             }
@@ -1466,10 +1599,29 @@ pub(super) fn holds_values(
     values: usize,
     precision: Precision,
 ) -> bool {
+    holds_values_beside(
+        target,
+        threads,
+        blocks_per_sm,
+        values,
+        precision,
+        REGISTERS_BESIDE_VALUES,
+    )
+}
+
+/// [`holds_values`] with `beside` registers for what is not the values.
+fn holds_values_beside(
+    target: &Target,
+    threads: usize,
+    blocks_per_sm: usize,
+    values: usize,
+    precision: Precision,
+    beside: usize,
+) -> bool {
     let warp_threads = threads.div_ceil(target.warp_size) * target.warp_size;
     let granted = (target.registers_per_sm / (blocks_per_sm.max(1) * warp_threads))
         .min(target.max_registers_per_thread);
-    granted >= values * precision.complex_bytes() / 4 + REGISTERS_BESIDE_VALUES
+    granted >= values * precision.complex_bytes() / 4 + beside
 }
 
 /// Blocks per SM to ask the compiler for: enough for half the threads an SM
@@ -1951,5 +2103,34 @@ mod tests {
         // 512-thread tiles (2^20) and f64 keep L1.
         assert_eq!(caching(&[1 << 20], Precision::F32), [L1AndL2, L1AndL2]);
         assert_eq!(caching(&[1000, 1000], Precision::F64), [L1AndL2, L1AndL2]);
+    }
+
+    #[test]
+    fn values_caps_move_where_a_stage_or_a_warp_is_gained() {
+        let row = |n: usize, precision: Precision, kind: crate::TransformKind| {
+            let spec = FftSpec::new(n)
+                .precision(precision)
+                .kind(kind)
+                .target(Target::H100);
+            let pass = crate::plan::plan(&spec).unwrap().passes[0].clone();
+            (pass.radices(), pass.threads_per_fft)
+        };
+        let (c2c, r2c) = (crate::TransformKind::C2c, crate::TransformKind::R2c);
+        // f64 FFTs of few threads: a stage fewer at more values each.
+        assert_eq!(row(351, Precision::F64, c2c), (vec![13, 9, 3], 27));
+        assert_eq!(row(234, Precision::F64, c2c), (vec![18, 13], 13));
+        // No stage saved (192 R2C's FFT of 96), or a warp's threads or
+        // more (2002): the cap of 16.
+        assert_eq!(row(192, Precision::F64, r2c), (vec![12, 8], 8));
+        assert_eq!(row(2002, Precision::F64, c2c), (vec![14, 13, 11], 182));
+        // Past max_size: where the raised cap saves a stage.
+        assert_eq!(row(8000, Precision::F64, c2c), (vec![20, 20, 20], 400));
+        assert_eq!(row(5400, Precision::F64, c2c), (vec![15, 15, 8, 3], 360));
+        // f32 real rows of few threads of many values take more threads
+        // where that makes a warp an FFT (810 R2C: 405 as 27 x 15 over 15
+        // threads of 30 values -> 9 x 9 x 5 over 45), not where it does not
+        // (384 R2C: 192 as 24 x 8 over 8 threads).
+        assert_eq!(row(810, Precision::F32, r2c), (vec![9, 9, 5], 45));
+        assert_eq!(row(384, Precision::F32, r2c), (vec![24, 8], 8));
     }
 }
