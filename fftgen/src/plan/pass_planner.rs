@@ -60,24 +60,24 @@ fn max_values_per_thread(precision: Precision) -> usize {
 /// Complex f32 values a thread of a real row may keep where its FFT would
 /// otherwise have fewer threads than a warp, each of more values, and
 /// this cap gives it a warp or more ([`Request::with_f32_real_row_values_cap`]).
-/// H200, R2C / C2R cuFFT/ours: 810 0.94 / 0.90 -> 1.56 / 1.43x (405 as 27 x
-/// 15 over 15 threads -> 9 x 9 x 5 over 45), 768 0.93 / 1.18 -> 1.79 /
-/// 1.73x, 960 1.25 / 1.16 -> 2.30 / 2.16x, 432 1.14 -> 1.60x; where the FFT
-/// stayed under a warp it lost (384 1.68 -> 1.23x, 156 1.03 -> 0.77x)
-/// (docs/bench/h100_f64_values_cap.txt).
+/// H100, R2C / C2R cuFFT/ours: 810 0.88 / 0.81 -> 1.38 / 1.36x (405 as 27 x
+/// 15 over 15 threads -> 9 x 9 x 5 over 45), 768 0.80 / 0.99 -> 1.51 /
+/// 1.51x, 960 1.12 / 1.02 -> 1.83 / 1.84x, 432 1.02 -> 1.45x; on the H200,
+/// where the FFT stayed under a warp, it lost (384 1.68 -> 1.23x, 156 1.03
+/// -> 0.77x) (docs/bench/h100_f64_values_cap.txt).
 const F32_REAL_ROW_FEW_THREADS_MAX_VALUES: usize = 16;
 
 /// Complex f64 values a thread may keep where fewer, larger stages pay:
 /// FFTs of fewer threads than a warp ([`Request::with_f64_values_cap`]),
 /// and FFTs past [`max_size`] ([`opt_in_shape`]), each where that saves a
-/// stage. cuFFT/ours at 16 -> 26 (docs/bench/h100_f64_values_cap.txt),
-/// H100: 351 0.84 -> 1.03x ([13, 3, 3, 3] -> [13, 9, 3]), 234 0.81 ->
-/// 1.01x, 20000 0.68 -> 0.95x (its columns), 8000 0.72 -> 1.15x, 12288 0.89
-/// -> 1.13x, 10240 0.71 -> 0.89x, R2C 252 0.91 -> 1.30x; H200: 100x234 0.78
-/// -> 0.99x, 338x338 1.03 -> 1.45x, Bluestein's 53 0.61 -> 0.81x. Where
-/// it saved no stage it lost (5400 0.89 -> 0.78x, 7200 1.10 -> 0.82x, R2C
-/// 192 0.99 -> 0.77x), as did FFTs of a warp's threads or more below the
-/// static memory (2002 1.01 -> 0.92x, 3456 0.89 -> 0.81x): those keep 16.
+/// stage. H100, cuFFT/ours at 16 -> 26 (docs/bench/h100_f64_values_cap.txt):
+/// 351 0.83 -> 1.03x ([13, 3, 3, 3] -> [13, 9, 3]), 234 0.80 -> 1.01x,
+/// 20000 0.68 -> 0.95x (its columns), 8000 0.72 -> 1.15x, 10240 0.71 ->
+/// 1.11x, 12288 0.89 -> 1.13x, 100x234 0.88 -> 0.98x, R2C 252 0.91 -> 1.30x,
+/// Bluestein's 53 0.78 -> 1.06x. Where it saved no stage it lost (5400
+/// 0.89 -> 0.78x, 7200 1.10 -> 0.82x; H200 R2C 192 0.99 -> 0.77x), as did
+/// FFTs of a warp's threads or more below the static memory (2002 1.01 ->
+/// 0.92x, 3456 0.89 -> 0.81x): those keep 16.
 const F64_FEWER_STAGES_MAX_VALUES: usize = 26;
 
 /// Whether one kernel holds a transform of `n` points on `target`: up to
@@ -251,20 +251,15 @@ fn opt_in_shape_of_values(
                     .into_iter()
                     .filter(|&(threads, values)| values <= max_values && threads <= max_threads)
                     .map(|(threads, values)| {
-                        let mut resident =
-                            opt_in_resident(threads, shared, values, precision, target);
-                        if values > max_values_per_thread(precision)
-                            && !holds_values_beside(
-                                target,
-                                threads,
-                                resident,
-                                values,
-                                precision,
-                                F64_REGISTERS_BESIDE_VALUES,
-                            )
-                        {
-                            resident = 0;
-                        }
+                        let resident = opt_in_resident(threads, shared, values, precision, target);
+                        // Past the usual cap (f64's raised one) the values
+                        // need a wider margin of registers, or none runs.
+                        let beside = F64_REGISTERS_BESIDE_VALUES;
+                        let held = values <= max_values_per_thread(precision)
+                            || holds_values_beside(
+                                target, threads, resident, values, precision, beside,
+                            );
+                        let resident = if held { resident } else { 0 };
                         let guarded = radices.iter().filter(|&&r| (n / r) % threads != 0).count();
                         let score = (Reverse(resident), guarded, radices.len(), Reverse(threads));
                         let predicted = model.map(|model| {
