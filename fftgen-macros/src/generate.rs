@@ -17,7 +17,7 @@ const SIZE_CHECKED_BEFORE_PLANNING: usize = 1 << 32;
 pub fn generate(args: &KernelArgs) -> syn::Result<Generated> {
     let spec = &args.spec;
     if spec.n() > SIZE_CHECKED_BEFORE_PLANNING {
-        let max = fftgen::plan::decompose::MAX_POINTS;
+        let max = fftgen::plan::validate::MAX_POINTS;
         return Err(spanned(
             args,
             &GenError::TooLarge {

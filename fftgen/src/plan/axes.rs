@@ -9,7 +9,7 @@
 //! axes), as fast as in a whole transform.
 
 use super::bluestein::needs_bluestein;
-use super::decompose::MAX_POINTS;
+use super::validate::MAX_POINTS;
 use super::wisdom::Wisdom;
 use super::Plan;
 use crate::{Error, FftSpec, Layout, Placement, TransformKind};

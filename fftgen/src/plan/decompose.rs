@@ -1,23 +1,21 @@
-//! The entry point of planning: validates an [`FftSpec`] and decides how the
-//! transform decomposes into kernels (seed 000 sections IV.C and IV.F, the
-//! hierarchical FFT; seed 001's four-step): one pass where a block holds
-//! the whole 1D transform, else one pass per axis and two or three per
-//! axis longer than a block holds ([`super::multipass`]), or for a real
-//! transform the real axis split from the complex ones ([`super::real`]).
-//! Each pass is then shaped by the one-pass planner
-//! ([`super::pass_planner`]), from the user's choices, then measured shapes
-//! ([`Wisdom`]), then heuristics; no plan leaves without its invariants
-//! checked ([`super::invariants`]).
+//! The entry point of planning: decides, for an [`FftSpec`] that
+//! [`super::validate`] accepted, how the transform decomposes into kernels
+//! (seed 000 sections IV.C and IV.F, the hierarchical FFT; seed 001's
+//! four-step): one pass where a block holds the whole 1D transform, else
+//! one pass per axis and two or three per axis longer than a block holds
+//! ([`super::multipass`]), or for a real transform the real axis split from
+//! the complex ones ([`super::real`]). Each pass is then shaped by the
+//! one-pass planner ([`super::pass_planner`]), from the user's choices,
+//! then measured shapes ([`Wisdom`]), then heuristics; no plan leaves
+//! without its invariants checked ([`super::invariants`]).
 
 use super::bluestein::needs_bluestein;
 use super::choices::ShapeChoices;
 use super::pass_planner::{max_size, plan_pass, validate_radices};
+use super::validate::validate;
 use super::wisdom::Wisdom;
 use super::{Access, ColumnIo, ExchangeBuffers, Pass, Plan};
 use crate::{Buffer, Error, FftSpec, Layout, Target};
-
-/// Most complex elements of one transform.
-pub const MAX_POINTS: usize = 1 << 30;
 
 /// Plans `spec` with the wisdom it names (or `FFTGEN_WISDOM`'s, before the
 /// built-in files), or says why it cannot be planned.
@@ -231,106 +229,10 @@ fn launchable(spec: &FftSpec, choices: &ShapeChoices, target: &Target) -> Option
         .filter(|pass| pass.threads_per_block <= target.launchable_threads_per_block)
 }
 
-/// What no shape can fix: the size, the layouts and the directions.
-fn validate(spec: &FftSpec) -> Result<(), Error> {
-    validate_shape(spec)?;
-    if spec.kind == crate::TransformKind::R2c {
-        if let Some(layout) = &spec.input_layout {
-            layout
-                .check(&spec.shape)
-                .map_err(|reason| Error::BadLayout {
-                    side: "input",
-                    shape: spec.shape.clone(),
-                    reason,
-                })?;
-        }
-        super::real::validate(spec)?;
-    } else {
-        validate_complex_layouts(spec)?;
-    }
-    if spec.directions.is_empty() {
-        return Err(Error::NoDirection);
-    }
-    Ok(())
-}
-
-/// The axes: one to three, none empty, not all of one point (nor the real
-/// axis), at most [`MAX_POINTS`] in all, and those with a prime factor no
-/// radix covers within what Bluestein's algorithm takes.
-fn validate_shape(spec: &FftSpec) -> Result<(), Error> {
-    let shape = &spec.shape;
-    let bad_shape = |reason: &str| {
-        Err(Error::BadShape {
-            shape: shape.clone(),
-            reason: reason.into(),
-        })
-    };
-    match shape.as_slice() {
-        [] => return bad_shape("it has no axis"),
-        [0] => return Err(Error::ZeroSize),
-        [1] => return Err(Error::TrivialSize),
-        axes if axes.len() > 3 => return bad_shape("it has more than three axes"),
-        axes if axes.contains(&0) => return bad_shape("an axis has no points"),
-        axes if axes.iter().all(|&n| n == 1) => {
-            return bad_shape("every axis has one point, so the transform is the identity")
-        }
-        [.., 1] if spec.kind == crate::TransformKind::R2c => {
-            return bad_shape("the real axis (the last) has one point; give it 2 or more")
-        }
-        _ => {}
-    }
-    // Size first: factoring a huge n by trial division would take minutes.
-    let points = shape
-        .iter()
-        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
-        .unwrap_or(usize::MAX);
-    if points > MAX_POINTS {
-        return Err(Error::TooLarge {
-            n: points,
-            precision: spec.precision,
-            max: MAX_POINTS,
-        });
-    }
-    super::bluestein::validate(spec, MAX_POINTS)?;
-    Ok(())
-}
-
-/// The layouts of a complex transform: each holds the shape (a stride per
-/// axis, none zero, no two elements in one place), and in place both sides
-/// have one layout.
-fn validate_complex_layouts(spec: &FftSpec) -> Result<(), Error> {
-    let shape = &spec.shape;
-    for (side, layout) in [
-        ("input", spec.input_layout.as_ref()),
-        ("output", spec.output_layout.as_ref()),
-    ] {
-        if let Some(layout) = layout {
-            layout.check(shape).map_err(|reason| Error::BadLayout {
-                side,
-                shape: shape.clone(),
-                reason,
-            })?;
-        }
-    }
-    if spec.placement == crate::Placement::InPlace {
-        if let (Some(input), Some(output)) = (&spec.input_layout, &spec.output_layout) {
-            if input != output {
-                return Err(Error::BadLayout {
-                    side: "output",
-                    shape: shape.clone(),
-                    reason: "an in-place transform writes where it reads; give the output the \
-                             input's layout, or plan it out of place"
-                        .into(),
-                });
-            }
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::validate::MAX_POINTS;
     use crate::plan::{FirstWrite, InputCaching};
     use crate::Precision;
 

@@ -38,6 +38,7 @@ mod chirp_fusion;
 mod minor_stride;
 mod padded_row;
 pub mod split;
+pub mod validate;
 pub mod variants;
 
 pub use access::{Access, Column, StepTwiddle, StepTwiddleForm};

@@ -6,8 +6,8 @@
 //! planner weighs the passes: each pass of the FFT of M reads and writes
 //! its row once, so the M of least passes x M is the one taken.
 
-use super::decompose::MAX_POINTS;
 use super::pass_planner::max_size;
+use super::validate::MAX_POINTS;
 use super::wisdom::Wisdom;
 use super::Plan;
 use crate::{Error, FftSpec, Normalization, Placement, Target, TransformKind};

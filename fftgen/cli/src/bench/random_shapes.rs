@@ -213,7 +213,7 @@ mod tests {
                     }
                 };
                 assert!(bytes <= crate::bench::BUFFER_BYTES, "{case}");
-                assert!(case.shape.points() <= fftgen::plan::decompose::MAX_POINTS);
+                assert!(case.shape.points() <= fftgen::plan::validate::MAX_POINTS);
             }
         }
     }
