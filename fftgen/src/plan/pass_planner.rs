@@ -69,8 +69,8 @@ const F32_REAL_ROW_FEW_THREADS_MAX_VALUES: usize = 16;
 
 /// Complex f64 values a thread may keep where fewer, larger stages pay:
 /// FFTs of fewer threads than a warp ([`Request::with_f64_values_cap`]),
-/// and FFTs past [`max_size`] ([`opt_in_shape`]), each where that saves a
-/// stage. H100, cuFFT/ours at 16 -> 26 (docs/bench/h100_f64_values_cap.txt):
+/// and FFTs past [`max_size`] in radices of 2, 3 and 5 ([`opt_in_shape`]),
+/// each where that saves a stage. H100, cuFFT/ours at 16 -> 26 (docs/bench/h100_f64_values_cap.txt):
 /// 351 0.83 -> 1.03x ([13, 3, 3, 3] -> [13, 9, 3]), 234 0.80 -> 1.01x,
 /// 20000 0.68 -> 0.95x (its columns), 8000 0.72 -> 1.15x, 10240 0.71 ->
 /// 1.11x, 12288 0.89 -> 1.13x, 100x234 0.88 -> 0.98x, R2C 252 0.91 -> 1.30x,
@@ -210,12 +210,19 @@ pub fn opt_in_shape(
     if precision != Precision::F64 {
         return shape;
     }
-    // f64 takes more values a thread where that saves a stage.
+    // f64 takes more values a thread where that saves a stage of a
+    // schedule that fits, in radices of 2, 3 and 5 only. Not to fit one
+    // where none did (of the 30 sizes from 4097 to 12288 it would, 14
+    // spilled, 11088 776 bytes); nor in radices of 7, 11 or 13, whose
+    // codelets spilled (ptxas, sm_90: 9450 as 18 x 7 x 5 x 5 x 3 124 bytes
+    // against 8, 8624 as 16 x 11 x 7 x 7 112 against 48, 10816 564).
+    let five_smooth = |radix: usize| super::factor::prime_factors(radix).iter().all(|&p| p <= 5);
     let fewer_stages = opt_in_shape_of_values(n, precision, target, F64_FEWER_STAGES_MAX_VALUES)
         .filter(|raised| {
-            shape
-                .as_ref()
-                .is_none_or(|shape| raised.0.len() < shape.0.len())
+            raised.0.iter().all(|&radix| five_smooth(radix))
+                && shape
+                    .as_ref()
+                    .is_some_and(|shape| raised.0.len() < shape.0.len())
         });
     fewer_stages.or(shape)
 }
