@@ -39,7 +39,7 @@ use super::access::{Access, Column};
 use super::chirp_fusion::{self, RowColumn, Rows, UserSide};
 use super::choices::ShapeChoices;
 use super::factor::{is_smooth, prime_factors};
-use super::padded_row::padded_row_plan;
+use super::padded_row::{longer_rows_for_the_whole, padded_row_plan};
 pub use super::padded_row::{padded_length, MAX_PADDED};
 use super::pass_planner::{plan_fused_pass, plan_pass};
 use super::real_step::AxisIndex;
@@ -332,9 +332,16 @@ pub fn routes(plan: &Plan) -> Vec<String> {
             };
             let least = padded_length(length);
             let padded = route.padded;
-            let which = match padded == least {
-                true => format!("the least product of 2, 3, 5 and 7 of at least 2 x {length} - 1"),
-                false => format!(
+            let which = match (padded == least, route.steps) {
+                (true, _) => {
+                    format!("the least product of 2, 3, 5 and 7 of at least 2 x {length} - 1")
+                }
+                (false, RouteSteps::Whole) => format!(
+                    "a product of 2, 3, 5 and 7 past the least of at least 2 x {length} - 1, \
+                     {least}, whose FFT's threads hold few enough values for the whole algorithm \
+                     in one kernel"
+                ),
+                (false, _) => format!(
                     "a product of 2, 3, 5 and 7 past the least of at least 2 x {length} - 1, \
                      {least}, whose FFT takes fewer passes"
                 ),
@@ -682,6 +689,26 @@ fn axis_passes(
     if let ([one], Steps::Fused) = (&fft[..], steps) {
         if let Some(pass) = chirp_fusion::whole(one, &rows, spec.precision, target) {
             return Ok((vec![pass], base));
+        }
+        let count = spec.points() / n;
+        for (padded, row_plan) in longer_rows_for_the_whole(spec, target, wisdom, padded, count) {
+            let longer = PaddedRows {
+                padded,
+                fft: &row_plan.passes,
+                fft_workspace: row_plan.scratch_elements,
+            };
+            let (fft, _) = longer.in_workspace(count, base);
+            let rows = Rows {
+                padded,
+                ..rows.clone()
+            };
+            // A lone block an SM lost: f64 15719's rows of 1429 as 2916
+            // over 243 threads in six stages, 1.29 -> 1.08x cuFFT (H100).
+            let whole = chirp_fusion::whole(&fft[0], &rows, spec.precision, target)
+                .filter(|pass| pass.min_blocks_per_sm >= 2);
+            if let Some(pass) = whole {
+                return Ok((vec![pass], base));
+            }
         }
     }
     if let Some(paired) = paired {

@@ -516,10 +516,11 @@ mod tests {
         // most blocks whose registers hold both FFTs' values: four.
         assert_eq!(whole(79), vec![(160, 4)]);
         // 853: FFTs of 1715 with one FFT's points across the lanes, whose
-        // registers for both FFTs leave one block of one FFT an SM, keep
-        // two kernels.
-        assert!(whole(853).is_empty());
-        assert_eq!(f64_passes(853, Target::H200).len(), 2);
+        // registers for both FFTs leave one block of one FFT an SM, would
+        // keep two kernels; the padded row of 1728 (12 x 12 x 12, 12 values
+        // over 144 threads) holds both FFTs at two blocks an SM
+        // (padded_row's longer_rows_for_the_whole).
+        assert_eq!(whole(853), vec![(1728, 2)]);
     }
 
     #[test]

@@ -52,32 +52,12 @@ pub(super) fn padded_row_plan(
     n: usize,
     rows: usize,
 ) -> Result<(usize, Plan), Error> {
-    let row_plan = |padded: usize| {
-        let row_spec = FftSpec {
-            shape: vec![padded],
-            kind: TransformKind::C2c,
-            input_layout: None,
-            output_layout: None,
-            precision: spec.precision,
-            directions: spec.directions.clone(),
-            normalization: Normalization::None,
-            placement: Placement::InPlace,
-            choices: Default::default(),
-            target: Some(target.clone()),
-            wisdom: spec.wisdom.clone(),
-        };
-        super::plan_with_wisdom(&row_spec, wisdom)
-    };
+    let row_plan = |padded: usize| row_plan(spec, target, wisdom, padded);
     let least = padded_length(n);
     let mut best = (least, row_plan(least)?);
     let cost = |(padded, plan): &(usize, Plan)| padded * plan.passes.len();
     let least_cost = cost(&best);
-    let shared = target.plannable_shared_bytes().max(
-        target
-            .max_opt_in_shared_bytes
-            .saturating_sub(target.compiler_shared_bytes),
-    );
-    let one_kernel_most = max_size(spec.precision).max(shared / spec.precision.complex_bytes());
+    let one_kernel_most = one_kernel_most(spec, target);
     let longer = (least + 1..least_cost)
         .take_while(|&m| m <= one_kernel_most.min(MAX_PADDED) && m * rows <= MAX_POINTS)
         .filter(|&m| is_padded_length(m));
@@ -95,6 +75,77 @@ pub(super) fn padded_row_plan(
         }
     }
     Ok(best)
+}
+
+/// The padded lengths past `padded` (whose row plan takes one kernel, but
+/// not the whole algorithm) to try for the whole of Bluestein's algorithm
+/// in one kernel ([`super::chirp_fusion::whole`]), with their row plans of
+/// one kernel, the shortest first: the whole algorithm reads N points and
+/// writes N where two kernels also write and read the row of M, so a row
+/// up to [`WHOLE_LONGER_MOST`] longer whose FFT's threads hold few enough
+/// values for both FFTs moves fewer bytes (2022's FFTs of 4050 hold 30
+/// values a thread in radices of 15 and 18; 4096's hold 16). Only rows a
+/// block holds without opt-in shared memory: H100, cuFFT/ours against two
+/// kernels of the least M (docs/bench/h100_bluestein_longer_rows.txt), f32
+/// 2022 0.46 -> 1.04x, 1986 0.71 -> 1.04x, 1231 0.69 -> 0.91x, 1027 1.05
+/// -> 1.39x, R2C 3764 0.75 -> 0.99x, f64 854 1.07 -> 1.46x; 954 1.39 ->
+/// 1.27x and R2C 2752 0.96 -> 0.84x lost; in opt-in memory (past 4096 f32
+/// points, 3072 f64) lone blocks of many threads lost at every size (2851's 5880 over
+/// 588 threads 0.77 -> 0.48x, 2265's 4802 0.99 -> 0.25x, f64 1639's 4116
+/// 0.72 -> 0.33x).
+pub(super) fn longer_rows_for_the_whole<'a>(
+    spec: &'a FftSpec,
+    target: &'a Target,
+    wisdom: &'a Wisdom,
+    padded: usize,
+    rows: usize,
+) -> impl Iterator<Item = (usize, Plan)> + 'a {
+    let most = (padded * WHOLE_LONGER_MOST.0 / WHOLE_LONGER_MOST.1)
+        .min(max_size(spec.precision))
+        .min(target.plannable_shared_bytes() / spec.precision.complex_bytes());
+    (padded + 1..=most)
+        .filter(move |&m| is_padded_length(m) && m * rows <= MAX_POINTS)
+        .filter_map(move |m| Some((m, row_plan(spec, target, wisdom, m).ok()?)))
+        .filter(|(_, plan)| plan.passes.len() == 1)
+}
+
+/// How much longer than the planned padded length a row may grow for the
+/// whole algorithm to fit one kernel ([`longer_rows_for_the_whole`]), as
+/// a fraction.
+const WHOLE_LONGER_MOST: (usize, usize) = (5, 4);
+
+/// The most points of a row of M one kernel may hold: both parts in a
+/// block's shared memory, opt-in where the target grants it.
+fn one_kernel_most(spec: &FftSpec, target: &Target) -> usize {
+    let shared = target.plannable_shared_bytes().max(
+        target
+            .max_opt_in_shared_bytes
+            .saturating_sub(target.compiler_shared_bytes),
+    );
+    max_size(spec.precision).max(shared / spec.precision.complex_bytes())
+}
+
+/// The planner's in-place plan of the FFT of one row of `padded` points.
+fn row_plan(
+    spec: &FftSpec,
+    target: &Target,
+    wisdom: &Wisdom,
+    padded: usize,
+) -> Result<Plan, Error> {
+    let row_spec = FftSpec {
+        shape: vec![padded],
+        kind: TransformKind::C2c,
+        input_layout: None,
+        output_layout: None,
+        precision: spec.precision,
+        directions: spec.directions.clone(),
+        normalization: Normalization::None,
+        placement: Placement::InPlace,
+        choices: Default::default(),
+        target: Some(target.clone()),
+        wisdom: spec.wisdom.clone(),
+    };
+    super::plan_with_wisdom(&row_spec, wisdom)
 }
 
 /// Whether `m` is a product of 2, 3, 5 and 7 only.
