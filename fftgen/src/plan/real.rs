@@ -1414,7 +1414,7 @@ fn row_fft_pass(
     let dense = Access::dense(fft_n, Buffer::Input, Buffer::Output);
     let heuristic = || {
         let pass = plan_real_row_pass(fft_n, precision, &ShapeChoices::default(), target, &dense)?;
-        let spread = spread_row(&pass, route).and_then(|choices| {
+        let spread = spread_row(&pass, route, precision).and_then(|choices| {
             plan_real_row_pass(fft_n, precision, &choices, target, &dense).ok()
         });
         Ok::<_, Error>(spread.unwrap_or(pass))
@@ -1448,13 +1448,26 @@ fn row_fft_pass(
 /// 21 f32 1.434 / 1.072 -> 0.824 / 0.777 over 7 (1.025 / 0.928 over 3),
 /// 15 f64 1.087 / 0.890 -> 0.755 / 0.701 over 5; the half-length row of
 /// 54 f32 (27 values) 0.969 / 0.914 -> 0.753 / 0.726 over 3 (0.906 /
-/// 0.859 over 9).
-fn spread_row(pass: &Pass, route: RealRoute) -> Option<ShapeChoices> {
+/// 0.859 over 9). An f32 paired row of one codelet of
+/// [`ONE_CODELET_ROW_FROM`] points or more stays in one thread: since the
+/// C2R reads both half spectra as one run
+/// ([`reads_half_spectra_as_one_run`]) and real rows rise to more blocks an
+/// SM, H100 cuFFT/ours, R2C / C2R, 15 0.95 / 0.84 -> 0.99 / 0.90x, 21 0.86
+/// / 0.76 -> 0.95 / 0.84x, 27 0.81 / 0.87 -> 0.83 / 1.00x; 25 0.94 / 0.98
+/// -> 0.97 / 0.91x and 300x27 0.91 / 0.82 -> 0.89 / 0.78x lost in part, 9's
+/// C2R 1.41 -> 1.28x; rows of two stages in one thread lost (45 0.94 / 1.14
+/// -> 0.80 / 0.82x, 33's C2R 2.05 -> 1.38x), and so did f64 (15 1.14 /
+/// 1.31 -> 0.93 / 1.19x) (docs/bench/h100_odd_real_rows_one_thread.txt).
+fn spread_row(pass: &Pass, route: RealRoute, precision: Precision) -> Option<ShapeChoices> {
     let many_values = match route {
         RealRoute::PairedRows => true,
         RealRoute::HalfLength | RealRoute::FullLength => pass.values_per_thread > 16,
     };
-    if pass.threads_per_fft != 1 || !many_values {
+    let one_codelet = route == RealRoute::PairedRows
+        && precision == Precision::F32
+        && pass.stages.len() == 1
+        && pass.n >= ONE_CODELET_ROW_FROM;
+    if pass.threads_per_fft != 1 || !many_values || one_codelet {
         return None;
     }
     let radices = super::radix::schedules(pass.n, 2, 2)
@@ -1470,6 +1483,10 @@ fn spread_row(pass: &Pass, route: RealRoute) -> Option<ShapeChoices> {
         ..ShapeChoices::default()
     })
 }
+
+/// Points of an f32 paired row of one codelet from which [`spread_row`]
+/// keeps it in one thread.
+const ONE_CODELET_ROW_FROM: usize = 15;
 
 /// Stages the ends of `pass` that pair or mirror points through shared
 /// memory, each FFT's region long enough for its row, and fits the block
@@ -1577,9 +1594,12 @@ mod tests {
         };
         // Rows of two odd lengths paired over n / min(radix) threads,
         // half-length rows past 16 values over n / max(radix).
-        assert_eq!(shape(15, Precision::F32), (vec![5, 3], 5));
+        assert_eq!(shape(9, Precision::F32), (vec![3, 3], 3));
         assert_eq!(shape(15, Precision::F64), (vec![5, 3], 5));
-        assert_eq!(shape(21, Precision::F32), (vec![7, 3], 7));
+        assert_eq!(shape(45, Precision::F32), (vec![9, 5], 5));
+        // f32 paired rows of one codelet of 15 or more points stay whole.
+        assert_eq!(shape(15, Precision::F32), (vec![15], 1));
+        assert_eq!(shape(27, Precision::F32), (vec![27], 1));
         assert_eq!(shape(54, Precision::F32), (vec![9, 3], 3));
         // The H100's measured real row of R2C 64 is the rule's shape.
         assert_eq!(shape(64, Precision::F32), (vec![8, 4], 4));
