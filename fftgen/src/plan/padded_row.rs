@@ -90,9 +90,10 @@ pub(super) fn padded_row_plan(
 /// 2022 0.46 -> 1.04x, 1986 0.71 -> 1.04x, 1231 0.69 -> 0.91x, 1027 1.05
 /// -> 1.39x, R2C 3764 0.75 -> 0.99x, f64 854 1.07 -> 1.46x; 954 1.39 ->
 /// 1.27x and R2C 2752 0.96 -> 0.84x lost; in opt-in memory (past 4096 f32
-/// points, 3072 f64) lone blocks of many threads lost at every size (2851's 5880 over
-/// 588 threads 0.77 -> 0.48x, 2265's 4802 0.99 -> 0.25x, f64 1639's 4116
-/// 0.72 -> 0.33x).
+/// points, 3072 f64) lone blocks of many threads lost at every size
+/// (2851's 5880 over 588 threads 0.77 -> 0.48x, 2265's 4802 0.99 ->
+/// 0.25x, f64 1639's 4116 0.72 -> 0.33x). The caller takes a row's whole
+/// algorithm only at two or more blocks an SM.
 pub(super) fn longer_rows_for_the_whole<'a>(
     spec: &'a FftSpec,
     target: &'a Target,
