@@ -653,14 +653,10 @@ fn axis_passes(
     steps: Steps,
 ) -> Result<(Vec<Pass>, usize), Error> {
     let n = spec.shape[axis];
-    let rows = spec.points() / n;
-    let (padded, row_plan) = padded_row_plan(spec, target, wisdom, n, rows)?;
-    let planned = PaddedRows {
-        padded,
-        fft: &row_plan.passes,
-        fft_workspace: row_plan.scratch_elements,
-    };
-    let (fft, workspace) = planned.in_workspace(rows, base);
+    let count = spec.points() / n;
+    let (padded, row_plan) = padded_row_plan(spec, target, wisdom, n, count)?;
+    let planned = PaddedRows::of(padded, &row_plan);
+    let (fft, workspace) = planned.in_workspace(count, base);
 
     let rows = Rows {
         axis,
@@ -690,14 +686,8 @@ fn axis_passes(
         if let Some(pass) = chirp_fusion::whole(one, &rows, spec.precision, target) {
             return Ok((vec![pass], base));
         }
-        let count = spec.points() / n;
         for (padded, row_plan) in longer_rows_for_the_whole(spec, target, wisdom, padded, count) {
-            let longer = PaddedRows {
-                padded,
-                fft: &row_plan.passes,
-                fft_workspace: row_plan.scratch_elements,
-            };
-            let (fft, _) = longer.in_workspace(count, base);
+            let (fft, _) = PaddedRows::of(padded, &row_plan).in_workspace(count, base);
             let rows = Rows {
                 padded,
                 ..rows.clone()
@@ -773,6 +763,15 @@ struct PaddedRows<'a> {
 }
 
 impl PaddedRows<'_> {
+    /// The rows of `padded` points whose FFT `row_plan` plans.
+    fn of(padded: usize, row_plan: &Plan) -> PaddedRows<'_> {
+        PaddedRows {
+            padded,
+            fft: &row_plan.passes,
+            fft_workspace: row_plan.scratch_elements,
+        }
+    }
+
     /// The FFT of M's passes over `count` rows of M moved into the
     /// workspace from element `base` ([`in_workspace`]), and the workspace
     /// they take per transform: the rows, then the FFT's own.
