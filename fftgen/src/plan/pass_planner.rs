@@ -18,7 +18,7 @@ use super::{
     Access, Column, ColumnIo, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching,
     LaneLayout, Pass, Stage, StageTwiddles, TwiddleTables, Twiddles,
 };
-use crate::codelet::is_supported_radix;
+use crate::codelet::{is_supported_radix, largest_prime_factor};
 use crate::{Buffer, Error, Precision, Target};
 use std::cmp::Reverse;
 
@@ -216,10 +216,12 @@ pub fn opt_in_shape(
     // spilled, 11088 776 bytes); nor in radices of 7, 11 or 13, whose
     // codelets spilled (ptxas, sm_90: 9450 as 18 x 7 x 5 x 5 x 3 124 bytes
     // against 8, 8624 as 16 x 11 x 7 x 7 112 against 48, 10816 564).
-    let five_smooth = |radix: usize| super::factor::prime_factors(radix).iter().all(|&p| p <= 5);
     let fewer_stages = opt_in_shape_of_values(n, precision, target, F64_FEWER_STAGES_MAX_VALUES)
         .filter(|raised| {
-            raised.0.iter().all(|&radix| five_smooth(radix))
+            raised
+                .0
+                .iter()
+                .all(|&radix| largest_prime_factor(radix) <= 5)
                 && shape
                     .as_ref()
                     .is_some_and(|shape| raised.0.len() < shape.0.len())
