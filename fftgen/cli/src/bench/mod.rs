@@ -70,9 +70,9 @@ pub struct BenchConfig {
     pub seed: u64,
     /// The command line, recorded in the report.
     pub command: String,
-    /// Choices to make instead of the planner, by 1D size (for comparing
+    /// Choices to make instead of the planner, by shape (for comparing
     /// schedules; the report's rows name the shape used).
-    pub overrides: std::collections::BTreeMap<usize, fftgen::ShapeChoices>,
+    pub overrides: std::collections::BTreeMap<crate::shape::Shape, fftgen::ShapeChoices>,
     /// Measure each case's plan within this budget first (`--measure`) and
     /// time the winner as ours; `None` times the estimate.
     pub measure: Option<std::time::Duration>,

@@ -55,11 +55,7 @@ pub fn run(
     let mut sessions = Sessions::new(config);
     let mut rows = Vec::new();
     for case in &config.cases {
-        // Pinned shape choices name 1D sizes.
-        let choices = match case.shape.0.as_slice() {
-            [n] => config.overrides.get(n),
-            _ => None,
-        };
+        let choices = config.overrides.get(&case.shape);
         for row in sessions.bench(case, choices)? {
             on_row(&row);
             rows.push(row);

@@ -56,10 +56,11 @@ pub struct BenchArgs {
     run: RunArgs,
     /// Shape choices for one size instead of the planner's, as the size and
     /// `fftgen emit`'s flags in one argument, e.g. '2401 --radix 7,7,7,7
-    /// --threads-per-fft 343' (the form `fftgen tune` prints); repeat for
+    /// --threads-per-fft 343' (the form `fftgen tune` prints), or a shape
+    /// and `fftgen plan`'s flags ('900x88 --split 30,30'); repeat for
     /// several sizes.
     #[arg(long = "shape", value_parser = parse_shape, allow_hyphen_values = true)]
-    shapes: Vec<(usize, ShapeChoices)>,
+    shapes: Vec<(Shape, ShapeChoices)>,
     /// Skip the OpenCL column.
     #[arg(long)]
     no_opencl: bool,
@@ -169,10 +170,10 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
     config.device = args.run.device;
     config.opencl = !args.no_opencl;
     config.seed = args.run.seed;
-    let mut overrides = std::collections::BTreeMap::<usize, ShapeChoices>::new();
-    for (n, choices) in args.shapes {
-        let earlier = overrides.remove(&n).unwrap_or_default();
-        overrides.insert(n, choices.or(&earlier));
+    let mut overrides = std::collections::BTreeMap::<Shape, ShapeChoices>::new();
+    for (shape, choices) in args.shapes {
+        let earlier = overrides.remove(&shape).unwrap_or_default();
+        overrides.insert(shape, choices.or(&earlier));
     }
     config.overrides = overrides;
     config.command = command_line();
@@ -314,12 +315,12 @@ pub fn command_line() -> String {
         .join(" ")
 }
 
-/// Parses `N FLAGS...`: a size, then the shape choices as `fftgen emit`
-/// takes them.
-fn parse_shape(text: &str) -> Result<(usize, ShapeChoices), String> {
+/// Parses `SHAPE FLAGS...`: a size or a shape, then the shape choices as
+/// `fftgen emit` takes them.
+fn parse_shape(text: &str) -> Result<(Shape, ShapeChoices), String> {
     let mut words = text.split_whitespace();
     let size = words.next().unwrap_or_default();
-    let n = size.trim_end_matches(':').parse().map_err(|_| {
+    let n = fftgen_cli::shape::parse_shape(size.trim_end_matches(':')).map_err(|_| {
         format!("`{text}` does not start with a size; give e.g. '2401 --radix 7,7,7,7'")
     })?;
     let command = ShapeChoices::augment_args(clap::Command::new("--shape").no_binary_name(true));
@@ -337,7 +338,7 @@ mod tests {
     #[test]
     fn a_shape_is_a_size_and_emit_flags() {
         let (n, choices) = parse_shape("2401 --radix 7,7,7,7 --threads-per-fft 343").unwrap();
-        assert_eq!(n, 2401);
+        assert_eq!(n, Shape(vec![2401]));
         assert_eq!(choices.radices, Some(vec![7, 7, 7, 7]));
         assert_eq!(choices.threads_per_fft, Some(343));
         // What tune prints parses back to the same choices.
@@ -345,6 +346,10 @@ mod tests {
         assert_eq!(again, (n, choices));
         assert!(parse_shape("2401 --radices 7,7,7,7").is_err());
         assert!(parse_shape("2401 --first-write never").is_err());
+        // A shape of several axes takes plan's flags.
+        let (shape, choices) = parse_shape("900x88 --split 30,30").unwrap();
+        assert_eq!(shape, Shape(vec![900, 88]));
+        assert_eq!(choices.split, Some(vec![30, 30]));
     }
 
     /// `fftgen bench`'s own arguments, parsed as the command line would.
@@ -390,7 +395,7 @@ mod tests {
         // Plain lengths as before, with pinned shapes beside them.
         let args = bench_args(&["--sizes", "256,2401", "--shape", "2401 --radix 7,7,7,7"]).unwrap();
         assert_eq!(args.sizes.unwrap(), [Shape(vec![256]), Shape(vec![2401])]);
-        assert_eq!(args.shapes[0].0, 2401);
+        assert_eq!(args.shapes[0].0, Shape(vec![2401]));
         assert!(bench_args(&["--sizes", "1024x1024x2x2"]).is_err());
         assert!(bench_args(&["--sizes", "1024,abc"]).is_err());
         assert!(bench_args(&[]).unwrap().sizes.is_none());
