@@ -352,9 +352,11 @@ fn real_errors_with_dc<T: Scalar>(
 /// with the staged half spectrum beside it: of N / 2 for 12288 (6144 = 24
 /// x 8 x 8 x 4) and 20000 (10000 = 20 x 20 x 5 x 5) in f32 and 12288 in
 /// f64; of N itself for the odd 6561 (f32, f64) and 15625 (f32).
-fn real_opt_in_sample() -> [(usize, Precision); 6] {
+fn real_opt_in_sample() -> [(usize, Precision); 7] {
     [
         (12288, Precision::F32),
+        // A row over more threads than the model's (8 values over 1024).
+        (14336, Precision::F64),
         (20000, Precision::F32),
         (12288, Precision::F64),
         (6561, Precision::F32),

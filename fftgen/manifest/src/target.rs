@@ -56,6 +56,12 @@ pub struct Target {
     pub max_registers_per_thread: usize,
     /// Registers are given to a thread in multiples of this.
     pub register_granule: usize,
+    /// Parts the register file of a multiprocessor is split into, one per
+    /// warp scheduler (4 on NVIDIA GPUs since Volta): each warp's registers
+    /// lie in one part, so the warps resident share a part's registers,
+    /// not the SM's ([`Target::registers_per_thread`]).
+    #[serde(default = "one_register_partition")]
+    pub register_partitions: usize,
     /// Threads resident on one multiprocessor at most.
     pub max_threads_per_sm: usize,
     /// Blocks resident on one multiprocessor at most.
@@ -66,6 +72,12 @@ pub struct Target {
     /// Blocks in one thread-block cluster at most (Hopper: 16, of which 8
     /// are portable); 1 where there are no clusters.
     pub max_cluster_blocks: usize,
+}
+
+/// What a target serialized before the register file's parts were
+/// modelled had: one part, the SM's whole file.
+fn one_register_partition() -> usize {
+    1
 }
 
 /// A launch over one of a target's limits.
@@ -96,6 +108,7 @@ const HOPPER: Target = Target {
     registers_per_sm: 65536,
     max_registers_per_thread: 255,
     register_granule: 8,
+    register_partitions: 4,
     max_threads_per_sm: 2048,
     max_blocks_per_sm: 32,
     sm_count: 132,
@@ -205,6 +218,21 @@ impl Target {
         }
     }
 
+    /// Registers each thread may use where `blocks` blocks of
+    /// `threads_per_block` threads share a multiprocessor, as CUDA's
+    /// occupancy calculator counts them: the warps spread evenly over the
+    /// register file's parts, each part's registers shared by the warps in
+    /// it, a warp's rounded down to the granule. 448 threads (14 warps) get
+    /// 128 registers, not 65536 / 448 = 146: one part holds four of the
+    /// warps.
+    pub fn registers_per_thread(&self, threads_per_block: usize, blocks: usize) -> usize {
+        let partitions = self.register_partitions.max(1);
+        let warps = blocks.max(1) * threads_per_block.div_ceil(self.warp_size).max(1);
+        let per_warp = self.registers_per_sm / partitions / warps.div_ceil(partitions);
+        let granule = self.register_granule.max(1);
+        (per_warp / self.warp_size / granule * granule).min(self.max_registers_per_thread)
+    }
+
     /// Static shared memory the planner may give one block: the static limit
     /// less what the compiler may add.
     pub fn plannable_shared_bytes(&self) -> usize {
@@ -289,6 +317,27 @@ mod tests {
         assert_eq!(Target::H200.max_opt_in_shared_bytes, 227 * 1024);
         let names: std::collections::HashSet<_> = Target::PRESETS.iter().map(|t| &t.name).collect();
         assert_eq!(names.len(), Target::PRESETS.len());
+    }
+
+    #[test]
+    fn registers_are_shared_within_the_register_files_parts() {
+        let h200 = Target::H200;
+        // 14 warps: one part holds four, 16384 / 4 / 32 = 128.
+        assert_eq!(h200.registers_per_thread(448, 1), 128);
+        assert_eq!(h200.registers_per_thread(208, 2), 128);
+        // Warps that spread evenly get the SM's share.
+        assert_eq!(h200.registers_per_thread(1024, 1), 64);
+        assert_eq!(h200.registers_per_thread(256, 2), 128);
+        // 22 warps: six in a part, 2730 registers a warp, 80 a thread.
+        assert_eq!(h200.registers_per_thread(686, 1), 80);
+        // A lone warp still stops at the thread's limit.
+        assert_eq!(h200.registers_per_thread(32, 1), 255);
+        // One part is the SM's whole file, rounded to the granule.
+        let one_part = Target {
+            register_partitions: 1,
+            ..Target::H200
+        };
+        assert_eq!(one_part.registers_per_thread(448, 1), 144);
     }
 
     #[test]

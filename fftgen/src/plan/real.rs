@@ -1229,6 +1229,30 @@ fn fused_pass(
     // (R2C 49152: 24 values over 1024 threads spilled 36 bytes at 64
     // registers; 40768 and 43904: 28 over 784, 68 and 36 bytes at 80).
     let opt_in = fft_n > max_size(precision);
+    let extra = match opt_in {
+        true => opt_in_real_step_values(precision),
+        false => REAL_STEP_VALUES,
+    };
+    let holds_one_block = |pass: &Pass| {
+        opt_in_resident(
+            pass.threads_per_block,
+            pass.shared_bytes,
+            pass.values_per_thread + extra,
+            precision,
+            target,
+        ) > 0
+    };
+    if opt_in && !holds_one_block(&pass) {
+        // The model's row holds too many values beside the real step for
+        // even one block's registers; one over more threads may not.
+        match user.is_empty() {
+            true => match row_held_by_registers(spec, target, route, direction, extra) {
+                Some(held) => pass = held,
+                None => return Ok(None),
+            },
+            false => return Ok(None),
+        }
+    }
     let model = match opt_in {
         true => opt_in_resident,
         false => min_blocks_per_sm,
@@ -1242,13 +1266,6 @@ fn fused_pass(
             target,
         )
     };
-    let extra = match opt_in {
-        true => opt_in_real_step_values(precision),
-        false => REAL_STEP_VALUES,
-    };
-    if opt_in && resident(extra) == 0 {
-        return Ok(None);
-    }
     let lean = |pass: &Pass, most: usize| {
         resident_by_value_words(
             pass.threads_per_block,
@@ -1362,6 +1379,66 @@ fn fused_pass(
     });
     Ok(Some(pass))
 }
+
+/// The opt-in row FFT of a real axis (of `route`, in `direction`) over the
+/// most threads whose one block holds its values and `extra` values of the
+/// real step by the opt-in model ([`opt_in_resident`]), where the model's
+/// thread count holds too many values a thread (f64 7168 as 14 values over
+/// 896 threads, not 8 over 1024) and the axis would take passes; taken
+/// where the register file's parts ([`Target::registers_per_thread`]) grant
+/// those words and [`WIDER_ROW_REGISTERS_BESIDE`] more. On the H200,
+/// cuFFT/ours R2C / C2R, passes -> one kernel
+/// (docs/bench/h200_f64_real_rows_wider.txt): f64 14336 1.01 / 0.81 ->
+/// 1.51 / 1.45, 20000 (20 values over 500 threads) 0.88 / 0.83 -> 1.22 /
+/// 1.33, 12348 0.86 / 0.71 -> 1.09 / 0.97, 18900 1.77 / 1.42 -> 2.16 /
+/// 1.58, 64x20736 0.75 / 0.80 -> 1.06 / 1.13, 8575x14336 0.73 / 0.60 ->
+/// 0.96 / 0.72, 22528 1.08 / 0.74 -> 1.05 / 0.94. The rows the parts
+/// refuse lost: 25088 as 28 values over 448 threads (the parts grant 128
+/// registers, not the 144 of registers_per_sm / threads; ptxas spilled 884
+/// bytes) 0.98 / 0.81 -> 0.64 / 0.68, 16800 as 21 over 525 0.94 -> 0.90
+/// in C2R.
+fn row_held_by_registers(
+    spec: &FftSpec,
+    target: &Target,
+    route: RealRoute,
+    direction: Direction,
+    extra: usize,
+) -> Option<Pass> {
+    let fft_n = match route {
+        RealRoute::HalfLength => spec.n() / 2,
+        RealRoute::FullLength | RealRoute::PairedRows => spec.n(),
+    };
+    let precision = spec.precision;
+    let dense = Access::dense(fft_n, Buffer::Input, Buffer::Output);
+    let most = target.launchable_threads_per_block;
+    let row = (fft_n.div_ceil(most).max(2)..=fft_n / 2)
+        .filter(|values| fft_n % values == 0)
+        .map(|values| fft_n / values)
+        .find_map(|threads| {
+            let choices = ShapeChoices {
+                threads_per_fft: Some(threads),
+                ..ShapeChoices::default()
+            };
+            let mut pass = plan_real_row_pass(fft_n, precision, &choices, target, &dense).ok()?;
+            let staged = stage_rows(&mut pass, route, direction, precision, target);
+            let resident = opt_in_resident(
+                pass.threads_per_block,
+                pass.shared_bytes,
+                pass.values_per_thread + extra,
+                precision,
+                target,
+            );
+            (staged && resident > 0 && pass.ffts_per_block == 1).then_some(pass)
+        })?;
+    let words = (row.values_per_thread + extra) * precision.complex_bytes() / 4;
+    let granted = target.registers_per_thread(row.threads_per_block, 1);
+    (granted >= words + WIDER_ROW_REGISTERS_BESIDE).then_some(row)
+}
+
+/// Registers a thread of [`row_held_by_registers`] keeps beside its values'
+/// and the real step's words: 12348's 14 values over 686 threads (80
+/// registers, 72 for the words) won.
+const WIDER_ROW_REGISTERS_BESIDE: usize = 8;
 
 /// Whether the one-kernel pass of a real axis `pass` (of `route`, in
 /// `direction`) is a C2R's paired f32 rows with lanes across FFTs in at
@@ -1567,6 +1644,27 @@ mod tests {
 
     fn r2c(shape: &[usize]) -> FftSpec {
         FftSpec::with_shape(shape).kind(TransformKind::R2c)
+    }
+
+    #[test]
+    fn f64_rows_past_max_size_take_the_threads_registers_hold() {
+        let row = |n: usize| {
+            let spec = r2c(&[n]).precision(Precision::F64).target(Target::H200);
+            let plan = crate::plan::plan(&spec).unwrap();
+            let pass = &plan.passes[0];
+            (
+                plan.passes.len(),
+                pass.threads_per_fft,
+                pass.values_per_thread,
+            )
+        };
+        // 7168 as 14 values over 896 threads does not hold the real step
+        // in one block's registers; 8 over 1024 does.
+        assert_eq!(row(14336), (1, 1024, 8));
+        assert_eq!(row(12348), (1, 686, 14));
+        // 12544's first such row (28 values over 448 threads) needs 144
+        // registers where the register file's parts grant 128: passes.
+        assert!(row(25088).0 > 1);
     }
 
     #[test]

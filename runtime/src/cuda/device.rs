@@ -211,6 +211,7 @@ fn device_info(context: &Arc<CudaContext>) -> Result<CudaDeviceInfo> {
         // No attribute reports these; they have held since compute capability 3.5.
         max_registers_per_thread: MAX_REGISTERS_PER_THREAD,
         register_granule: REGISTER_GRANULE,
+        register_partitions: REGISTER_PARTITIONS,
         max_threads_per_sm: attribute(A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)?,
         max_blocks_per_sm: attribute(A::CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR)?,
         sm_count: attribute(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
@@ -238,6 +239,9 @@ const MAX_REGISTERS_PER_THREAD: usize = 255;
 
 /// Registers are allocated to a thread in multiples of 8 (per warp, 256).
 const REGISTER_GRANULE: usize = 8;
+/// Parts of an SM's register file, one per warp scheduler, since compute
+/// capability 7.0 (CUDA's occupancy calculator counts them).
+const REGISTER_PARTITIONS: usize = 4;
 
 /// Blocks in one cluster on Hopper with the non-portable size opted in (8
 /// is the portable size).
