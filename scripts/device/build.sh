@@ -16,7 +16,7 @@ done
 exe=$(cargo test --release -p fftgen-runtime --no-run --test cuda_gpu 2>&1 | sed -n 's/.*Executable tests\/cuda_gpu.rs (\(.*\))/\1/p')
 cp "$exe" .devbin/cuda_gpu
 cp -L /usr/lib/x86_64-linux-gnu/libOpenCL.so.1 .devbin/lib/
-cp scripts/device/run.sh scripts/device/tune.sh scripts/device/profile.sh scripts/device/ab.sh \
+cp scripts/device/run.sh scripts/device/ab_session.sh scripts/device/tune.sh scripts/device/profile.sh scripts/device/ab.sh \
     scripts/device/variants.sh scripts/device/compare_builds.sh scripts/device/tune_list.sh \
     scripts/device/opt_in_sweep.sh scripts/device/vkfft.sh scripts/device/vkfft_bench.py \
     scripts/device/ab_wisdom.sh scripts/device/ncu_light.sh scripts/device/odd_real.sh \

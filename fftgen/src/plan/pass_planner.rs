@@ -910,13 +910,18 @@ impl<'a> Request<'a> {
     /// time at 3-4 blocks than at one (docs/bench/h200_prime_radix_bounds.log).
     /// Threads doubled for registers keep theirs (300 over 20 threads lost
     /// 35% at two blocks), as do FFTs of one thread (24 to 32 points, not
-    /// measured so); tiles of columns gained nothing so (300x256, 336x100,
-    /// 270x270 3% slower) and keep theirs.
+    /// measured so). Tiles of columns rise too: left free, ptxas gave the
+    /// C2R 46373600's first pass (338-point columns as 26 x 13 over 208
+    /// threads, merging X[k] and X[N - k]) 134 registers, one block per SM;
+    /// on the H200 (docs/bench/h200_register_partitions_and_column_bounds.txt)
+    /// two blocks took its C2R 0.57 -> 0.78x cuFFT and 46592's 1.04 ->
+    /// 1.18x, 17 other shapes of two random samples within 2.5% (300x256,
+    /// 270x270 and 31500 among them; an older build's H100 run had those
+    /// 3% slower).
     fn minor_lifted(&self, threads: &Threads, block: &Block) -> bool {
         self.precision == Precision::F32
             && self.fused.is_none()
             && !self.real_row
-            && self.access.is_dense(self.n)
             && !threads.doubled
             && threads.per_fft > 1
             && threads.values >= MINOR_LIFTED_VALUES
@@ -1999,6 +2004,21 @@ mod tests {
         // The rows (dense) keep the model's bound; the tiled columns take two.
         assert_eq!(bounds(Precision::F32)[1], 2);
         assert_eq!(bounds(Precision::F64)[1], 1);
+    }
+
+    #[test]
+    fn f32_column_tiles_of_many_values_with_lanes_across_ffts_ask_for_two_blocks() {
+        let spec = FftSpec::new(46373600)
+            .kind(crate::TransformKind::R2c)
+            .target(Target::H200);
+        let plan = crate::plan::plan(&spec).unwrap();
+        // The C2R's first pass: 338-point columns as 26 x 13 over 13
+        // threads each, 16 to a tile, merging X[k] and X[N - k].
+        let first = &plan.inverse_passes[0];
+        assert_eq!((first.n, first.values_per_thread), (338, 26));
+        assert_eq!(first.lanes, LaneLayout::FftMinor);
+        assert_eq!(first.io, crate::plan::GlobalIo::ColumnTile);
+        assert_eq!(first.min_blocks_per_sm, 2);
     }
 
     #[test]
