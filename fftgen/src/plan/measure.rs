@@ -12,7 +12,8 @@
 //! ([`ShapeChoices`]): for a one-kernel transform the launch bound, the
 //! threads, other radix schedules (ranked by the fitted [`super::CostModel`]
 //! where the wisdom has one) and the exchange's shape; for a plan of several
-//! passes its splits and column I/O ([`super::variants`]). Choices the user
+//! passes its splits and column I/O ([`super::variants`]), and for one pass
+//! per axis the column I/O and each long column axis split into passes. Choices the user
 //! made stay made: a candidate varies only what they left open. Plans
 //! through Bluestein take no choices, and measure only their estimate.
 
@@ -76,13 +77,18 @@ pub fn candidates(spec: &FftSpec) -> Result<Vec<Candidate>, Error> {
             .into_iter()
             .skip(1)
             .collect(),
-        // One pass per axis, fewer than any split gives: the columns' I/O.
+        // One pass per axis, fewer than any split gives: the columns' I/O,
+        // then each column axis past a tile of 32-byte runs in two or three
+        // passes of tiles (H200: 8575x14336 f64, its 8575-point columns one
+        // a lone block reading 16 bytes of each row, R2C / C2R 2.70 / 3.57
+        // -> 2.10 / 2.15 ms as 49 x 175, docs/bench/h200_variants_2068_misses.log).
         _ => [ColumnIo::Tile, ColumnIo::Global]
             .into_iter()
             .map(|column_io| ShapeChoices {
                 column_io: Some(column_io),
                 ..ShapeChoices::default()
             })
+            .chain(column_axis_splits(spec))
             .collect(),
     };
     let mut out = vec![Candidate {
@@ -104,6 +110,24 @@ pub fn candidates(spec: &FftSpec) -> Result<Vec<Candidate>, Error> {
         }
     }
     Ok(out)
+}
+
+/// The four-step split of each axis but the last whose one pass is past a
+/// column tile ([`super::multipass::axis_split`]), where no other axis has
+/// its length (a split names its axis by the product).
+fn column_axis_splits(spec: &FftSpec) -> Vec<ShapeChoices> {
+    let shape = &spec.shape;
+    let target = spec.planned_target();
+    let columns = &shape[..shape.len().saturating_sub(1)];
+    columns
+        .iter()
+        .filter(|&&n| shape.iter().filter(|&&m| m == n).count() == 1)
+        .filter_map(|&n| super::multipass::axis_split(n, spec.precision, target))
+        .map(|split| ShapeChoices {
+            split: Some(split),
+            ..ShapeChoices::default()
+        })
+        .collect()
 }
 
 /// Axes of more than one point.
@@ -407,6 +431,35 @@ mod tests {
             let all = candidates(&spec).unwrap();
             assert_eq!(all[0].plan, crate::plan::plan(&spec).unwrap());
         }
+    }
+
+    #[test]
+    fn one_pass_per_axis_candidates_split_long_column_axes() {
+        let spec = FftSpec::with_shape(&[8575, 14336])
+            .kind(crate::TransformKind::R2c)
+            .precision(Precision::F64)
+            .target(Target::H200);
+        let all = candidates(&spec).unwrap();
+        // The estimate: one pass for the columns of 8575, one for the rows.
+        assert_eq!(all[0].plan.passes.len(), 2);
+        let split = all
+            .iter()
+            .find(|c| c.choices.split.is_some())
+            .expect("a candidate splits the columns of 8575");
+        assert_eq!(
+            split
+                .choices
+                .split
+                .as_ref()
+                .unwrap()
+                .iter()
+                .product::<usize>(),
+            8575
+        );
+        assert_eq!(split.plan.passes.len(), 3);
+        // Columns a tile holds, and the rows, are not split.
+        let short = candidates(&FftSpec::with_shape(&[1024, 14336]).target(Target::H200)).unwrap();
+        assert!(short.iter().all(|c| c.choices.split.is_none()));
     }
 
     #[test]

@@ -551,6 +551,15 @@ pub fn column_limit(precision: Precision, target: &Target) -> usize {
     limit.min(max_size(precision))
 }
 
+/// The passes the four-step split gives an axis of `n` points that one
+/// pass could hold as well (what [`AxisPlan::split_axes`] plans for an
+/// axis one kernel does not hold), or `None` where `n` fits one column
+/// pass's tile anyway: a candidate for measured planning.
+pub(super) fn axis_split(n: usize, precision: Precision, target: &Target) -> Option<Vec<usize>> {
+    let longest = split_pass_limit(precision, column_limit(precision, target));
+    four_step(n, longest, MAX_STEPS_PER_AXIS).filter(|split| split.len() > 1)
+}
+
 /// The longest pass the four-step split of a complex axis takes, of
 /// columns at most `columns` long: in f64 at most [`F64_SPLIT_PASS_MAX`].
 fn split_pass_limit(precision: Precision, columns: usize) -> usize {
