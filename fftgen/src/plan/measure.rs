@@ -113,7 +113,7 @@ pub fn candidates(spec: &FftSpec) -> Result<Vec<Candidate>, Error> {
 }
 
 /// The four-step split of each axis but the last whose one pass is past a
-/// column tile ([`super::multipass::axis_split`]), where no other axis has
+/// column tile, in both orders ([`super::multipass::axis_split`]), where no other axis has
 /// its length (a split names its axis by the product).
 fn column_axis_splits(spec: &FftSpec) -> Vec<ShapeChoices> {
     let shape = &spec.shape;
@@ -123,6 +123,12 @@ fn column_axis_splits(spec: &FftSpec) -> Vec<ShapeChoices> {
         .iter()
         .filter(|&&n| shape.iter().filter(|&&m| m == n).count() == 1)
         .filter_map(|&n| super::multipass::axis_split(n, spec.precision, target))
+        // Both orders of the passes: which length runs first changes each
+        // pass's tile (49 x 175 ran 3% faster than 343 x 25 there).
+        .flat_map(|split| {
+            let reversed: Vec<usize> = split.iter().rev().copied().collect();
+            [split, reversed]
+        })
         .map(|split| ShapeChoices {
             split: Some(split),
             ..ShapeChoices::default()
