@@ -389,6 +389,27 @@ fn one_kernel_real_rows_compile_within_the_spill_limit() {
     }
 }
 
+/// f64 real rows past max_size planned over more threads than their FFT's
+/// own shape, where the register file's parts grant their words
+/// (fftgen/src/plan/real.rs `row_held_by_registers`): one kernel each way,
+/// compiled for sm_90 within [`common::MAX_SPILL_BYTES`].
+#[test]
+fn f64_real_rows_held_by_registers_compile_within_the_spill_limit() {
+    if !nvrtc() {
+        return;
+    }
+    for n in [12348, 14336, 18900, 20000, 22528] {
+        let spec = FftSpec::new(n)
+            .kind(TransformKind::R2c)
+            .precision(Precision::F64)
+            .target(Target::H200);
+        let plan = fftgen::plan::plan(&spec).unwrap();
+        assert_eq!(plan.passes.len(), 1, "{n}");
+        let generated = fftgen::generate(&spec, "tests/nvrtc_compile.rs").unwrap();
+        compile_source_for_sm_90(&generated.cuda_source, &format!("R2C {n} f64 on h200"));
+    }
+}
+
 #[test]
 fn multi_pass_and_multi_dimensional_plans() {
     if !nvrtc() {
