@@ -12,10 +12,10 @@
 //! ([`ShapeChoices`]): for a one-kernel transform the launch bound, the
 //! threads, other radix schedules (ranked by the fitted [`super::CostModel`]
 //! where the wisdom has one) and the exchange's shape; for a plan of several
-//! passes its splits and column I/O ([`super::variants`]), and for one pass
-//! per axis the column I/O and each long column axis split into passes. Choices the user
-//! made stay made: a candidate varies only what they left open. Plans
-//! through Bluestein take no choices, and measure only their estimate.
+//! passes its splits and column I/O ([`super::variants`]); for one pass per
+//! axis the column I/O and each long column axis split into passes. Choices
+//! the user made stay made: a candidate varies only what they left open.
+//! Plans through Bluestein take no choices, and measure only their estimate.
 
 use super::variants::{self, Dimension};
 use super::{ColumnIo, Plan, ScheduleFeatures, ShapeChoices, Wisdom};
@@ -113,8 +113,8 @@ pub fn candidates(spec: &FftSpec) -> Result<Vec<Candidate>, Error> {
 }
 
 /// The four-step split of each axis but the last whose one pass is past a
-/// column tile, in both orders ([`super::multipass::axis_split`]), where no other axis has
-/// its length (a split names its axis by the product).
+/// column tile ([`super::multipass::axis_split`]), in both orders, where no
+/// other axis has its length (a split names its axis by the product).
 fn column_axis_splits(spec: &FftSpec) -> Vec<ShapeChoices> {
     let shape = &spec.shape;
     let target = spec.planned_target();

@@ -320,7 +320,7 @@ pub fn command_line() -> String {
 fn parse_shape(text: &str) -> Result<(Shape, ShapeChoices), String> {
     let mut words = text.split_whitespace();
     let size = words.next().unwrap_or_default();
-    let n = fftgen_cli::shape::parse_shape(size.trim_end_matches(':')).map_err(|_| {
+    let shape = fftgen_cli::shape::parse_shape(size.trim_end_matches(':')).map_err(|_| {
         format!("`{text}` does not start with a size; give e.g. '2401 --radix 7,7,7,7'")
     })?;
     let command = ShapeChoices::augment_args(clap::Command::new("--shape").no_binary_name(true));
@@ -328,7 +328,7 @@ fn parse_shape(text: &str) -> Result<(Shape, ShapeChoices), String> {
         .try_get_matches_from(words)
         .map_err(|e| format!("in `{text}`: {}", e.render()))?;
     let choices = ShapeChoices::from_arg_matches(&matches).map_err(|e| e.to_string())?;
-    Ok((n, choices))
+    Ok((shape, choices))
 }
 
 #[cfg(test)]
