@@ -1413,6 +1413,9 @@ fn row_held_by_registers(
     let most = target.launchable_threads_per_block;
     let row = (fft_n.div_ceil(most).max(2)..=fft_n / 2)
         .filter(|values| fft_n % values == 0)
+        // The fewest values a thread of so many can hold must fit before
+        // the row is worth planning (a row of 8400 points takes 0.1 s).
+        .filter(|values| opt_in_resident(fft_n / values, 0, values + extra, precision, target) > 0)
         .map(|values| fft_n / values)
         .find_map(|threads| {
             let choices = ShapeChoices {
