@@ -1233,31 +1233,11 @@ fn fused_pass(
         true => opt_in_real_step_values(precision),
         false => REAL_STEP_VALUES,
     };
-    let holds_one_block = |pass: &Pass| {
-        opt_in_resident(
-            pass.threads_per_block,
-            pass.shared_bytes,
-            pass.values_per_thread + extra,
-            precision,
-            target,
-        ) > 0
-    };
-    if opt_in && !holds_one_block(&pass) {
-        // The model's row holds too many values beside the real step for
-        // even one block's registers; one over more threads may not.
-        match user.is_empty() {
-            true => match row_held_by_registers(spec, target, route, direction, extra) {
-                Some(held) => pass = held,
-                None => return Ok(None),
-            },
-            false => return Ok(None),
-        }
-    }
     let model = match opt_in {
         true => opt_in_resident,
         false => min_blocks_per_sm,
     };
-    let resident = |extra: usize| {
+    let resident = |pass: &Pass, extra: usize| {
         model(
             pass.threads_per_block,
             pass.shared_bytes,
@@ -1266,6 +1246,17 @@ fn fused_pass(
             target,
         )
     };
+    if opt_in && resident(&pass, extra) == 0 {
+        // The model's row holds too many values beside the real step for
+        // even one block's registers; one over more threads may not.
+        match user.is_empty() {
+            true => match row_held_by_registers(spec, target, fft_n, route, direction, extra) {
+                Some(held) => pass = held,
+                None => return Ok(None),
+            },
+            false => return Ok(None),
+        }
+    }
     let lean = |pass: &Pass, most: usize| {
         resident_by_value_words(
             pass.threads_per_block,
@@ -1290,9 +1281,10 @@ fn fused_pass(
         };
     if user.min_blocks_per_sm.is_none() {
         pass.min_blocks_per_sm = match pass.lanes {
-            super::LaneLayout::FftMajor => {
-                lone_f64(&pass, pass.min_blocks_per_sm.min(resident(extra)).max(1))
-            }
+            super::LaneLayout::FftMajor => lone_f64(
+                &pass,
+                pass.min_blocks_per_sm.min(resident(&pass, extra)).max(1),
+            ),
             // Lanes across FFTs walk both staged ends, whose code the C2C
             // shape's bound of one block leaves ptxas free to spend
             // registers on (H100 R2C 256: 107 registers, a quarter of the
@@ -1315,7 +1307,7 @@ fn fused_pass(
             // 676) and f64 C2C kernels with lanes along an FFT ptxas
             // spills hundreds of bytes there.
             super::LaneLayout::FftMinor => {
-                let bound = pass.min_blocks_per_sm.max(resident(0));
+                let bound = pass.min_blocks_per_sm.max(resident(&pass, 0));
                 let largest_radix = pass.radices().into_iter().max().unwrap_or(fft_n);
                 let lift = match precision {
                     Precision::F64 if largest_radix <= 11 => {
@@ -1380,9 +1372,9 @@ fn fused_pass(
     Ok(Some(pass))
 }
 
-/// The opt-in row FFT of a real axis (of `route`, in `direction`) over the
-/// most threads whose one block holds its values and `extra` values of the
-/// real step by the opt-in model ([`opt_in_resident`]), where the model's
+/// The opt-in row FFT of `fft_n` points of a real axis (of `route`, in
+/// `direction`) over the most threads whose one block holds its values and
+/// `extra` values of the real step by the opt-in model ([`opt_in_resident`]), where the model's
 /// thread count holds too many values a thread (f64 7168 as 14 values over
 /// 896 threads, not 8 over 1024) and the axis would take passes; taken
 /// where the register file's parts ([`Target::registers_per_thread`]) grant
@@ -1400,14 +1392,11 @@ fn fused_pass(
 fn row_held_by_registers(
     spec: &FftSpec,
     target: &Target,
+    fft_n: usize,
     route: RealRoute,
     direction: Direction,
     extra: usize,
 ) -> Option<Pass> {
-    let fft_n = match route {
-        RealRoute::HalfLength => spec.n() / 2,
-        RealRoute::FullLength | RealRoute::PairedRows => spec.n(),
-    };
     let precision = spec.precision;
     let dense = Access::dense(fft_n, Buffer::Input, Buffer::Output);
     let most = target.launchable_threads_per_block;
