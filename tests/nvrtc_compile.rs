@@ -411,6 +411,21 @@ fn f64_real_rows_held_by_registers_compile_within_the_spill_limit() {
 }
 
 #[test]
+fn odd_f64_real_rows_at_their_risen_bounds_compile_within_the_spill_limit() {
+    if !nvrtc() {
+        return;
+    }
+    for n in [3, 7, 9, 27, 55, 63, 99, 175, 189, 243] {
+        let spec = FftSpec::new(n)
+            .kind(TransformKind::R2c)
+            .precision(Precision::F64)
+            .target(Target::H200);
+        let generated = fftgen::generate(&spec, "tests/nvrtc_compile.rs").unwrap();
+        compile_source_for_sm_90(&generated.cuda_source, &format!("R2C {n} f64 on h200"));
+    }
+}
+
+#[test]
 fn multi_pass_and_multi_dimensional_plans() {
     if !nvrtc() {
         return;

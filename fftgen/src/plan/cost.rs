@@ -110,6 +110,28 @@ impl CostModel {
             .sum()
     }
 
+    /// Predicted time of `passes` run one after another, over a copy's of
+    /// one pass's bytes: the sum of each pass's prediction. It ranks plans
+    /// of as many passes (the splits of an axis, plan/multipass.rs and
+    /// plan/real.rs).
+    pub fn passes_time<'a>(
+        &self,
+        passes: impl IntoIterator<Item = &'a super::Pass>,
+        warp_size: usize,
+    ) -> f64 {
+        passes
+            .into_iter()
+            .map(|pass| {
+                self.predict(&ScheduleFeatures::of(
+                    &pass.radices(),
+                    pass.threads_per_fft * pass.ffts_per_block,
+                    pass.min_blocks_per_sm,
+                    warp_size,
+                ))
+            })
+            .sum()
+    }
+
     /// The least-squares fit of `samples` (features, time over the copy's),
     /// or `None` where they do not determine the coefficients (fewer
     /// samples than coefficients, or features that do not vary).

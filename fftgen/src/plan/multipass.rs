@@ -18,9 +18,10 @@
 use super::access::{Access, Column, StepTwiddle, StepTwiddleForm};
 use super::fused_axes::FusedAxes;
 use super::pass_planner::{max_size, plan_fused_pass, plan_pass};
-use super::split::four_step;
+use super::split::{self, four_step};
 use super::{ColumnIo, Pass, Plan, ShapeChoices, Twiddles, Wisdom};
 use crate::{Buffer, Error, FftSpec, Layout, Placement, Precision, Target};
+use std::collections::BTreeMap;
 
 /// Most passes one axis may take (three reach 2^30 with 1024-point passes).
 const MAX_STEPS_PER_AXIS: usize = 3;
@@ -160,49 +161,137 @@ pub(super) fn plan_axes(
         column_io,
         columns,
     };
-    let (steps, axis_factors) = axis_plan.split_axes(choices, axes, split_axis)?;
-    let pass_choices = spec.choices.one_kernel_only();
-    if !pass_choices.is_empty() {
-        return Err(Error::ChoiceNeedsOneKernel {
-            choice: pass_choices.to_string(),
-            shape: shape.clone(),
-            passes: steps.len(),
-        });
-    }
-
-    // Some assignment always exists: the scratch buffer between any two
-    // passes (in its two regions where `scratch_only`).
-    let buffers = choose_buffers(&steps, spec.placement, scratch_only).ok_or(Error::TooLarge {
-        n: spec.n(),
-        precision,
-        max: columns * columns,
-    })?;
-    let step_twiddles = choices.step_twiddles;
-    let io = PassIo {
-        column_io,
-        step_twiddles,
+    let build = |splits: &BTreeMap<usize, Vec<usize>>| -> Result<Plan, Error> {
+        let (steps, axis_factors) = axis_plan.split_axes(choices, axes, split_axis, splits)?;
+        axis_plan.plan_steps_of(choices, steps, axis_factors, scratch_only, wisdom)
     };
-    let passes = plan_steps(spec, target, io, &steps, &buffers, &layouts, wisdom)?;
-    let uses_scratch = buffers
-        .iter()
-        .any(|&(r, w)| r == Buffer::Scratch || w == Buffer::Scratch);
-    Ok(Plan {
-        n: spec.points(),
-        shape: shape.clone(),
-        kind: crate::TransformKind::C2c,
-        precision,
-        directions: spec.directions.clone(),
-        normalization: spec.normalization,
-        placement: spec.placement,
-        input_layout: layouts.input,
-        output_layout: layouts.output,
-        scratch_elements: if uses_scratch { spec.points() } else { 0 },
-        axis_factors,
-        column_io,
-        passes,
-        inverse_passes: Vec::new(),
-        normalization_points: None,
-    })
+    let mut splits = BTreeMap::new();
+    let mut plan = build(&splits)?;
+    // The axes the planner split in three passes, each in turn: the split
+    // the fitted model predicts fastest among those of three. On the H200
+    // (cuFFT/ours, most even -> ranked): 69672960 0.99 -> 1.38x,
+    // 105131520 1.00 -> 1.13x, f64 4336640 1.12 -> 1.33x. Among splits in
+    // two passes the ranking lost at 7 of 12 shapes (f64 9240 2.02 ->
+    // 1.84x, 13230 1.60 -> 1.29x; f32 1852200 1.14 -> 1.05x) and gained at
+    // 5 (f64 1944000 0.70 -> 0.93x): two keep the most even
+    // (docs/bench/h200_ab_modelled_splits_f64_rows.log).
+    let owned_wisdom = match wisdom {
+        Some(_) => None,
+        None => Wisdom::for_spec(spec.wisdom.as_deref()).ok(),
+    };
+    let model = wisdom
+        .or(owned_wisdom.as_deref())
+        .and_then(|w| w.model(target));
+    let planner_split = |plan: &Plan, axis: usize| {
+        split_axis != Some(axis) && plan.axis_factors[axis].len() == RANKED_SPLIT_PASSES
+    };
+    for &axis in axes {
+        let Some(model) = model.filter(|_| planner_split(&plan, axis)) else {
+            continue;
+        };
+        let factors = plan.axis_factors[axis].clone();
+        let longest = split_pass_limit(precision, columns);
+        let time = |plan: &Plan| model.passes_time(&plan.passes, target.warp_size);
+        let mut best = (time(&plan), factors.clone());
+        for split in split::splits(shape[axis], longest, factors.len())
+            .into_iter()
+            .filter(|split| *split != factors && comparable(split, &factors))
+            .take(RANKED_SPLITS)
+        {
+            splits.insert(axis, split.clone());
+            let Ok(candidate) = build(&splits) else {
+                continue;
+            };
+            let modelled = time(&candidate);
+            if modelled < best.0 * (1.0 - SPLIT_MARGIN) {
+                best = (modelled, split);
+                plan = candidate;
+            }
+        }
+        splits.insert(axis, best.1);
+    }
+    Ok(plan)
+}
+
+/// The passes of a complex axis's split that the model ranks.
+const RANKED_SPLIT_PASSES: usize = 3;
+
+/// Most splits of one axis the model ranks beside the most even one (the
+/// most even first): each is a plan of its passes, which cold planning
+/// pays for.
+pub(super) const RANKED_SPLITS: usize = 12;
+
+/// Whether the model ranks `split` against the most even split `even`:
+/// where its longest pass is at most 1.5 times as long. The model, fitted
+/// to one-kernel FFTs of thousands of points, sees a pass's stages and
+/// threads but not its column tile: it preferred 280 x 33 to 105 x 88
+/// (fewer stages), whose 33-point pass reads columns in narrow tiles.
+pub(super) fn comparable(split: &[usize], even: &[usize]) -> bool {
+    2 * split[0] <= 3 * even[0]
+}
+
+/// How much faster the model must predict another split than the most even
+/// one to take it: within this the two rank as equal.
+pub(super) const SPLIT_MARGIN: f64 = 0.01;
+
+impl AxisPlan<'_> {
+    /// The plan of `steps` (the splits `axis_factors` gives), its buffers
+    /// chosen and each step's pass planned.
+    fn plan_steps_of(
+        &self,
+        choices: &ShapeChoices,
+        steps: Vec<Step>,
+        axis_factors: Vec<Vec<usize>>,
+        scratch_only: bool,
+        wisdom: Option<&Wisdom>,
+    ) -> Result<Plan, Error> {
+        let (spec, target, layouts) = (self.spec, self.target, self.layouts);
+        let (shape, precision, column_io, columns) =
+            (&spec.shape, spec.precision, self.column_io, self.columns);
+        let pass_choices = spec.choices.one_kernel_only();
+        if !pass_choices.is_empty() {
+            return Err(Error::ChoiceNeedsOneKernel {
+                choice: pass_choices.to_string(),
+                shape: shape.clone(),
+                passes: steps.len(),
+            });
+        }
+
+        // Some assignment always exists: the scratch buffer between any two
+        // passes (in its two regions where `scratch_only`).
+        let buffers =
+            choose_buffers(&steps, spec.placement, scratch_only).ok_or(Error::TooLarge {
+                n: spec.n(),
+                precision,
+                max: columns * columns,
+            })?;
+        let step_twiddles = choices.step_twiddles;
+        let io = PassIo {
+            column_io,
+            step_twiddles,
+        };
+        let passes = plan_steps(spec, target, io, &steps, &buffers, &layouts, wisdom)?;
+        let uses_scratch = buffers
+            .iter()
+            .any(|&(r, w)| r == Buffer::Scratch || w == Buffer::Scratch);
+        Ok(Plan {
+            n: spec.points(),
+            shape: shape.clone(),
+            kind: crate::TransformKind::C2c,
+            precision,
+            directions: spec.directions.clone(),
+            normalization: spec.normalization,
+            placement: spec.placement,
+            input_layout: layouts.input.clone(),
+            output_layout: layouts.output.clone(),
+            scratch_elements: if uses_scratch { spec.points() } else { 0 },
+            axis_factors,
+            column_io,
+            passes,
+            inverse_passes: Vec::new(),
+            normalization_points: None,
+        })
+    }
 }
 
 /// The layouts of the three buffers a pass may read or write.
@@ -280,13 +369,15 @@ impl AxisPlan<'_> {
     /// the user's split on `split_axis`; else one pass wherever the target
     /// plans the whole axis as one kernel (rows or columns, in the opt-in
     /// shared memory where it is granted: one read and one write of the
-    /// data instead of two or three); else the four-step split into passes
-    /// of at most `columns` points.
+    /// data instead of two or three); else the split `splits` names for
+    /// the axis, or the four-step split into passes of at most `columns`
+    /// points.
     fn split_axes(
         &self,
         choices: &ShapeChoices,
         axes: &[usize],
         split_axis: Option<usize>,
+        splits: &BTreeMap<usize, Vec<usize>>,
     ) -> Result<(Vec<Step>, Vec<Vec<usize>>), Error> {
         let (shape, precision) = (&self.spec.shape, self.spec.precision);
         let mut steps = Vec::new();
@@ -311,6 +402,7 @@ impl AxisPlan<'_> {
             let factors = match (split_axis == Some(axis), &choices.split) {
                 (true, Some(split)) => split.clone(),
                 _ if self.one_pass_plans(axis) => vec![shape[axis]],
+                _ if splits.contains_key(&axis) => splits[&axis].clone(),
                 _ => {
                     let longest = split_pass_limit(precision, self.columns);
                     four_step(shape[axis], longest, MAX_STEPS_PER_AXIS).ok_or_else(|| {
@@ -929,6 +1021,42 @@ mod tests {
             bounds(&portable, built_in),
             bounds(&portable, &Wisdom::none())
         );
+    }
+
+    #[test]
+    fn three_pass_splits_are_the_ones_the_model_predicts_fastest() {
+        let model = Wisdom::built_in().model(&Target::H200).unwrap();
+        let n = 69672960;
+        let spec = FftSpec::new(n).target(Target::H200);
+        let chosen = crate::plan::plan(&spec).unwrap();
+        assert_eq!(chosen.axis_factors[0], vec![512, 405, 336]);
+        let time = |plan: &Plan| model.passes_time(&plan.passes, 32);
+        let longest = column_limit(Precision::F32, &Target::H200);
+        let even = four_step(n, longest, 3).unwrap();
+        assert_ne!(even, chosen.axis_factors[0]);
+        let ranked: Vec<_> = split::splits(n, longest, 3)
+            .into_iter()
+            .filter(|split| comparable(split, &even))
+            .take(RANKED_SPLITS + 1)
+            .collect();
+        assert!(ranked.len() > 2 && ranked.contains(&even));
+        for split in ranked {
+            let by_hand = spec.clone().choices(ShapeChoices {
+                split: Some(split.clone()),
+                ..ShapeChoices::default()
+            });
+            let candidate = crate::plan::plan(&by_hand).unwrap();
+            assert!(time(&chosen) <= time(&candidate) + 1e-12, "{split:?}");
+        }
+        // Two passes keep the most even split: f64 9240 as 105 x 88.
+        let f64_9240 = FftSpec::new(9240)
+            .precision(Precision::F64)
+            .target(Target::H200);
+        let plan = crate::plan::plan(&f64_9240).unwrap();
+        assert_eq!(plan.axis_factors[0], vec![105, 88]);
+        // Without a model the most even split stands.
+        let plan = crate::plan::plan_with_wisdom(&spec, &Wisdom::none()).unwrap();
+        assert_eq!(plan.axis_factors[0], even);
     }
 
     #[test]

@@ -20,6 +20,7 @@
 use super::access::{Access, Column};
 use super::bluestein::needs_bluestein;
 use super::choices::ShapeChoices;
+use super::multipass::{comparable, RANKED_SPLITS, SPLIT_MARGIN};
 use super::pass_planner::{
     fits_one_kernel, max_size, min_blocks_per_sm, opt_in_resident, plan_real_row_pass,
     resident_by_value_words,
@@ -711,8 +712,12 @@ impl RealAxis {
                 let columns = super::multipass::column_limit(spec.precision, target);
                 // The reals enter one pass and the half spectrum leaves
                 // another: a row one kernel cannot hold takes two at least.
-                match super::split::four_step(n, columns.min(n - 1).max(2), 3) {
-                    Some(split) if split.len() >= 2 => split,
+                let longest = columns.min(n - 1).max(2);
+                match super::split::four_step(n, longest, 3) {
+                    Some(split) if split.len() >= 2 => {
+                        let layouts = (real_layout, half_layout);
+                        fastest_full_length_split(spec, target, wisdom, split, longest, layouts)
+                    }
                     _ => four_step(n, (n - 1).max(2), 3, spec.precision)?,
                 }
             }
@@ -757,6 +762,62 @@ impl RealAxis {
         }
     }
 }
+
+/// Of the splits of the real axis's full-length FFT into as many passes as
+/// `even` (the most even, passes of at most `longest` points), the one the
+/// fitted model predicts fastest over both directions: `even` unless
+/// another is predicted faster by more than [`SPLIT_MARGIN`]. On the H200
+/// (cuFFT/ours R2C / C2R, most even -> ranked): f64 4322241 0.85 / 0.74 ->
+/// 1.01 / 0.88x (2079 x 2079 -> 2541 x 1701), 62015625 0.73 / 0.62 -> 0.73
+/// / 0.69x; f32 196875 1.29 / 1.23 -> 1.32 / 1.28x, 255879 1.23 / 1.14 ->
+/// 1.30 / 1.26x (docs/bench/h200_ab_modelled_splits_f64_rows.log). Fitted
+/// to f32 one-kernel schedules, the model also ranked the f64 C2C splits of
+/// 2737800 in the order they ran (1352 x 2025 2.30 ms, 1690 x 1620 2.71,
+/// 1560 x 1755 3.04, docs/bench/h200_variants_2069_misses.log).
+fn fastest_full_length_split(
+    spec: &FftSpec,
+    target: &Target,
+    wisdom: &Wisdom,
+    even: Vec<usize>,
+    longest: usize,
+    (real_layout, half_layout): (&Layout, &Layout),
+) -> Vec<usize> {
+    let Some(model) = wisdom.model(target) else {
+        return even;
+    };
+    let time = |split: &[usize]| -> Option<f64> {
+        let ends = [
+            (Direction::Forward, real_layout, half_layout),
+            (Direction::Inverse, half_layout, real_layout),
+        ];
+        ends.into_iter()
+            .try_fold(0.0, |sum, (direction, from, to)| {
+                let from = (Slot::Input, from);
+                let to = (Slot::Output, to);
+                let passes = full_length_passes(spec, target, split, direction, from, to).ok()?;
+                Some(sum + model.passes_time(passes.iter().map(|r| &r.pass), target.warp_size))
+            })
+    };
+    let Some(mut best) = time(&even).map(|t| (t, even.clone())) else {
+        return even;
+    };
+    let n = even.iter().product();
+    for split in super::split::splits(n, longest, even.len())
+        .into_iter()
+        .filter(|split| *split != even && comparable(split, &even))
+        .take(RANKED_SPLITS)
+    {
+        if let Some(t) = time(&split).filter(|&t| t < best.0 * (1.0 - SPLIT_MARGIN)) {
+            best = (t, split);
+        }
+    }
+    best.1
+}
+
+/// Complex values beside an f64 row's own that the registers of its rising
+/// launch bound hold: the real step's pair (R2C 14, whose 7 values rose to
+/// 21 blocks without them, spilled 64 bytes in 40 registers).
+const F64_RISING_ROW_STEP_VALUES: usize = 2;
 
 /// The fused pass of the real axis in `direction` (`forward` or `inverse`),
 /// its rows read from `from` and written to `to`: pairs of reals (half
@@ -1310,9 +1371,28 @@ fn fused_pass(
                 let bound = pass.min_blocks_per_sm.max(resident(&pass, 0));
                 let largest_radix = pass.radices().into_iter().max().unwrap_or(fft_n);
                 let lift = match precision {
-                    Precision::F64 if largest_radix <= 11 => {
-                        lean(&pass, if bound == 1 { 3 } else { 4 })
-                    }
+                    // Paired rows (odd lengths) of few values, whose static
+                    // bound is four blocks or more, rise as f32 rows do, to every block
+                    // their values' words leave registers for. On the
+                    // H200 (cuFFT/ours R2C / C2R): 55 (15 values, 7 -> 12
+                    // blocks) 0.81 / 1.19 -> 0.95 / 1.34, 27 (9 values,
+                    // 11 -> 16) 0.77 / 0.93 -> 0.84 / 1.01
+                    // (docs/bench/h200_variants_2069_misses.log). The
+                    // split's pair of values counts beside them: without,
+                    // R2C 14 spilled 64 bytes at 21 blocks (40 registers).
+                    Precision::F64 if largest_radix <= 11 => match bound {
+                        1 => lean(&pass, 3),
+                        2 | 3 => lean(&pass, 4),
+                        _ if route != RealRoute::PairedRows => lean(&pass, 4),
+                        _ => resident_by_value_words(
+                            pass.threads_per_block,
+                            pass.shared_bytes,
+                            pass.values_per_thread + F64_RISING_ROW_STEP_VALUES,
+                            precision,
+                            target,
+                            target.max_blocks_per_sm,
+                        ),
+                    },
                     Precision::F64 => lone_f64(&pass, bound),
                     Precision::F32
                         if reads_half_spectra_as_one_run(&pass, route, direction, precision) =>
@@ -1636,6 +1716,40 @@ mod tests {
 
     fn r2c(shape: &[usize]) -> FftSpec {
         FftSpec::with_shape(shape).kind(TransformKind::R2c)
+    }
+
+    #[test]
+    fn odd_f64_rows_of_few_values_rise_to_the_blocks_their_registers_hold() {
+        let bound = |n: usize| {
+            let spec = FftSpec::new(n)
+                .kind(TransformKind::R2c)
+                .precision(Precision::F64)
+                .target(Target::H200);
+            crate::plan::plan(&spec).unwrap().passes[0].min_blocks_per_sm
+        };
+        // 9 values a thread: 36 words, the real step's pair and 20 more in
+        // 64 registers; 15 values in 88.
+        assert_eq!(bound(27), 16);
+        assert_eq!(bound(55), 11);
+        // Even rows (half length) keep the bound of four at most above the
+        // static model's: 22 as 11 complex values.
+        assert_eq!(bound(22), 9);
+    }
+
+    #[test]
+    fn long_odd_real_axes_take_the_split_the_model_predicts_fastest() {
+        let spec = FftSpec::new(4322241)
+            .kind(TransformKind::R2c)
+            .precision(Precision::F64)
+            .target(Target::H200);
+        let lengths = |spec: &FftSpec| -> Vec<usize> {
+            let plan = crate::plan::plan(spec).unwrap();
+            plan.passes.iter().map(|p| p.n).collect()
+        };
+        assert_eq!(lengths(&spec), vec![2541, 1701]);
+        let plan = crate::plan::plan_with_wisdom(&spec, &Wisdom::none()).unwrap();
+        let even: Vec<usize> = plan.passes.iter().map(|p| p.n).collect();
+        assert_eq!(even, vec![2079, 2079]);
     }
 
     #[test]

@@ -43,6 +43,32 @@ fn balanced(n: usize, max_len: usize, factors: usize) -> Option<Vec<usize>> {
     best
 }
 
+/// Every split of `n` into exactly `factors` factors of at most `max_len`
+/// (each >= 2 and 31-smooth), each no longer than the one before, most
+/// even first (by the largest factor): the splits a cost model may rank
+/// against [`four_step`]'s, whose passes hold tiles of the same width.
+pub fn splits(n: usize, max_len: usize, factors: usize) -> Vec<Vec<usize>> {
+    if factors == 1 {
+        return match n <= max_len && n >= 2 && is_smooth(n) {
+            true => vec![vec![n]],
+            false => Vec::new(),
+        };
+    }
+    let mut out = Vec::new();
+    for first in divisors(n).into_iter().filter(|&d| d >= 2 && d <= max_len) {
+        if !is_smooth(first) || n / first > first.saturating_pow(factors as u32 - 1) {
+            continue;
+        }
+        for mut rest in splits(n / first, first, factors - 1) {
+            let mut split = vec![first];
+            split.append(&mut rest);
+            out.push(split);
+        }
+    }
+    out.sort_by_key(|split| split[0]);
+    out
+}
+
 /// Every divisor of `n`, ascending (n is 31-smooth, so it has few).
 fn divisors(n: usize) -> Vec<usize> {
     let mut small = Vec::new();
@@ -77,5 +103,26 @@ mod tests {
         let f = four_step(3usize.pow(10), 1536, 3).unwrap();
         assert_eq!(f.iter().product::<usize>(), 3usize.pow(10));
         assert_eq!(four_step(1 << 30, 1024, 2), None);
+    }
+
+    #[test]
+    fn splits_list_every_even_enough_factorization_most_even_first() {
+        assert_eq!(
+            splits(1 << 20, 2048, 2),
+            vec![vec![1024, 1024], vec![2048, 512]]
+        );
+        let all = splits(2737800, 2048, 2);
+        assert_eq!(all[0], four_step(2737800, 2048, 2).unwrap());
+        assert!(all.contains(&vec![2025, 1352]));
+        assert!(all
+            .iter()
+            .all(|s| s.len() == 2 && s[0] >= s[1] && s[0] * s[1] == 2737800));
+        assert!(splits(1 << 30, 1024, 2).is_empty());
+        // 37 is no radix: no split holds it.
+        assert!(splits(37 * 64, 2048, 2).is_empty());
+        for split in splits(1 << 27, 1024, 3) {
+            assert!(split[0] >= split[1] && split[1] >= split[2]);
+            assert_eq!(split.iter().product::<usize>(), 1 << 27);
+        }
     }
 }
