@@ -72,10 +72,15 @@ pub fn candidates(spec: &FftSpec) -> Result<Vec<Candidate>, Error> {
             near
         }
         [_] => Vec::new(),
-        // An axis in several passes: its other splits and column I/O.
-        passes if passes.len() > axes(spec) => variants::split_candidates(&estimate, target)
+        // An axis in several passes: the splits the model ranks fastest,
+        // then its other splits and column I/O.
+        passes if passes.len() > axes(spec) => modelled_splits(spec, &estimate, &wisdom)
             .into_iter()
-            .skip(1)
+            .chain(
+                variants::split_candidates(&estimate, target)
+                    .into_iter()
+                    .skip(1),
+            )
             .collect(),
         // One pass per axis, fewer than any split gives: the columns' I/O,
         // then each column axis past a tile of 32-byte runs in two or three
@@ -135,6 +140,55 @@ fn column_axis_splits(spec: &FftSpec) -> Vec<ShapeChoices> {
         })
         .collect()
 }
+
+/// Other splits of the estimate's axis of most passes into as many, the
+/// [`MOST_SPLITS`] the fitted model predicts fastest, where the spec names
+/// no split: the planner takes the model's pick among three passes, and
+/// keeps the most even split of two, where the model ranked wrong as often
+/// as right (docs/design/planning.md); timing decides there (H200: f64
+/// 2737800 as 1352 x 2025 ran 1.03x cuFFT, the estimate's 1690 x 1620
+/// 0.82x, docs/bench/h200_variants_2069_misses.log).
+fn modelled_splits(spec: &FftSpec, estimate: &Plan, wisdom: &Wisdom) -> Vec<ShapeChoices> {
+    let target = spec.planned_target();
+    let (Some(model), None) = (wisdom.model(target), &spec.choices.split) else {
+        return Vec::new();
+    };
+    let Some(planned) = estimate
+        .axis_factors
+        .iter()
+        .filter(|factors| factors.len() > 1)
+        .max_by_key(|factors| factors.len())
+    else {
+        return Vec::new();
+    };
+    let n: usize = planned.iter().product();
+    let longest = super::multipass::column_limit(spec.precision, target);
+    let mut ranked: Vec<(f64, ShapeChoices)> = super::split::splits(n, longest, planned.len())
+        .into_iter()
+        .filter(|split| split != planned && super::multipass::comparable(split, planned))
+        .take(super::multipass::RANKED_SPLITS)
+        .filter_map(|split| {
+            let choices = ShapeChoices {
+                split: Some(split),
+                ..ShapeChoices::default()
+            };
+            let plan = super::plan_with_wisdom(&spec.clone().choices(choices.clone()), wisdom);
+            Some((
+                model.passes_time(&plan.ok()?.passes, target.warp_size),
+                choices,
+            ))
+        })
+        .collect();
+    ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+    ranked
+        .into_iter()
+        .take(MOST_SPLITS)
+        .map(|(_, c)| c)
+        .collect()
+}
+
+/// Splits the fitted model ranks that a measurement of several passes tries.
+const MOST_SPLITS: usize = 3;
 
 /// Axes of more than one point.
 fn axes(spec: &FftSpec) -> usize {
@@ -466,6 +520,37 @@ mod tests {
         // Columns a tile holds, and the rows, are not split.
         let short = candidates(&FftSpec::with_shape(&[1024, 14336]).target(Target::H200)).unwrap();
         assert!(short.iter().all(|c| c.choices.split.is_none()));
+    }
+
+    #[test]
+    fn split_axes_are_measured_first_in_the_splits_the_model_ranks_fastest() {
+        let spec = FftSpec::new(2737800)
+            .precision(Precision::F64)
+            .target(Target::H200);
+        let all = candidates(&spec).unwrap();
+        // Two passes keep the most even split; the model's three fastest
+        // others come next, fastest first.
+        assert_eq!(all[0].plan.axis_factors[0], vec![1690, 1620]);
+        let model = Wisdom::built_in().model(&Target::H200).unwrap();
+        let time = |plan: &Plan| model.passes_time(&plan.passes, 32);
+        let next: Vec<&Candidate> = all[1..=MOST_SPLITS].iter().collect();
+        assert!(next.iter().all(|c| c.choices.split.is_some()));
+        assert!(next
+            .windows(2)
+            .all(|w| time(&w[0].plan) <= time(&w[1].plan)));
+        assert!(time(&next[0].plan) < time(&all[0].plan));
+        assert!(next
+            .iter()
+            .any(|c| c.choices.split == Some(vec![2025, 1352])));
+        // A split by hand stays as given.
+        let by_hand = spec.choices(ShapeChoices {
+            split: Some(vec![1620, 1690]),
+            ..ShapeChoices::default()
+        });
+        let all = candidates(&by_hand).unwrap();
+        assert!(all
+            .iter()
+            .all(|c| c.choices.split == Some(vec![1620, 1690])));
     }
 
     #[test]

@@ -162,25 +162,18 @@ fn candidates_lines(spec: &FftSpec, plan: &Plan) {
     }
     let estimate = ShapeChoices::pinned_plan(plan);
     let target = spec.planned_target();
-    // The one-kernel model's time over the copy's, where the wisdom holds
-    // one for this target and precision.
+    // The fitted model's time over the copy's: of a one-kernel schedule
+    // where the wisdom holds a model for this target and precision, and of
+    // a plan of several passes, whose splits it ranks in either precision.
     let model = Wisdom::for_spec(spec.wisdom.as_deref())
         .ok()
-        .and_then(|wisdom| wisdom.model(target).cloned())
-        .filter(|model| model.precision == spec.precision);
-    let modelled = |plan: &Plan| match (&model, plan.passes.as_slice()) {
-        (Some(model), [pass]) => {
-            let features = fftgen::plan::ScheduleFeatures::of(
-                &pass.radices(),
-                pass.threads_per_block,
-                pass.min_blocks_per_sm,
-                target.warp_size,
-            );
-            format!(
-                ", modelled {:.2}x the copy's time",
-                model.predict(&features)
-            )
-        }
+        .and_then(|wisdom| wisdom.model(target).cloned());
+    let modelled = |plan: &Plan| match (&model, plan.passes.len()) {
+        (Some(model), 1) if model.precision != spec.precision => String::new(),
+        (Some(model), _) => format!(
+            ", modelled {:.2}x the copy's time",
+            model.passes_time(&plan.passes, target.warp_size)
+        ),
         _ => String::new(),
     };
     println!(
