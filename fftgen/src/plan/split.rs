@@ -13,43 +13,16 @@ pub fn four_step(n: usize, max_len: usize, max_factors: usize) -> Option<Vec<usi
     if n <= max_len {
         return Some(vec![n]);
     }
-    (2..=max_factors).find_map(|factors| balanced(n, max_len, factors))
-}
-
-/// The split of `n` into exactly `factors` factors of at most `max_len`
-/// (each >= 2 and 31-smooth) with the smallest largest factor, the largest
-/// first.
-fn balanced(n: usize, max_len: usize, factors: usize) -> Option<Vec<usize>> {
-    if factors == 1 {
-        return (n <= max_len && n >= 2).then(|| vec![n]);
-    }
-    let mut best: Option<Vec<usize>> = None;
-    for first in divisors(n).into_iter().filter(|&d| d >= 2 && d <= max_len) {
-        if !is_smooth(first) {
-            continue;
-        }
-        // The rest must fit the remaining factors at all.
-        if n / first > max_len.saturating_pow(factors as u32 - 1) {
-            continue;
-        }
-        if let Some(mut rest) = balanced(n / first, max_len.min(first), factors - 1) {
-            let mut candidate = vec![first];
-            candidate.append(&mut rest);
-            if best.as_ref().is_none_or(|b| candidate[0] < b[0]) {
-                best = Some(candidate);
-            }
-        }
-    }
-    best
+    (2..=max_factors).find_map(|factors| splits(n, max_len, factors).into_iter().next())
 }
 
 /// Every split of `n` into exactly `factors` factors of at most `max_len`
-/// (each >= 2 and 31-smooth), each no longer than the one before, most
-/// even first (by the largest factor): the splits a cost model may rank
-/// against [`four_step`]'s, whose passes hold tiles of the same width.
+/// (each >= 2, all but the last 31-smooth), each no longer than the one
+/// before, most even first (by the largest factor): [`four_step`] takes
+/// the first, and a cost model may rank the others against it.
 pub fn splits(n: usize, max_len: usize, factors: usize) -> Vec<Vec<usize>> {
     if factors == 1 {
-        return match n <= max_len && n >= 2 && is_smooth(n) {
+        return match n <= max_len && n >= 2 {
             true => vec![vec![n]],
             false => Vec::new(),
         };
@@ -118,8 +91,6 @@ mod tests {
             .iter()
             .all(|s| s.len() == 2 && s[0] >= s[1] && s[0] * s[1] == 2737800));
         assert!(splits(1 << 30, 1024, 2).is_empty());
-        // 37 is no radix: no split holds it.
-        assert!(splits(37 * 64, 2048, 2).is_empty());
         for split in splits(1 << 27, 1024, 3) {
             assert!(split[0] >= split[1] && split[1] >= split[2]);
             assert_eq!(split.iter().product::<usize>(), 1 << 27);
