@@ -192,25 +192,44 @@ pub(super) fn plan_axes(
         let factors = plan.axis_factors[axis].clone();
         let longest = split_pass_limit(precision, columns);
         let time = |plan: &Plan| model.passes_time(&plan.passes, target.warp_size);
-        let mut best = (time(&plan), factors.clone());
-        for split in split::splits(shape[axis], longest, factors.len())
-            .into_iter()
-            .filter(|split| *split != factors && comparable(split, &factors))
-            .take(RANKED_SPLITS)
-        {
-            splits.insert(axis, split.clone());
-            let Ok(candidate) = build(&splits) else {
-                continue;
-            };
-            let modelled = time(&candidate);
-            if modelled < best.0 * (1.0 - SPLIT_MARGIN) {
-                best = (modelled, split);
-                plan = candidate;
-            }
-        }
-        splits.insert(axis, best.1);
+        let even = (factors, time(&plan), plan);
+        let (split, fastest) = fastest_split(shape[axis], longest, even, |split| {
+            splits.insert(axis, split.to_vec());
+            let candidate = build(&splits).ok()?;
+            Some((time(&candidate), candidate))
+        });
+        plan = fastest;
+        splits.insert(axis, split);
     }
     Ok(plan)
+}
+
+/// Of the most even split of `n` into passes of at most `longest` points
+/// (`even`: the split, its modelled time and what planning it gave) and up
+/// to [`RANKED_SPLITS`] others into as many passes whose longest is
+/// [`comparable`], the one `time` predicts fastest, with what planning it
+/// gave: `even` unless another is predicted faster by more than
+/// [`SPLIT_MARGIN`]. `time` is `None` for a split that does not plan.
+pub(super) fn fastest_split<T>(
+    n: usize,
+    longest: usize,
+    even: (Vec<usize>, f64, T),
+    mut time: impl FnMut(&[usize]) -> Option<(f64, T)>,
+) -> (Vec<usize>, T) {
+    let (even, even_time, planned) = even;
+    let mut best = (even_time, even.clone(), planned);
+    for split in split::splits(n, longest, even.len())
+        .into_iter()
+        .filter(|split| *split != even && comparable(split, &even))
+        .take(RANKED_SPLITS)
+    {
+        if let Some((t, planned)) = time(&split) {
+            if t < best.0 * (1.0 - SPLIT_MARGIN) {
+                best = (t, split, planned);
+            }
+        }
+    }
+    (best.1, best.2)
 }
 
 /// The passes of a complex axis's split that the model ranks.
@@ -232,7 +251,7 @@ pub(super) fn comparable(split: &[usize], even: &[usize]) -> bool {
 
 /// How much faster the model must predict another split than the most even
 /// one to take it: within this the two rank as equal.
-pub(super) const SPLIT_MARGIN: f64 = 0.01;
+const SPLIT_MARGIN: f64 = 0.01;
 
 impl AxisPlan<'_> {
     /// The plan of `steps` (the splits `axis_factors` gives), its buffers

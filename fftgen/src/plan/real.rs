@@ -20,7 +20,7 @@
 use super::access::{Access, Column};
 use super::bluestein::needs_bluestein;
 use super::choices::ShapeChoices;
-use super::multipass::{comparable, RANKED_SPLITS, SPLIT_MARGIN};
+use super::multipass::fastest_split;
 use super::pass_planner::{
     fits_one_kernel, max_size, min_blocks_per_sm, opt_in_resident, plan_real_row_pass,
     resident_by_value_words,
@@ -765,13 +765,13 @@ impl RealAxis {
 
 /// Of the splits of the real axis's full-length FFT into as many passes as
 /// `even` (the most even, passes of at most `longest` points), the one the
-/// fitted model predicts fastest over both directions: `even` unless
-/// another is predicted faster by more than [`SPLIT_MARGIN`]. On the H200
-/// (cuFFT/ours R2C / C2R, most even -> ranked): f64 4322241 0.85 / 0.74 ->
-/// 1.01 / 0.88x (2079 x 2079 -> 2541 x 1701), 62015625 0.73 / 0.62 -> 0.73
-/// / 0.69x; f32 196875 1.29 / 1.23 -> 1.32 / 1.28x, 255879 1.23 / 1.14 ->
-/// 1.30 / 1.26x (docs/bench/h200_ab_modelled_splits_f64_rows.log). Fitted
-/// to f32 one-kernel schedules, the model also ranked the f64 C2C splits of
+/// fitted model predicts fastest over both directions, as [`fastest_split`]
+/// ranks them. On the H200 (cuFFT/ours R2C / C2R, most even -> ranked): f64
+/// 4322241 0.85 / 0.74 -> 1.01 / 0.88x (2079 x 2079 -> 2541 x 1701),
+/// 62015625 0.73 / 0.62 -> 0.73 / 0.69x; f32 196875 1.29 / 1.23 -> 1.32 /
+/// 1.28x, 255879 1.23 / 1.14 -> 1.30 / 1.26x
+/// (docs/bench/h200_ab_modelled_splits_f64_rows.log). Fitted to f32
+/// one-kernel schedules, the model also ranked the f64 C2C splits of
 /// 2737800 in the order they ran (1352 x 2025 2.30 ms, 1690 x 1620 2.71,
 /// 1560 x 1755 3.04, docs/bench/h200_variants_2069_misses.log).
 fn fastest_full_length_split(
@@ -798,20 +798,14 @@ fn fastest_full_length_split(
                 Some(sum + model.passes_time(passes.iter().map(|r| &r.pass), target.warp_size))
             })
     };
-    let Some(mut best) = time(&even).map(|t| (t, even.clone())) else {
+    let Some(even_time) = time(&even) else {
         return even;
     };
     let n = even.iter().product();
-    for split in super::split::splits(n, longest, even.len())
-        .into_iter()
-        .filter(|split| *split != even && comparable(split, &even))
-        .take(RANKED_SPLITS)
-    {
-        if let Some(t) = time(&split).filter(|&t| t < best.0 * (1.0 - SPLIT_MARGIN)) {
-            best = (t, split);
-        }
-    }
-    best.1
+    fastest_split(n, longest, (even, even_time, ()), |split| {
+        Some((time(split)?, ()))
+    })
+    .0
 }
 
 /// Complex values beside an f64 row's own that the registers of its rising
