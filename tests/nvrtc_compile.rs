@@ -399,15 +399,25 @@ fn f64_real_rows_held_by_registers_compile_within_the_spill_limit() {
         return;
     }
     for n in [12348, 14336, 18900, 20000, 22528] {
-        let spec = FftSpec::new(n)
-            .kind(TransformKind::R2c)
-            .precision(Precision::F64)
-            .target(Target::H200);
+        let spec = f64_r2c_on_h200(n);
         let plan = fftgen::plan::plan(&spec).unwrap();
         assert_eq!(plan.passes.len(), 1, "{n}");
-        let generated = fftgen::generate(&spec, "tests/nvrtc_compile.rs").unwrap();
-        compile_source_for_sm_90(&generated.cuda_source, &format!("R2C {n} f64 on h200"));
+        compile_f64_r2c_on_h200(&spec, n);
     }
+}
+
+/// An f64 R2C of `n` points planned for the H200.
+fn f64_r2c_on_h200(n: usize) -> FftSpec {
+    FftSpec::new(n)
+        .kind(TransformKind::R2c)
+        .precision(Precision::F64)
+        .target(Target::H200)
+}
+
+/// Compiles `spec` (an f64 R2C of `n` on the H200) for sm_90.
+fn compile_f64_r2c_on_h200(spec: &FftSpec, n: usize) {
+    let generated = fftgen::generate(spec, "tests/nvrtc_compile.rs").unwrap();
+    compile_source_for_sm_90(&generated.cuda_source, &format!("R2C {n} f64 on h200"));
 }
 
 #[test]
@@ -416,12 +426,7 @@ fn odd_f64_real_rows_at_their_risen_bounds_compile_within_the_spill_limit() {
         return;
     }
     for n in [3, 7, 9, 27, 55, 63, 99, 175, 189, 243] {
-        let spec = FftSpec::new(n)
-            .kind(TransformKind::R2c)
-            .precision(Precision::F64)
-            .target(Target::H200);
-        let generated = fftgen::generate(&spec, "tests/nvrtc_compile.rs").unwrap();
-        compile_source_for_sm_90(&generated.cuda_source, &format!("R2C {n} f64 on h200"));
+        compile_f64_r2c_on_h200(&f64_r2c_on_h200(n), n);
     }
 }
 

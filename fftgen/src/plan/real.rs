@@ -1715,10 +1715,7 @@ mod tests {
     #[test]
     fn odd_f64_rows_of_few_values_rise_to_the_blocks_their_registers_hold() {
         let bound = |n: usize| {
-            let spec = FftSpec::new(n)
-                .kind(TransformKind::R2c)
-                .precision(Precision::F64)
-                .target(Target::H200);
+            let spec = r2c(&[n]).precision(Precision::F64).target(Target::H200);
             crate::plan::plan(&spec).unwrap().passes[0].min_blocks_per_sm
         };
         // 9 values a thread: 36 words, the real step's pair and 20 more in
@@ -1732,8 +1729,7 @@ mod tests {
 
     #[test]
     fn long_odd_real_axes_take_the_split_the_model_predicts_fastest() {
-        let spec = FftSpec::new(4322241)
-            .kind(TransformKind::R2c)
+        let spec = r2c(&[4322241])
             .precision(Precision::F64)
             .target(Target::H200);
         let lengths = |spec: &FftSpec| -> Vec<usize> {
