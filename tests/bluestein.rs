@@ -204,6 +204,46 @@ fn a_prime_factor_runs_alone_after_the_smooth_ones() {
     assert!(!split(&spec(&[2, 20148, 3], c2c, Precision::F32)).1);
 }
 
+/// The prime factors past 31 run alone also where they are several
+/// (24272 = 16 x 37 x 41: Bluestein's algorithm over 1517) and along a
+/// strided axis at as many kernels as over the whole axis, where the rest
+/// is more than 2 points (1825x10 f64: 25, then 73; 1234x20 f64, the rest
+/// 2, keeps Bluestein's algorithm over the whole axis): on PoCL within
+/// tolerance, C2C and R2C, and their H200 kernels compile for sm_90.
+#[test]
+fn several_prime_factors_and_strided_axes_run_alone() {
+    let alone = |spec: &FftSpec, m: usize, p: usize| {
+        let plan = fftgen::plan::plan(spec).unwrap();
+        plan.passes.windows(2).any(|pair| {
+            pair[0].n == m
+                && pair[0].step_twiddle.is_some()
+                && pair[1].chirp.is_some_and(|chirp| chirp.n == p)
+        })
+    };
+    // PoCL runs the portable target's plans (no opt-in memory); sm_90
+    // compiles the H200's.
+    let c2c = TransformKind::C2c;
+    let several = spec(&[24272], c2c, Precision::F32);
+    for spec in [several.clone(), several.clone().target(Target::H200)] {
+        assert!(alone(&spec, 16, 37 * 41));
+    }
+    check_spec_on_pocl(&several, 1, ORIGIN);
+    compile_for_sm_90(&several.target(Target::H200), ORIGIN);
+    let h200 = spec(&[53631], c2c, Precision::F32).target(Target::H200);
+    assert!(alone(&h200, 9, 59 * 101));
+    compile_for_sm_90(&h200, ORIGIN);
+    for kind in [c2c, TransformKind::R2c] {
+        let strided = spec(&[1825, 10], kind, Precision::F64);
+        for spec in [strided.clone(), strided.clone().target(Target::H200)] {
+            assert!(alone(&spec, 25, 73), "{kind:?}");
+        }
+        check_spec_on_pocl(&strided, 2, ORIGIN);
+        compile_for_sm_90(&strided.target(Target::H200), ORIGIN);
+    }
+    let rest_of_two = spec(&[1234, 20], c2c, Precision::F64).target(Target::H200);
+    assert!(!alone(&rest_of_two, 2, 617));
+}
+
 #[test]
 fn bluestein_kernels_compile_for_sm_90_without_spilling() {
     if !nvrtc() {

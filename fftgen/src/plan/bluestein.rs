@@ -299,10 +299,19 @@ pub fn routes(plan: &Plan) -> Vec<String> {
                     "axis {axis} ({n}): Stockham radix passes (its prime factors are at most 31)"
                 );
             }
-            let why = format!(
-                "the prime factor {} is no radix",
-                prime_factors(n).last().expect("n >= 2 has a prime factor")
-            );
+            let mut beyond = prime_factors(n);
+            beyond.retain(|&f| !is_smooth(f));
+            beyond.dedup();
+            let why = match beyond.as_slice() {
+                [one] => format!("the prime factor {one} is no radix"),
+                many => format!(
+                    "the prime factors {} are no radix",
+                    many.iter()
+                        .map(|f| f.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
             // An even real axis whose reals pair up: the FFT of N / 2.
             let pairs = plan.kind == TransformKind::R2c
                 && axis + 1 == plan.shape.len()
@@ -313,7 +322,7 @@ pub fn routes(plan: &Plan) -> Vec<String> {
             };
             // The prime factor alone ([`prime_factor_alone`]) after the
             // FFTs of the rest.
-            let p = *prime_factors(n).last().expect("n >= 2 has a prime factor");
+            let p = beyond_radices(n);
             let (length, route, alone) = match AxisRoute::of(&plan.passes, length) {
                 Some(route) => (length, route, String::new()),
                 None => match AxisRoute::of(&plan.passes, p).filter(|_| p < length) {
@@ -1130,12 +1139,24 @@ fn complex_axes(
         )?;
         // Where the FFTs of M over the whole axis take passes, the prime
         // factor alone runs in fewer kernels; where they take one kernel
-        // each, it lost (H100, 12x2525 1.33 -> 0.73x cuFFT).
-        if axis_passes.len() > 2 {
-            if let Some((split, split_end)) =
-                prime_factor_alone(spec, target, wisdom, axis, at, to, base, steps)?
-                    .filter(|(split, _)| split.len() < axis_passes.len())
-            {
+        // each, it lost (H100, 12x2525 1.33 -> 0.73x cuFFT). Along a
+        // strided axis it wins at as many kernels, where m (n over the
+        // prime factors) is not 2: there the FFTs of M over the whole
+        // axis are lone blocks reading a few bytes of each row. On the
+        // H200 (cuFFT/ours) f64 1825x10 0.63 -> 1.35x, 4070x33 0.83 ->
+        // 1.43x, 1945x650 0.61 -> 0.89x, R2C 1825x10 0.63 -> 1.31x; f64
+        // 1234x20 (m = 2) 0.91 -> 0.81x
+        // (docs/bench/h200_ab_strided_bluestein_long_columns.log).
+        let n = spec.shape[axis];
+        let strided =
+            spec.shape[axis + 1..].iter().product::<usize>() > 1 && n / beyond_radices(n) > 2;
+        if axis_passes.len() > 2 || strided {
+            if let Some((split, split_end)) = prime_factor_alone(
+                spec, target, wisdom, axis, at, to, base, steps,
+            )?
+            .filter(|(split, _)| {
+                split.len() < axis_passes.len() || (strided && split.len() == axis_passes.len())
+            }) {
                 (axis_passes, end) = (split, split_end);
             }
         }
@@ -1159,7 +1180,7 @@ fn complex_axes(
     Ok((passes, extent))
 }
 
-/// The passes of `axis` (n = m p points, p its one prime factor past 31,
+/// The passes of `axis` (n = m p points, p its prime factors past 31,
 /// m 31-smooth and one kernel's) from `from` into `to` as two steps of
 /// seed 001's four-step: the FFTs of m with the four-step twiddle on their
 /// stores, into `to` ([`super::multipass::first_step`]); then Bluestein's
@@ -1188,12 +1209,9 @@ fn prime_factor_alone(
     steps: Steps,
 ) -> Result<Option<(Vec<Pass>, usize)>, Error> {
     let n = spec.shape[axis];
-    let p = *prime_factors(n)
-        .last()
-        .expect("an axis of more than one point");
+    let p = beyond_radices(n);
     let m = n / p;
-    let fits =
-        m >= 2 && m % p != 0 && is_smooth(m) && m <= super::pass_planner::max_size(spec.precision);
+    let fits = m >= 2 && m <= super::pass_planner::max_size(spec.precision);
     // The first step writes apart from what it reads: into `to`, or where
     // `to` is what it reads, into the workspace (then empty), which
     // Bluestein's algorithm reads from.
@@ -1241,6 +1259,15 @@ fn prime_factor_alone(
     let mut passes = vec![first];
     passes.extend(bluestein);
     Ok(Some((passes, end)))
+}
+
+/// The product of `n`'s prime factors that no radix covers (with their
+/// multiplicity): n over it is smooth.
+fn beyond_radices(n: usize) -> usize {
+    prime_factors(n)
+        .into_iter()
+        .filter(|&f| !is_smooth(f))
+        .product()
 }
 
 /// `spec`'s shape and `layout` with `axis` seen as p x m (point k0 + m r'

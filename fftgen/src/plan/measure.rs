@@ -73,9 +73,11 @@ pub fn candidates(spec: &FftSpec) -> Result<Vec<Candidate>, Error> {
         }
         [_] => Vec::new(),
         // An axis in several passes: the splits the model ranks fastest,
-        // then its other splits and column I/O.
+        // the one pass of a long f64 column, then its other splits and
+        // column I/O.
         passes if passes.len() > axes(spec) => modelled_splits(spec, &estimate, &wisdom)
             .into_iter()
+            .chain(column_axis_splits(spec))
             .chain(
                 variants::split_candidates(&estimate, target)
                     .into_iter()
@@ -118,8 +120,9 @@ pub fn candidates(spec: &FftSpec) -> Result<Vec<Candidate>, Error> {
 }
 
 /// The four-step split of each axis but the last whose one pass is past a
-/// column tile ([`super::multipass::axis_split`]), in both orders, where no
-/// other axis has its length (a split names its axis by the product).
+/// column tile ([`super::multipass::axis_split`]), in both orders, and the
+/// one pass (which the estimate splits where its tile is narrow), where no other axis has
+/// its length (a split names its axis by the product).
 fn column_axis_splits(spec: &FftSpec) -> Vec<ShapeChoices> {
     let shape = &spec.shape;
     let target = spec.planned_target();
@@ -132,7 +135,8 @@ fn column_axis_splits(spec: &FftSpec) -> Vec<ShapeChoices> {
         // pass's tile (49 x 175 ran 3% faster than 343 x 25 there).
         .flat_map(|split| {
             let reversed: Vec<usize> = split.iter().rev().copied().collect();
-            [split, reversed]
+            let whole = vec![split.iter().product()];
+            [split, reversed, whole]
         })
         .map(|split| ShapeChoices {
             split: Some(split),
@@ -494,29 +498,32 @@ mod tests {
     }
 
     #[test]
-    fn one_pass_per_axis_candidates_split_long_column_axes() {
+    fn narrow_columns_are_split_and_their_one_pass_is_a_candidate() {
         let spec = FftSpec::with_shape(&[8575, 14336])
             .kind(crate::TransformKind::R2c)
             .precision(Precision::F64)
             .target(Target::H200);
         let all = candidates(&spec).unwrap();
-        // The estimate: one pass for the columns of 8575, one for the rows.
-        assert_eq!(all[0].plan.passes.len(), 2);
-        let split = all
+        // The estimate: the columns of 8575 in two passes, the rows in one.
+        assert_eq!(all[0].plan.passes.len(), 3);
+        assert_eq!(all[0].plan.axis_factors[0].iter().product::<usize>(), 8575);
+        let whole = all
             .iter()
-            .find(|c| c.choices.split.is_some())
-            .expect("a candidate splits the columns of 8575");
-        assert_eq!(
-            split
-                .choices
-                .split
-                .as_ref()
-                .unwrap()
-                .iter()
-                .product::<usize>(),
-            8575
-        );
-        assert_eq!(split.plan.passes.len(), 3);
+            .find(|c| c.choices.split == Some(vec![8575]))
+            .expect("a candidate computes the columns of 8575 in one pass");
+        assert_eq!(whole.plan.passes.len(), 2);
+        // Columns of 5000 f32 points fill a 32-byte tile in one pass, the
+        // estimate; their split is a candidate.
+        let f32_spec = FftSpec::with_shape(&[5000, 14336])
+            .kind(crate::TransformKind::R2c)
+            .target(Target::H200);
+        let all = candidates(&f32_spec).unwrap();
+        assert_eq!(all[0].plan.passes.len(), 2);
+        assert!(all.iter().any(|c| c
+            .choices
+            .split
+            .as_ref()
+            .is_some_and(|s| s.len() == 2 && s.iter().product::<usize>() == 5000)));
         // Columns a tile holds, and the rows, are not split.
         let short = candidates(&FftSpec::with_shape(&[1024, 14336]).target(Target::H200)).unwrap();
         assert!(short.iter().all(|c| c.choices.split.is_none()));

@@ -420,7 +420,9 @@ impl AxisPlan<'_> {
             }
             let factors = match (split_axis == Some(axis), &choices.split) {
                 (true, Some(split)) => split.clone(),
-                _ if self.one_pass_plans(axis) => vec![shape[axis]],
+                _ if self.one_pass_plans(axis) && !self.narrow_column(axis) => {
+                    vec![shape[axis]]
+                }
                 _ if splits.contains_key(&axis) => splits[&axis].clone(),
                 _ => {
                     let longest = split_pass_limit(precision, self.columns);
@@ -512,6 +514,33 @@ impl AxisPlan<'_> {
     fn one_pass_plans(&self, axis: usize) -> bool {
         let n = self.spec.shape[axis];
         n <= self.columns || self.plans_from_every_buffer(&Step::of_axis(axis, &[n], 0))
+    }
+
+    /// Whether `axis` is a column whose one pass, though it plans, holds
+    /// a tile narrower than a 32-byte run of each row (past about 6200
+    /// points in f32 two columns a block, past 4096 in f64 one): the
+    /// planner splits it into passes of full tiles, which read and write
+    /// the data once more and still win. On the H200 (cuFFT/ours, one pass
+    /// -> split) f64 12000x32 0.72 -> 1.34x, 8192x64 0.73 -> 1.01x,
+    /// 8575x14336 C2R 0.72 -> 1.05x, 5120x42x3 R2C 0.78 -> 0.94x; f32
+    /// 350x11000x50 R2C 0.84 -> 1.28x, 10000x1000 0.83 -> 1.06x
+    /// (docs/bench/h200_ab_strided_bluestein_long_columns.log). `--split N`
+    /// keeps one pass.
+    fn narrow_column(&self, axis: usize) -> bool {
+        let shape = &self.spec.shape;
+        if shape[axis] <= self.columns || shape[axis + 1..].iter().product::<usize>() == 1 {
+            return false;
+        }
+        let step = Step::of_axis(axis, &[shape[axis]], 0);
+        let shapes = ShapeChoices {
+            column_io: Some(self.column_io),
+            ..ShapeChoices::default()
+        };
+        let (access, _) = step_access(&step, shape, Buffer::Input, Buffer::Output, |buffer| {
+            self.layouts.of_buffer(buffer)
+        });
+        step.plan_pass(self.spec.precision, &shapes, self.target, &access)
+            .is_ok_and(|pass| pass.ffts_per_block * self.spec.precision.complex_bytes() < 32)
     }
 
     /// Whether the pass of `step` plans reading and writing each buffer.

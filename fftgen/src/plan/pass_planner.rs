@@ -1651,7 +1651,9 @@ pub(super) fn min_blocks_per_sm(
     let budget =
         |blocks: usize| target.registers_per_sm / (blocks * warp_threads) / granule * granule;
     let need = registers_needed(values, precision);
-    (1..=wanted.min(fit))
+    // A block of a few threads (a user's --ffts-per-block) would want more
+    // blocks than an SM holds.
+    (1..=wanted.min(fit).min(target.max_blocks_per_sm))
         .rev()
         .find(|&blocks| budget(blocks) >= need.min(target.max_registers_per_thread))
         .unwrap_or(1)
@@ -1662,6 +1664,28 @@ mod tests {
     use super::*;
     use crate::plan::{plan, LaneLayout};
     use crate::FftSpec;
+
+    #[test]
+    fn blocks_of_few_threads_ask_no_more_blocks_than_an_sm_holds() {
+        for target in [Target::H100, Target::H200] {
+            for threads in [1, 2, 8, 32] {
+                let bound = min_blocks_per_sm(threads, 64, 3, Precision::F32, &target);
+                assert!(bound <= target.max_blocks_per_sm, "{threads}: {bound}");
+            }
+            // R2C of 3, two FFTs a block: two threads (was refused as a bug).
+            for precision in [Precision::F32, Precision::F64] {
+                let spec = FftSpec::new(3)
+                    .kind(crate::TransformKind::R2c)
+                    .precision(precision)
+                    .target(target.clone())
+                    .choices(crate::plan::ShapeChoices {
+                        ffts_per_block: Some(2),
+                        ..Default::default()
+                    });
+                plan(&spec).unwrap();
+            }
+        }
+    }
 
     #[test]
     fn tile_strides_spread_a_warp_over_the_banks() {
