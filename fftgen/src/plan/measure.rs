@@ -73,7 +73,7 @@ pub fn candidates(spec: &FftSpec) -> Result<Vec<Candidate>, Error> {
         }
         [_] => Vec::new(),
         // An axis in several passes: the splits the model ranks fastest,
-        // the one pass of a long f64 column, then its other splits and
+        // the one pass of a narrow column, then its other splits and
         // column I/O.
         passes if passes.len() > axes(spec) => modelled_splits(spec, &estimate, &wisdom)
             .into_iter()
@@ -120,9 +120,9 @@ pub fn candidates(spec: &FftSpec) -> Result<Vec<Candidate>, Error> {
 }
 
 /// The four-step split of each axis but the last whose one pass is past a
-/// column tile ([`super::multipass::axis_split`]), in both orders, and the
-/// one pass (which the estimate splits where its tile is narrow), where no other axis has
-/// its length (a split names its axis by the product).
+/// column tile ([`super::multipass::axis_split`]), in both orders, and its
+/// one pass (which the estimate splits where that tile is narrow), where
+/// no other axis has its length (a split names its axis by the product).
 fn column_axis_splits(spec: &FftSpec) -> Vec<ShapeChoices> {
     let shape = &spec.shape;
     let target = spec.planned_target();
