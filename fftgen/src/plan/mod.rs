@@ -16,6 +16,7 @@ pub mod fused_axes;
 pub mod invariants;
 pub mod measure;
 pub mod multipass;
+pub mod one_kernel;
 pub mod padding;
 pub mod pass_planner;
 pub mod radix;
