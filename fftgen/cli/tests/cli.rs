@@ -103,6 +103,31 @@ fn plan_prints_the_table() {
     }
 }
 
+/// A column one pass plans but the planner splits says why, and how to
+/// keep one pass; `--split N` does.
+#[test]
+fn plan_says_why_a_narrow_column_is_split() {
+    let args = [
+        "plan",
+        "--n",
+        "12000x32",
+        "--precision",
+        "f64",
+        "--target",
+        "h200",
+    ];
+    let text = String::from_utf8_lossy(&fftgen(&args).stdout).to_string();
+    assert!(text.contains("passes per axis: 120 x 100, 32"), "{text}");
+    assert!(
+        text.contains("axis 0 (12000) split though one pass plans it (`--split 12000`)"),
+        "{text}"
+    );
+    let whole = fftgen(&[&args[..], &["--split", "12000"]].concat());
+    let text = String::from_utf8_lossy(&whole.stdout).to_string();
+    assert!(text.contains("passes per axis: 12000, 32"), "{text}");
+    assert!(!text.contains("split though one pass"), "{text}");
+}
+
 #[test]
 fn bad_input_is_one_line_and_exit_code_2() {
     let cases: [(&[&str], &str); 9] = [

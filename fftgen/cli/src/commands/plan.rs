@@ -308,6 +308,9 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
             plan.column_io
         );
     }
+    for line in narrow_column_lines(&spec, &plan) {
+        println!("{line}");
+    }
     match plan.kind {
         TransformKind::C2c => {
             for (index, pass) in plan.passes.iter().enumerate() {
@@ -324,6 +327,36 @@ pub fn run(args: PlanArgs) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// Why a column that one pass plans was split: its one pass would read
+/// under 32 bytes of each row (`multipass.rs`, `narrow_column`). For each
+/// split column whose length no later axis has (a split by hand names the
+/// last axis of its length), where the spec names no split.
+fn narrow_column_lines(spec: &FftSpec, plan: &Plan) -> Vec<String> {
+    if spec.choices.split.is_some() {
+        return Vec::new();
+    }
+    let shape = &plan.shape;
+    let last = shape.iter().rposition(|&n| n > 1).unwrap_or(0);
+    (0..last)
+        .filter(|&axis| plan.axis_factors[axis].len() > 1)
+        .filter(|&axis| !shape[axis + 1..].contains(&shape[axis]))
+        .filter_map(|axis| {
+            let n = shape[axis];
+            let whole = spec.clone().choices(ShapeChoices {
+                split: Some(vec![n]),
+                ..ShapeChoices::default()
+            });
+            let one_pass = fftgen::plan::plan(&whole).ok()?;
+            (one_pass.axis_factors[axis] == [n]).then(|| {
+                format!(
+                    "axis {axis} ({n}) split though one pass plans it (`--split {n}`): that pass \
+                     reads under 32 bytes of each row, which lost to the split where measured"
+                )
+            })
+        })
+        .collect()
 }
 
 /// `1 pass(es)`, or for `r2c` each direction's count.
