@@ -532,32 +532,28 @@ impl AxisPlan<'_> {
             return false;
         }
         let step = Step::of_axis(axis, &[shape[axis]], 0);
-        let shapes = ShapeChoices {
-            column_io: Some(self.column_io),
-            ..ShapeChoices::default()
-        };
-        let (access, _) = step_access(&step, shape, Buffer::Input, Buffer::Output, |buffer| {
-            self.layouts.of_buffer(buffer)
-        });
-        step.plan_pass(self.spec.precision, &shapes, self.target, &access)
+        self.planned_pass(&step, Buffer::Input, Buffer::Output)
             .is_ok_and(|pass| pass.ffts_per_block * self.spec.precision.complex_bytes() < 32)
     }
 
     /// Whether the pass of `step` plans reading and writing each buffer.
     fn plans_from_every_buffer(&self, step: &Step) -> bool {
+        [Buffer::Input, Buffer::Output, Buffer::Scratch]
+            .into_iter()
+            .all(|buffer| self.planned_pass(step, buffer, buffer).is_ok())
+    }
+
+    /// The planner's pass of `step` from `reads` to `writes`, with the
+    /// plan's column I/O and no other choice.
+    fn planned_pass(&self, step: &Step, reads: Buffer, writes: Buffer) -> Result<Pass, Error> {
         let shapes = ShapeChoices {
             column_io: Some(self.column_io),
             ..ShapeChoices::default()
         };
-        [Buffer::Input, Buffer::Output, Buffer::Scratch]
-            .into_iter()
-            .all(|reads| {
-                let (access, _) = step_access(step, &self.spec.shape, reads, reads, |buffer| {
-                    self.layouts.of_buffer(buffer)
-                });
-                step.plan_pass(self.spec.precision, &shapes, self.target, &access)
-                    .is_ok()
-            })
+        let (access, _) = step_access(step, &self.spec.shape, reads, writes, |buffer| {
+            self.layouts.of_buffer(buffer)
+        });
+        step.plan_pass(self.spec.precision, &shapes, self.target, &access)
     }
 }
 
