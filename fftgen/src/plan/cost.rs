@@ -160,6 +160,68 @@ impl CostModel {
     }
 }
 
+/// Coefficients of the model of whole plans, fitted on one GPU model: a
+/// plan's time over a copy of one pass's bytes is the sum over its passes
+/// of a cost per pass, per stage, per unit of thread scarcity (more so in
+/// f64) and per pass that reads or writes a tile of columns. Fitted to the
+/// plans of a random sample (`scripts/fit_passes.py`), it ranks the splits
+/// of an axis into as many passes, which the one-kernel model, blind to
+/// columns and fitted to FFTs of thousands of points in one kernel, ranked
+/// wrong at as many shapes as right (plan/multipass.rs).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct PlanModel {
+    /// The precision whose plans it ranks: in f32 its picks ran slower
+    /// than the most even split at six shapes of six
+    /// (docs/bench/h200_ab_plan_model.log).
+    pub precision: Precision,
+    pub per_pass: f64,
+    pub per_stage: f64,
+    pub per_thread_scarcity: f64,
+    /// Added to `per_thread_scarcity` in f64 passes.
+    pub per_f64_thread_scarcity: f64,
+    pub per_column_pass: f64,
+    /// The measurements it was fitted to, and how well it ranked the
+    /// plans it was not fitted to.
+    #[serde(default)]
+    pub evidence: Vec<String>,
+}
+
+impl Eq for PlanModel {}
+
+impl PlanModel {
+    /// Predicted time of `passes` of `precision` over a copy of one pass's
+    /// bytes, on SMs of warps of `warp_size` threads.
+    pub fn plan_time<'a>(
+        &self,
+        passes: impl IntoIterator<Item = &'a super::Pass>,
+        precision: Precision,
+        warp_size: usize,
+    ) -> f64 {
+        let scarcity_cost = self.per_thread_scarcity
+            + match precision {
+                Precision::F64 => self.per_f64_thread_scarcity,
+                _ => 0.0,
+            };
+        passes
+            .into_iter()
+            .map(|pass| {
+                let features = ScheduleFeatures::of(
+                    &pass.radices(),
+                    pass.threads_per_block,
+                    pass.min_blocks_per_sm,
+                    warp_size,
+                );
+                let column = [pass.io, pass.output_io].contains(&super::GlobalIo::ColumnTile);
+                self.per_pass
+                    + self.per_stage * features.stages
+                    + scarcity_cost * features.thread_scarcity
+                    + if column { self.per_column_pass } else { 0.0 }
+            })
+            .sum()
+    }
+}
+
 /// The solution of the 3x3 system `augmented` (each row its three
 /// coefficients and its right-hand side), if it is not singular.
 fn solve(mut augmented: [[f64; 4]; 3]) -> Option<[f64; 3]> {
@@ -225,5 +287,41 @@ mod tests {
         }
         // Too few samples determine nothing.
         assert!(CostModel::fit(Precision::F32, &samples[..2]).is_none());
+    }
+
+    #[test]
+    fn the_plan_model_sums_its_passes() {
+        let model = PlanModel {
+            precision: Precision::F64,
+            per_pass: 1.0,
+            per_stage: 0.25,
+            per_thread_scarcity: 0.5,
+            per_f64_thread_scarcity: 0.25,
+            per_column_pass: 0.5,
+            evidence: Vec::new(),
+        };
+        let spec = crate::FftSpec::new(1944000)
+            .precision(Precision::F64)
+            .target(crate::Target::H200);
+        let plan = crate::plan::plan(&spec).unwrap();
+        let expected: f64 = plan
+            .passes
+            .iter()
+            .map(|pass| {
+                let resident =
+                    pass.min_blocks_per_sm.max(1) * pass.threads_per_block.div_ceil(32) * 32;
+                let column = [pass.io, pass.output_io].contains(&crate::plan::GlobalIo::ColumnTile);
+                1.0 + 0.25 * pass.stages.len() as f64
+                    + 0.75 * 1024.0 / resident as f64
+                    + if column { 0.5 } else { 0.0 }
+            })
+            .sum();
+        let predicted = model.plan_time(&plan.passes, Precision::F64, 32);
+        assert!(
+            (predicted - expected).abs() < 1e-12,
+            "{predicted} against {expected}"
+        );
+        // In f32 the f64 scarcity term drops out.
+        assert!(model.plan_time(&plan.passes, Precision::F32, 32) < predicted);
     }
 }

@@ -146,17 +146,17 @@ fn column_axis_splits(spec: &FftSpec) -> Vec<ShapeChoices> {
 }
 
 /// Other splits of the estimate's axis of most passes into as many, the
-/// [`MOST_SPLITS`] the fitted model predicts fastest, where the spec names
-/// no split: the planner takes the model's pick among three passes, and
-/// keeps the most even split of two, where the model ranked wrong as often
-/// as right (docs/design/planning.md); timing decides there (H200: f64
+/// [`MOST_SPLITS`] the planner's ranking ([`super::multipass::SplitRanking`])
+/// predicts fastest, where the spec names no split: timing decides where
+/// the model ranks wrong (H200: f64
 /// 2737800 as 1352 x 2025 ran 1.03x cuFFT, the estimate's 1690 x 1620
 /// 0.82x, docs/bench/h200_variants_2069_misses.log).
 fn modelled_splits(spec: &FftSpec, estimate: &Plan, wisdom: &Wisdom) -> Vec<ShapeChoices> {
     let target = spec.planned_target();
-    let (Some(model), None) = (wisdom.model(target), &spec.choices.split) else {
+    let ranking = super::multipass::SplitRanking::of(Some(wisdom), target, spec.precision);
+    if matches!(ranking, super::multipass::SplitRanking::None) || spec.choices.split.is_some() {
         return Vec::new();
-    };
+    }
     let Some(planned) = estimate
         .axis_factors
         .iter()
@@ -177,10 +177,7 @@ fn modelled_splits(spec: &FftSpec, estimate: &Plan, wisdom: &Wisdom) -> Vec<Shap
                 ..ShapeChoices::default()
             };
             let plan = super::plan_with_wisdom(&spec.clone().choices(choices.clone()), wisdom);
-            Some((
-                model.passes_time(&plan.ok()?.passes, target.warp_size),
-                choices,
-            ))
+            Some((ranking.time(&plan.ok()?.passes), choices))
         })
         .collect();
     ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -535,11 +532,13 @@ mod tests {
             .precision(Precision::F64)
             .target(Target::H200);
         let all = candidates(&spec).unwrap();
-        // Two passes keep the most even split; the model's three fastest
-        // others come next, fastest first.
+        // The model ranks no other split 5% faster than the most even; its
+        // three fastest others come next, fastest first.
         assert_eq!(all[0].plan.axis_factors[0], vec![1690, 1620]);
-        let model = Wisdom::built_in().model(&Target::H200).unwrap();
-        let time = |plan: &Plan| model.passes_time(&plan.passes, 32);
+        let wisdom = Wisdom::built_in();
+        let ranking =
+            super::super::multipass::SplitRanking::of(Some(&wisdom), &Target::H200, Precision::F64);
+        let time = |plan: &Plan| ranking.time(&plan.passes);
         let next: Vec<&Candidate> = all[1..=MOST_SPLITS].iter().collect();
         assert!(next.iter().all(|c| c.choices.split.is_some()));
         assert!(next

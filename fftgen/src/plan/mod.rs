@@ -26,7 +26,7 @@ pub mod real_step;
 pub mod wisdom;
 
 pub use choices::ShapeChoices;
-pub use cost::{CostModel, ScheduleFeatures};
+pub use cost::{CostModel, PlanModel, ScheduleFeatures};
 pub use decompose::{plan, plan_with_wisdom};
 pub use fused_axes::{FusedAxes, RowStrides};
 pub use padding::{Padding, PaddingSearch};

@@ -19,7 +19,7 @@ use super::access::{Access, Column, StepTwiddle, StepTwiddleForm};
 use super::fused_axes::FusedAxes;
 use super::pass_planner::{max_size, plan_fused_pass, plan_pass};
 use super::split::{self, four_step};
-use super::{ColumnIo, Pass, Plan, ShapeChoices, Twiddles, Wisdom};
+use super::{ColumnIo, CostModel, Pass, Plan, PlanModel, ShapeChoices, Twiddles, Wisdom};
 use crate::{Buffer, Error, FftSpec, Layout, Placement, Precision, Target};
 use std::collections::BTreeMap;
 
@@ -167,53 +167,105 @@ pub(super) fn plan_axes(
     };
     let mut splits = BTreeMap::new();
     let mut plan = build(&splits)?;
-    // The axes the planner split in three passes, each in turn: the split
-    // the fitted model predicts fastest among those of three. On the H200
-    // (cuFFT/ours, most even -> ranked): 69672960 0.99 -> 1.38x,
-    // 105131520 1.00 -> 1.13x, f64 4336640 1.12 -> 1.33x. Among splits in
-    // two passes the ranking lost at 7 of 12 shapes (f64 9240 2.02 ->
-    // 1.84x, 13230 1.60 -> 1.29x; f32 1852200 1.14 -> 1.05x) and gained at
-    // 5 (f64 1944000 0.70 -> 0.93x): two keep the most even
-    // (docs/bench/h200_ab_modelled_splits_f64_rows.log).
     let owned_wisdom = match wisdom {
         Some(_) => None,
         None => Wisdom::for_spec(spec.wisdom.as_deref()).ok(),
     };
-    let model = wisdom
-        .or(owned_wisdom.as_deref())
-        .and_then(|w| w.model(target));
-    let planner_split = |plan: &Plan, axis: usize| {
-        split_axis != Some(axis) && plan.axis_factors[axis].len() == RANKED_SPLIT_PASSES
-    };
+    let ranking = SplitRanking::of(wisdom.or(owned_wisdom.as_deref()), target, precision);
     for &axis in axes {
-        let Some(model) = model.filter(|_| planner_split(&plan, axis)) else {
+        let passes = plan.axis_factors[axis].len();
+        if split_axis == Some(axis) || !ranking.ranks(passes) {
             continue;
-        };
+        }
         let factors = plan.axis_factors[axis].clone();
         let longest = split_pass_limit(precision, columns);
-        let time = |plan: &Plan| model.passes_time(&plan.passes, target.warp_size);
-        let even = (factors, time(&plan), plan);
-        let (split, fastest) = fastest_split(shape[axis], longest, even, |split| {
-            splits.insert(axis, split.to_vec());
-            let candidate = build(&splits).ok()?;
-            Some((time(&candidate), candidate))
-        });
+        let even = (factors, ranking.time(&plan.passes), plan);
+        let (split, fastest) =
+            fastest_split(shape[axis], longest, even, ranking.margin(), |split| {
+                splits.insert(axis, split.to_vec());
+                let candidate = build(&splits).ok()?;
+                Some((ranking.time(&candidate.passes), candidate))
+            });
         plan = fastest;
         splits.insert(axis, split);
     }
     Ok(plan)
 }
 
+/// How the splits of an axis into as many passes are ranked: by the model
+/// of whole plans where the target's wisdom has one, else by the
+/// one-kernel model summed over passes, which ranks splits in three passes
+/// alone. On the H200 (cuFFT/ours, most even -> ranked by the one-kernel
+/// model): 69672960 0.99 -> 1.38x, 105131520 1.00 -> 1.13x, f64 4336640
+/// 1.12 -> 1.33x; among splits in two passes that ranking lost at 7 of 12
+/// shapes (f64 9240 2.02 -> 1.84x, 13230 1.60 -> 1.29x; f32 1852200 1.14
+/// -> 1.05x) and gained at 5 (f64 1944000 0.70 -> 0.93x)
+/// (docs/bench/h200_ab_modelled_splits_f64_rows.log). The model of whole
+/// plans, which sees column passes and f64's scarcity, ranks both in f64:
+/// 1944000 0.70 -> 0.93x, 18662400 0.81 -> 0.92x, 77760 1.01 -> 1.24x,
+/// R2C / C2R 14002632 0.84 / 0.74 -> 1.01 / 0.84x, 85995 1.65 / 1.25 ->
+/// 1.75 / 1.59x; lost at 119790 1.47 -> 1.40x and 7321600 1.34 -> 1.29x
+/// (docs/bench/h200_ab_plan_model.log).
+pub enum SplitRanking<'a> {
+    Plans(&'a PlanModel, Precision, usize),
+    OneKernel(&'a CostModel, usize),
+    None,
+}
+
+impl<'a> SplitRanking<'a> {
+    pub fn of(wisdom: Option<&'a Wisdom>, target: &Target, precision: Precision) -> Self {
+        match wisdom {
+            Some(w) => match (w.plan_model(target, precision), w.model(target)) {
+                (Some(plans), _) => SplitRanking::Plans(plans, precision, target.warp_size),
+                (None, Some(one_kernel)) => SplitRanking::OneKernel(one_kernel, target.warp_size),
+                (None, None) => SplitRanking::None,
+            },
+            None => SplitRanking::None,
+        }
+    }
+
+    /// Whether it ranks the splits of an axis into `passes` passes.
+    pub fn ranks(&self, passes: usize) -> bool {
+        match self {
+            SplitRanking::Plans(..) => passes >= 2,
+            SplitRanking::OneKernel(..) => passes == 3,
+            SplitRanking::None => false,
+        }
+    }
+
+    /// The modelled time of `passes`.
+    pub fn time<'p>(&self, passes: impl IntoIterator<Item = &'p Pass>) -> f64 {
+        match self {
+            SplitRanking::Plans(model, precision, warp) => {
+                model.plan_time(passes, *precision, *warp)
+            }
+            SplitRanking::OneKernel(model, warp) => model.passes_time(passes, *warp),
+            SplitRanking::None => 0.0,
+        }
+    }
+
+    /// How much faster than the most even split another must be modelled
+    /// to take it: within this the two rank as equal.
+    pub fn margin(&self) -> f64 {
+        match self {
+            // A stage of a plan of two passes is about 4% of its time.
+            SplitRanking::Plans(..) => 0.05,
+            _ => 0.01,
+        }
+    }
+}
+
 /// Of the most even split of `n` into passes of at most `longest` points
 /// (`even`: the split, its modelled time and what planning it gave) and up
 /// to [`RANKED_SPLITS`] others into as many passes whose longest is
 /// [`comparable`], the one `time` predicts fastest, with what planning it
-/// gave: `even` unless another is predicted faster by more than
-/// [`SPLIT_MARGIN`]. `time` is `None` for a split that does not plan.
+/// gave: `even` unless another is predicted faster by more than `margin`
+/// (a fraction). `time` is `None` for a split that does not plan.
 pub(super) fn fastest_split<T>(
     n: usize,
     longest: usize,
     even: (Vec<usize>, f64, T),
+    margin: f64,
     mut time: impl FnMut(&[usize]) -> Option<(f64, T)>,
 ) -> (Vec<usize>, T) {
     let (even, even_time, planned) = even;
@@ -224,16 +276,13 @@ pub(super) fn fastest_split<T>(
         .take(RANKED_SPLITS)
     {
         if let Some((t, planned)) = time(&split) {
-            if t < best.0 * (1.0 - SPLIT_MARGIN) {
+            if t < best.0 * (1.0 - margin) {
                 best = (t, split, planned);
             }
         }
     }
     (best.1, best.2)
 }
-
-/// The passes of a complex axis's split that the model ranks.
-const RANKED_SPLIT_PASSES: usize = 3;
 
 /// Most splits of one axis the model ranks beside the most even one (the
 /// most even first): each is a plan of its passes, which cold planning
@@ -248,10 +297,6 @@ pub(super) const RANKED_SPLITS: usize = 12;
 pub(super) fn comparable(split: &[usize], even: &[usize]) -> bool {
     2 * split[0] <= 3 * even[0]
 }
-
-/// How much faster the model must predict another split than the most even
-/// one to take it: within this the two rank as equal.
-const SPLIT_MARGIN: f64 = 0.01;
 
 impl AxisPlan<'_> {
     /// The plan of `steps` (the splits `axis_factors` gives), its buffers
@@ -1101,6 +1146,44 @@ mod tests {
         // Without a model the most even split stands.
         let plan = crate::plan::plan_with_wisdom(&spec, &Wisdom::none()).unwrap();
         assert_eq!(plan.axis_factors[0], even);
+    }
+
+    #[test]
+    fn f64_splits_are_the_ones_the_model_of_whole_plans_predicts_fastest() {
+        let wisdom = Wisdom::built_in();
+        let model = wisdom.plan_model(&Target::H200, Precision::F64).unwrap();
+        assert!(wisdom.plan_model(&Target::H200, Precision::F32).is_none());
+        let time = |plan: &Plan| model.plan_time(&plan.passes, Precision::F64, 32);
+        let longest = column_limit(Precision::F64, &Target::H200);
+        for n in [1944000, 18662400] {
+            let spec = FftSpec::new(n)
+                .precision(Precision::F64)
+                .target(Target::H200);
+            let chosen = crate::plan::plan(&spec).unwrap();
+            let even = four_step(n, longest, 3).unwrap();
+            assert_ne!(chosen.axis_factors[0], even, "{n}");
+            let ranked: Vec<_> = split::splits(n, longest, even.len())
+                .into_iter()
+                .filter(|split| comparable(split, &even))
+                .take(RANKED_SPLITS + 1)
+                .collect();
+            assert!(ranked.contains(&even));
+            for split in ranked {
+                let by_hand = spec.clone().choices(ShapeChoices {
+                    split: Some(split.clone()),
+                    ..ShapeChoices::default()
+                });
+                let candidate = crate::plan::plan(&by_hand).unwrap();
+                assert!(time(&chosen) <= time(&candidate) + 1e-12, "{n}: {split:?}");
+            }
+        }
+        // f32 splits in two passes keep the most even.
+        let spec = FftSpec::new(220000).target(Target::H200);
+        let plan = crate::plan::plan(&spec).unwrap();
+        assert_eq!(
+            plan.axis_factors[0],
+            four_step(220000, column_limit(Precision::F32, &Target::H200), 3).unwrap()
+        );
     }
 
     #[test]

@@ -20,7 +20,7 @@
 use super::access::{Access, Column};
 use super::bluestein::needs_bluestein;
 use super::choices::ShapeChoices;
-use super::multipass::fastest_split;
+use super::multipass::{fastest_split, SplitRanking};
 use super::pass_planner::{
     fits_one_kernel, max_size, min_blocks_per_sm, opt_in_resident, plan_real_row_pass,
     resident_by_value_words,
@@ -615,7 +615,9 @@ enum RealAxis {
     /// Even N: C2C passes of N / 2 over the reals read as pairs, the split
     /// (R2C, after them) or merge (C2R, before them) fused into the last or
     /// first of them ([`RealEnd::Mirrored`]), or in a pass of its own.
-    Apart,
+    /// `split`: the split of the FFT of N / 2 into passes the model ranked
+    /// fastest, where the planner chose it.
+    Apart { split: Option<Vec<usize>> },
     /// The full-length complex FFT over two or three passes.
     FullLength { split: Vec<usize> },
 }
@@ -641,7 +643,7 @@ impl RealAxis {
         // An even axis whose N / 2 needs Bluestein's algorithm (the spec's
         // choices were refused with it).
         if needs_bluestein(n) {
-            return Ok(RealAxis::Apart);
+            return Ok(RealAxis::Apart { split: None });
         }
         // A split by hand of the axis's complex FFT into passes asks for
         // passes, where one kernel would do.
@@ -680,7 +682,11 @@ impl RealAxis {
                     ),
                 });
             }
-            return Ok(RealAxis::Apart);
+            let split = match passes_asked {
+                Some(_) => None,
+                None => fastest_half_split(spec, target, wisdom, (real_layout, half_layout)),
+            };
+            return Ok(RealAxis::Apart { split });
         }
         let split = match &spec.choices.split {
             // The reals enter one pass and the half spectrum leaves another.
@@ -755,7 +761,9 @@ impl RealAxis {
             RealAxis::Fused { forward, inverse } => Ok(vec![fused_routed(
                 spec, forward, inverse, direction, from, to,
             )]),
-            RealAxis::Apart => apart_passes(spec, target, wisdom, direction, from, to),
+            RealAxis::Apart { split } => {
+                apart_passes(spec, target, wisdom, split.as_ref(), direction, from, to)
+            }
             RealAxis::FullLength { split } => {
                 full_length_passes(spec, target, split, direction, from, to)
             }
@@ -782,9 +790,10 @@ fn fastest_full_length_split(
     longest: usize,
     (real_layout, half_layout): (&Layout, &Layout),
 ) -> Vec<usize> {
-    let Some(model) = wisdom.model(target) else {
+    let ranking = SplitRanking::of(Some(wisdom), target, spec.precision);
+    if let SplitRanking::None = ranking {
         return even;
-    };
+    }
     let time = |split: &[usize]| -> Option<f64> {
         let ends = [
             (Direction::Forward, real_layout, half_layout),
@@ -795,17 +804,69 @@ fn fastest_full_length_split(
                 let from = (Slot::Input, from);
                 let to = (Slot::Output, to);
                 let passes = full_length_passes(spec, target, split, direction, from, to).ok()?;
-                Some(sum + model.passes_time(passes.iter().map(|r| &r.pass), target.warp_size))
+                Some(sum + ranking.time(passes.iter().map(|r| &r.pass)))
             })
     };
     let Some(even_time) = time(&even) else {
         return even;
     };
     let n = even.iter().product();
-    fastest_split(n, longest, (even, even_time, ()), |split| {
-        Some((time(split)?, ()))
-    })
+    fastest_split(
+        n,
+        longest,
+        (even, even_time, ()),
+        ranking.margin(),
+        |split| Some((time(split)?, ())),
+    )
     .0
+}
+
+/// Of the splits of an even real axis's FFT of N / 2 (its reals read as
+/// pairs) into as many passes as the most even, the one the model ranks
+/// fastest over both directions, as [`fastest_split`] ranks them; `None`
+/// where it ranks none (one pass, no model of whole plans, Bluestein's N / 2). On the
+/// H200, f64 14002632 as 2646 x 2646 ran 0.84 / 0.73x cuFFT (R2C / C2R),
+/// as 3969 x 1764 1.01 / 0.85x (docs/bench/h200_variants_2071_misses.log).
+fn fastest_half_split(
+    spec: &FftSpec,
+    target: &Target,
+    wisdom: &Wisdom,
+    (real_layout, half_layout): (&Layout, &Layout),
+) -> Option<Vec<usize>> {
+    let half = spec.n() / 2;
+    let longest = super::multipass::column_limit(spec.precision, target);
+    let even = super::split::four_step(half, longest, 3)?;
+    // The model of whole plans alone: the one-kernel model's ranking of
+    // these splits was never measured.
+    let ranking = SplitRanking::of(Some(wisdom), target, spec.precision);
+    if needs_bluestein(half) || !matches!(ranking, SplitRanking::Plans(..)) || even.len() < 2 {
+        return None;
+    }
+    let time = |split: &[usize]| -> Option<f64> {
+        let ends = [
+            (Direction::Forward, real_layout, half_layout),
+            (Direction::Inverse, half_layout, real_layout),
+        ];
+        ends.into_iter()
+            .try_fold(0.0, |sum, (direction, from, to)| {
+                let from = (Slot::Input, from);
+                let to = (Slot::Output, to);
+                let split = split.to_vec();
+                let passes =
+                    apart_passes(spec, target, wisdom, Some(&split), direction, from, to).ok()?;
+                Some(sum + ranking.time(passes.iter().map(|r| &r.pass)))
+            })
+    };
+    let even_time = time(&even)?;
+    let split = fastest_split(
+        half,
+        longest,
+        (even, even_time, ()),
+        ranking.margin(),
+        |split| Some((time(split)?, ())),
+    )
+    .0;
+    Some(split)
 }
 
 /// Complex values beside an f64 row's own that the registers of its rising
@@ -862,6 +923,7 @@ fn apart_passes(
     spec: &FftSpec,
     target: &Target,
     wisdom: &Wisdom,
+    split: Option<&Vec<usize>>,
     direction: Direction,
     from: (Slot, &Layout),
     to: (Slot, &Layout),
@@ -884,11 +946,13 @@ fn apart_passes(
         // the FFT alone would fit one kernel.
         _ => ShapeChoices {
             column_io: spec.choices.column_io,
-            split: super::split::four_step(
-                n / 2,
-                super::multipass::column_limit(spec.precision, target),
-                3,
-            ),
+            split: split.cloned().or_else(|| {
+                super::split::four_step(
+                    n / 2,
+                    super::multipass::column_limit(spec.precision, target),
+                    3,
+                )
+            }),
             ..ShapeChoices::default()
         },
     };

@@ -50,6 +50,13 @@ pub struct WisdomFile {
     /// The one-kernel cost model fitted on this GPU model, where one was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<super::CostModel>,
+    /// The model of whole plans fitted on this GPU model, where one was.
+    #[serde(
+        default,
+        rename = "plan-model",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub plan_model: Option<super::PlanModel>,
     pub entries: Vec<WisdomEntry>,
 }
 
@@ -326,6 +333,23 @@ impl Wisdom {
         own.chain(fallback).find_map(|f| f.model.as_ref())
     }
 
+    /// The model of whole plans of `precision` fitted on `target`'s own
+    /// model, else the fallback files' ([`super::PlanModel`]).
+    pub fn plan_model(
+        &self,
+        target: &Target,
+        precision: crate::Precision,
+    ) -> Option<&super::PlanModel> {
+        let own = self.files.iter().filter(|f| f.measured_on(target));
+        let fallback = self
+            .files
+            .iter()
+            .filter(|f| f.fallback && !f.measured_on(target));
+        own.chain(fallback)
+            .filter_map(|f| f.plan_model.as_ref())
+            .find(|m| m.precision == precision)
+    }
+
     /// The transform shapes and precisions that files measured on
     /// `target`'s own model have choices for.
     pub fn tuned_shapes(&self, target: &Target) -> Vec<(Precision, Vec<usize>)> {
@@ -428,6 +452,7 @@ mod tests {
             fallback: false,
             about: String::new(),
             model: None,
+            plan_model: None,
             entries: vec![entry(64, vec![8, 8]), entry(16, vec![16])],
         };
         let file = file.with_entry(entry(64, vec![4, 16]));

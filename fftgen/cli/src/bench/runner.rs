@@ -935,6 +935,7 @@ fn column_wisdom(
         fallback: false,
         about: "one fftgen tune variant".into(),
         model: None,
+        plan_model: None,
         entries: vec![column.entry(precision, Vec::new())],
     };
     let path = std::env::temp_dir().join(format!(

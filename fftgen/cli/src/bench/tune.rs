@@ -336,6 +336,7 @@ impl TuneReport {
                 self.device, self.date_utc, self.command
             ),
             model: None,
+            plan_model: None,
             entries: Vec::new(),
         });
         self.rows

@@ -85,6 +85,7 @@ pub fn run(args: FitArgs) -> Result<(), Failure> {
                 fallback: false,
                 about: "A cost model `fftgen fit` fitted.".into(),
                 model: None,
+                plan_model: None,
                 entries: Vec::new(),
             },
         };

@@ -7,6 +7,7 @@ use super::args::{MeasureArgs, TransformArgs};
 use crate::Failure;
 use clap::Args;
 use fftgen::emit::pass_ops;
+use fftgen::plan::multipass::SplitRanking;
 use fftgen::plan::{
     Pass, PassScope, Plan, RealEnd, RealRoute, RealStep, ShapeChoices, StageTwiddles, Twiddles,
     Wisdom,
@@ -164,17 +165,22 @@ fn candidates_lines(spec: &FftSpec, plan: &Plan) {
     let target = spec.planned_target();
     // The fitted model's time over the copy's: of a one-kernel schedule
     // where the wisdom holds a model for this target and precision, and of
-    // a plan of several passes, whose splits it ranks in either precision.
-    let model = Wisdom::for_spec(spec.wisdom.as_deref())
-        .ok()
-        .and_then(|wisdom| wisdom.model(target).cloned());
-    let modelled = |plan: &Plan| match (&model, plan.passes.len()) {
-        (Some(model), 1) if model.precision != spec.precision => String::new(),
-        (Some(model), _) => format!(
-            ", modelled {:.2}x the copy's time",
-            model.passes_time(&plan.passes, target.warp_size)
-        ),
-        _ => String::new(),
+    // a plan of several passes by the model that ranks its splits.
+    let wisdom = Wisdom::for_spec(spec.wisdom.as_deref()).ok();
+    let model = wisdom.as_ref().and_then(|wisdom| wisdom.model(target));
+    let ranking = SplitRanking::of(wisdom.as_deref(), target, spec.precision);
+    let modelled = |plan: &Plan| {
+        let time = match (model, plan.passes.len()) {
+            (Some(model), 1) if model.precision == spec.precision => {
+                Some(model.passes_time(&plan.passes, target.warp_size))
+            }
+            (_, 1) => None,
+            _ if matches!(ranking, SplitRanking::None) => None,
+            _ => Some(ranking.time(&plan.passes)),
+        };
+        time.map_or(String::new(), |time| {
+            format!(", modelled {time:.2}x the copy's time")
+        })
     };
     println!(
         "candidates --measure times after this plan{} ({}):",
