@@ -24,6 +24,7 @@ parser.add_argument("--target", default="h200")
 parser.add_argument("--sample", required=True)
 parser.add_argument("--variants", nargs="*", default=[])
 parser.add_argument("--seed", type=int, default=1)
+parser.add_argument("--precision", choices=["f32", "f64"], help="fit and report on rows of one precision")
 cli = parser.parse_args()
 BIN = cli.binary
 cache = {}
@@ -58,6 +59,8 @@ def rows_of_sample(path):
     d = json.load(open(path))
     out = []
     for r in d["rows"]:
+        if cli.precision and r["precision"] != cli.precision:
+            continue
         shape = "x".join(map(str, r["axes"]))
         args = f"--n {shape} --precision {r['precision']} --kind {'r2c' if r['kind'] in ('r2c','c2r') else 'c2c'}"
         p = plan(args)
@@ -76,6 +79,7 @@ half = len(data) // 2
 fit, test = data[:half], data[half:]
 X = np.array([x for _, x, _ in fit]); y = np.array([t for _, _, t in fit])
 w, *_ = np.linalg.lstsq(X, y, rcond=None)
+np.set_printoptions(suppress=True)
 print("fitted (per pass, per stage, per scarcity, narrow tile, f64 scarcity, column pass):", np.round(w, 4))
 def report(name, coef, rows):
     pred = np.array([x @ coef for _, x, _ in rows]); meas = np.array([t for _, _, t in rows])

@@ -207,12 +207,17 @@ pub(super) fn plan_axes(
 /// 1.75 / 1.59x; lost at 119790 1.47 -> 1.40x and 7321600 1.34 -> 1.29x
 /// (docs/bench/h200_ab_plan_model.log).
 pub enum SplitRanking<'a> {
+    /// By the model of whole plans of a precision, on SMs of warps of so
+    /// many threads.
     Plans(&'a PlanModel, Precision, usize),
+    /// By the one-kernel model summed over passes, warps of so many threads.
     OneKernel(&'a CostModel, usize),
+    /// Not at all: the most even split stands.
     None,
 }
 
 impl<'a> SplitRanking<'a> {
+    /// The ranking `wisdom` holds for plans of `precision` on `target`.
     pub fn of(wisdom: Option<&'a Wisdom>, target: &Target, precision: Precision) -> Self {
         match wisdom {
             Some(w) => match (w.plan_model(target, precision), w.model(target)) {
