@@ -794,18 +794,12 @@ fn fastest_full_length_split(
     if let SplitRanking::None = ranking {
         return even;
     }
-    let time = |split: &[usize]| -> Option<f64> {
-        let ends = [
-            (Direction::Forward, real_layout, half_layout),
-            (Direction::Inverse, half_layout, real_layout),
-        ];
-        ends.into_iter()
-            .try_fold(0.0, |sum, (direction, from, to)| {
-                let from = (Slot::Input, from);
-                let to = (Slot::Output, to);
-                let passes = full_length_passes(spec, target, split, direction, from, to).ok()?;
-                Some(sum + ranking.time(passes.iter().map(|r| &r.pass)))
-            })
+    let time = |split: &[usize]| {
+        both_directions_time(
+            &ranking,
+            (real_layout, half_layout),
+            |direction, from, to| full_length_passes(spec, target, split, direction, from, to),
+        )
     };
     let Some(even_time) = time(&even) else {
         return even;
@@ -821,11 +815,31 @@ fn fastest_full_length_split(
     .0
 }
 
+/// The modelled time of a real axis's passes forward (the reals to the
+/// half spectrum) and inverse, as `passes` plans them in each direction
+/// from the input's layout to the output's; `None` where either does not
+/// plan.
+fn both_directions_time(
+    ranking: &SplitRanking,
+    (real_layout, half_layout): (&Layout, &Layout),
+    passes: impl Fn(Direction, (Slot, &Layout), (Slot, &Layout)) -> Result<Vec<Routed>, Error>,
+) -> Option<f64> {
+    let ends = [
+        (Direction::Forward, real_layout, half_layout),
+        (Direction::Inverse, half_layout, real_layout),
+    ];
+    ends.into_iter()
+        .try_fold(0.0, |sum, (direction, from, to)| {
+            let planned = passes(direction, (Slot::Input, from), (Slot::Output, to)).ok()?;
+            Some(sum + ranking.time(planned.iter().map(|r| &r.pass)))
+        })
+}
+
 /// Of the splits of an even real axis's FFT of N / 2 (its reals read as
 /// pairs) into as many passes as the most even, the one the model ranks
 /// fastest over both directions, as [`fastest_split`] ranks them; `None`
-/// where it ranks none (one pass, no model of whole plans, Bluestein's N / 2). On the
-/// H200, f64 14002632 as 2646 x 2646 ran 0.84 / 0.73x cuFFT (R2C / C2R),
+/// where it ranks none (one pass, no model of whole plans, Bluestein's
+/// N / 2). On the H200, f64 14002632 as 2646 x 2646 ran 0.84 / 0.73x cuFFT (R2C / C2R),
 /// as 3969 x 1764 1.01 / 0.85x (docs/bench/h200_variants_2071_misses.log).
 fn fastest_half_split(
     spec: &FftSpec,
@@ -842,20 +856,15 @@ fn fastest_half_split(
     if needs_bluestein(half) || !matches!(ranking, SplitRanking::Plans(..)) || even.len() < 2 {
         return None;
     }
-    let time = |split: &[usize]| -> Option<f64> {
-        let ends = [
-            (Direction::Forward, real_layout, half_layout),
-            (Direction::Inverse, half_layout, real_layout),
-        ];
-        ends.into_iter()
-            .try_fold(0.0, |sum, (direction, from, to)| {
-                let from = (Slot::Input, from);
-                let to = (Slot::Output, to);
-                let split = split.to_vec();
-                let passes =
-                    apart_passes(spec, target, wisdom, Some(&split), direction, from, to).ok()?;
-                Some(sum + ranking.time(passes.iter().map(|r| &r.pass)))
-            })
+    let time = |split: &[usize]| {
+        let split = split.to_vec();
+        both_directions_time(
+            &ranking,
+            (real_layout, half_layout),
+            |direction, from, to| {
+                apart_passes(spec, target, wisdom, Some(&split), direction, from, to)
+            },
+        )
     };
     let even_time = time(&even)?;
     let split = fastest_split(

@@ -313,24 +313,27 @@ impl Wisdom {
         &'a self,
         target: &'a Target,
     ) -> impl Iterator<Item = (&'a WisdomFile, &'a WisdomEntry)> {
-        let own = self.files.iter().filter(|f| f.measured_on(target));
-        let fallback = self
+        self.files_for(target)
+            .flat_map(|f| f.entries.iter().map(move |e| (f, e)))
+    }
+
+    /// The files that may apply on `target`: those measured on its model,
+    /// then the fallback files.
+    fn files_for<'a>(&'a self, target: &Target) -> impl Iterator<Item = &'a WisdomFile> + use<'a> {
+        let measured: Vec<bool> = self.files.iter().map(|f| f.measured_on(target)).collect();
+        let own = self
             .files
             .iter()
-            .filter(|f| f.fallback && !f.measured_on(target));
-        own.chain(fallback)
-            .flat_map(|f| f.entries.iter().map(move |e| (f, e)))
+            .zip(measured.clone())
+            .filter(|(_, own)| *own);
+        let fallback = (self.files.iter().zip(measured)).filter(|(f, own)| f.fallback && !own);
+        own.chain(fallback).map(|(f, _)| f)
     }
 
     /// The cost model fitted on `target`'s own model, else the fallback
     /// files' ([`super::cost`]).
     pub fn model(&self, target: &Target) -> Option<&super::CostModel> {
-        let own = self.files.iter().filter(|f| f.measured_on(target));
-        let fallback = self
-            .files
-            .iter()
-            .filter(|f| f.fallback && !f.measured_on(target));
-        own.chain(fallback).find_map(|f| f.model.as_ref())
+        self.files_for(target).find_map(|f| f.model.as_ref())
     }
 
     /// The model of whole plans of `precision` fitted on `target`'s own
@@ -340,12 +343,7 @@ impl Wisdom {
         target: &Target,
         precision: crate::Precision,
     ) -> Option<&super::PlanModel> {
-        let own = self.files.iter().filter(|f| f.measured_on(target));
-        let fallback = self
-            .files
-            .iter()
-            .filter(|f| f.fallback && !f.measured_on(target));
-        own.chain(fallback)
+        self.files_for(target)
             .filter_map(|f| f.plan_model.as_ref())
             .find(|m| m.precision == precision)
     }
