@@ -62,6 +62,40 @@ impl Step {
         }
     }
 
+    /// [`Step::plan_pass`] for a step whose stores take the four-step
+    /// twiddle of column `twiddle` (a column index of `access`), with the
+    /// tile of an f32 pass whose lanes each hold a different FFT narrowed to
+    /// [`twiddled_tile_ffts`] where the twiddle's column is the tile's
+    /// first (its lanes' twiddles then differ from lane to lane).
+    fn plan_twiddled_pass(
+        &self,
+        precision: Precision,
+        shapes: &ShapeChoices,
+        target: &Target,
+        access: &Access,
+        twiddle: Option<usize>,
+    ) -> Result<Pass, Error> {
+        let pass = self.plan_pass(precision, shapes, target, access)?;
+        let ffts = twiddled_tile_ffts(precision);
+        let narrowed = twiddle == Some(0)
+            && precision == Precision::F32
+            && shapes.ffts_per_block.is_none()
+            && pass.lanes == super::LaneLayout::FftMinor
+            && pass.io == super::GlobalIo::ColumnTile
+            && pass.ffts_per_block > ffts
+            && pass.threads_per_fft * ffts >= NARROWED_TILE_LEAST_THREADS;
+        if !narrowed {
+            return Ok(pass);
+        }
+        let shapes = ShapeChoices {
+            ffts_per_block: Some(ffts),
+            ..shapes.clone()
+        };
+        Ok(self
+            .plan_pass(precision, &shapes, target, access)
+            .unwrap_or(pass))
+    }
+
     /// Whether the pass computes (some of) `axis`.
     fn covers(&self, axis: usize) -> bool {
         let axes = self.fused.as_ref().map_or(1, |f| f.lengths.len());
@@ -662,9 +696,12 @@ fn plan_steps(
                 let choices = shapes.or(&entry.choices);
                 plan_pass(len, spec.precision, &choices, target, &access).ok()
             });
+        let twiddle_column = twiddle.map(|(column, _)| column);
         let mut pass = match measured {
             Some(pass) => pass,
-            None => step.plan_pass(spec.precision, &shapes, target, &access)?,
+            None => {
+                step.plan_twiddled_pass(spec.precision, &shapes, target, &access, twiddle_column)?
+            }
         };
         if let Some((column, span)) = twiddle {
             let Twiddles::RoundedF64Table { len } = pass.twiddles;
@@ -707,7 +744,9 @@ pub(super) fn first_step(
         column_io: Some(io.column_io),
         ..ShapeChoices::default()
     };
-    let mut pass = step.plan_pass(spec.precision, &shapes, target, &access)?;
+    let twiddle_column = twiddle.map(|(column, _)| column);
+    let mut pass =
+        step.plan_twiddled_pass(spec.precision, &shapes, target, &access, twiddle_column)?;
     if let Some((column, span)) = twiddle {
         let Twiddles::RoundedF64Table { len } = pass.twiddles;
         let mut step_twiddle = StepTwiddle::new(column, span, len);
@@ -716,6 +755,27 @@ pub(super) fn first_step(
     }
     Ok(pass)
 }
+
+/// FFTs a tile of f32 columns holds where its lanes each hold a different
+/// FFT and their four-step twiddles differ from lane to lane: a 128-byte
+/// run of each row, not the 32 FFTs that fill 256 threads. On the H200
+/// (cuFFT/ours, 32 -> 16 columns) all 16 rows measured ran faster: 26460
+/// as 180 x 147 0.83 -> 1.36x, 24843 0.64 -> 0.91x, 57600 R2C / C2R 0.53 /
+/// 0.56 -> 0.76 / 0.84x, 27720 1.03 -> 1.72x; 26460's 180-point pass took
+/// 2.11 -> 1.14 ms, its warps' stalls on the shared-memory queue and at
+/// barriers per instruction 7.9 -> 4.5 and 4.0 -> 2.7 (ncu,
+/// docs/bench/h200_ab_twiddled_tiles.log). A tile whose twiddle is by its
+/// outer column (15680 x 585's) ran 9% slower so.
+/// Not where the narrowed block would have fewer than
+/// [`NARROWED_TILE_LEAST_THREADS`] threads (FFTs of a thread or a few,
+/// not measured so).
+fn twiddled_tile_ffts(precision: Precision) -> usize {
+    128 / precision.complex_bytes()
+}
+
+/// The fewest threads a block narrowed by [`twiddled_tile_ffts`] keeps:
+/// four warps (the measured blocks had 160 to 208 threads).
+const NARROWED_TILE_LEAST_THREADS: usize = 128;
 
 /// The longest FFT a column pass holds: a tile of 32-byte runs of
 /// neighbouring columns (4 in f32, 2 in f64), both parts, in the target's
@@ -904,7 +964,7 @@ fn step_columns(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::{ExchangeWidth, GlobalIo};
+    use crate::plan::{ExchangeWidth, GlobalIo, LaneLayout};
 
     fn steps(axes: &[usize]) -> Vec<Step> {
         axes.iter()
@@ -1151,6 +1211,44 @@ mod tests {
         // Without a model the most even split stands.
         let plan = crate::plan::plan_with_wisdom(&spec, &Wisdom::none()).unwrap();
         assert_eq!(plan.axis_factors[0], even);
+    }
+
+    #[test]
+    fn twiddled_tiles_whose_lanes_differ_in_their_twiddle_hold_a_run_of_columns() {
+        // 26460 as 180 x 147 and 57600's real axis as 180 x 160: the first
+        // pass's lanes are FFTs of neighbouring columns, each twiddled by
+        // its own column.
+        for (n, kind) in [
+            (26460, crate::TransformKind::C2c),
+            (57600, crate::TransformKind::R2c),
+        ] {
+            let spec = FftSpec::new(n).kind(kind).target(Target::H200);
+            let plan = crate::plan::plan(&spec).unwrap();
+            let twiddled = plan
+                .passes
+                .iter()
+                .find(|p| p.step_twiddle.is_some())
+                .unwrap();
+            assert_eq!(twiddled.lanes, LaneLayout::FftMinor, "{kind:?}");
+            assert_eq!(twiddled.io, GlobalIo::ColumnTile, "{kind:?}");
+            assert_eq!(twiddled.ffts_per_block, twiddled_tile_ffts(Precision::F32));
+            // Those without a twiddle keep the 32 columns that fill 256 threads.
+            assert!(plan
+                .passes
+                .iter()
+                .any(|p| p.step_twiddle.is_none() && p.ffts_per_block == 32));
+        }
+        // 15680 x 585: the split axis's twiddle is by its outer column, the
+        // same for every lane of a tile of 585-point rows' neighbours.
+        let plan =
+            crate::plan::plan(&FftSpec::with_shape(&[15680, 585]).target(Target::H200)).unwrap();
+        let twiddled = plan
+            .passes
+            .iter()
+            .find(|p| p.step_twiddle.is_some())
+            .unwrap();
+        assert_eq!(twiddled.step_twiddle.as_ref().unwrap().column, 1);
+        assert_eq!(twiddled.ffts_per_block, 32);
     }
 
     #[test]

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# ncu_misses.sh's metrics for one bench command line given as one string (eval'd, so quoted --shape stays whole)
+set -uo pipefail
+OUT="${OUT:-/tmp/out}"; mkdir -p "$OUT"
+export LD_LIBRARY_PATH="$PWD/.devbin/lib:/usr/local/nvidia/lib64:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+export FFTGEN_CACHE_DIR=/tmp/fftgen-cache
+st=smsp__average_warps_issue_stalled
+m=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,launch__registers_per_thread,launch__block_size,launch__grid_size,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,dram__bytes_read.sum,dram__bytes_write.sum
+for s in barrier long_scoreboard short_scoreboard mio_throttle lg_throttle math_pipe_throttle; do m="$m,${st}_${s}_per_issue_active.ratio"; done
+for item in "$@"; do
+  label="${item%%|*}"; args="${item#*|}"
+  echo "== $label" >> "$OUT/ncu_misses.csv"
+  eval "ncu --metrics $m --csv --page raw -k 'regex:^fftgen' -c ${NCU_COUNT:-4} .devbin/fftgen bench --no-opencl --groups 1 --repeats 1 --warmup 0 --json /tmp/p.json --svg /tmp/p.svg $args" >> "$OUT/ncu_misses.csv" 2>&1
+done
+python3 - <<'PY'
+import csv,os
+hdr=None
+for l in open(os.environ.get("OUT","/tmp/out")+"/ncu_misses.csv").read().split("\n"):
+    if l.startswith("=="): print(l); hdr=None; continue
+    if l.startswith('"ID"'): hdr=next(csv.reader([l])); continue
+    if hdr and l.startswith('"') and l[1].isdigit():
+        r=dict(zip(hdr,next(csv.reader([l]))))
+        keys=["Kernel Name","gpu__time_duration.sum","dram__throughput.avg.pct_of_peak_sustained_elapsed","sm__warps_active.avg.pct_of_peak_sustained_active","smsp__inst_executed.sum","launch__registers_per_thread","launch__block_size","l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum","l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum","l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum","smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio","smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio","smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio","smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio"]
+        print(" | ".join(r.get(k,"?")[:40] for k in keys))
+PY
