@@ -144,8 +144,9 @@ pub enum Error {
     },
 
     #[error(
-        "{choice} shapes the kernel of a 1D transform planned as one pass, and {shape:?} is \
-         planned as {passes} pass(es){axes}; omit it to let the planner choose each pass's shape",
+        "{choice} shapes the one kernel of a 1D transform planned without --split, and \
+         {shape:?} is planned as {passes} pass(es){axes}; omit it (or --split) to let the planner \
+         choose each pass's shape",
         axes = if shape.len() > 1 { format!(" over {} axes", shape.len()) } else { String::new() }
     )]
     ChoiceNeedsOneKernel {

@@ -168,7 +168,7 @@ pub fn full_sweep() -> bool {
 
 /// Whether an exhaustive sweep that CI runs includes size `n`: every size
 /// with [`full_sweep`], else every size to 64, every power of two, and a
-/// fixed 32nd of the rest (a multiplicative hash of the size, so the
+/// fixed 64th of the rest (a multiplicative hash of the size, so the
 /// sample is spread over every radix and length and the same from run to
 /// run), of the sizes whose prime factors are at most 13; of those with a
 /// prime factor from 17 to 31 (as many again, and alike: each such prime is
@@ -188,7 +188,7 @@ pub fn in_sample(n: usize) -> bool {
         // the other tiers sample (tests/bluestein.rs runs chosen ones).
         p if p > 31 => hash >> 55 == 0,
         p if p > 13 => hash >> 58 == 0,
-        _ => n <= 64 || n.is_power_of_two() || hash >> 59 == 0,
+        _ => n <= 64 || n.is_power_of_two() || hash >> 58 == 0,
     }
 }
 
