@@ -1,5 +1,13 @@
 #!/usr/bin/env bash
-# ncu_misses.sh's metrics for one bench command line given as one string (eval'd, so quoted --shape stays whole)
+# Runs on the GPU machine with .devbin carried: ncu_misses.sh's Nsight
+# Compute metrics of our kernels (the first NCU_COUNT, default 4) for each
+# bench command line, appended to $OUT/ncu_misses.csv, then one line per
+# kernel: name, ns, DRAM %, warps active %, instructions, registers, block,
+# bank conflicts, load sectors and requests, stalls per issue (long
+# scoreboard, barrier, mio throttle, short scoreboard). The arguments are
+# evaluated by the shell, so a quoted --shape stays whole.
+#   usage: bash .devbin/ncu_one.sh 'LABEL|BENCH ARGS' ...
+#   e.g.:  bash .devbin/ncu_one.sh "26460 s210|--sizes 26460 --shape '26460 --split 210,126'"
 set -uo pipefail
 OUT="${OUT:-/tmp/out}"; mkdir -p "$OUT"
 export LD_LIBRARY_PATH="$PWD/.devbin/lib:/usr/local/nvidia/lib64:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
