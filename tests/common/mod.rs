@@ -167,7 +167,7 @@ pub fn full_sweep() -> bool {
 }
 
 /// Whether an exhaustive sweep that CI runs includes size `n`: every size
-/// with [`full_sweep`], else every size to 32, every power of two, and a
+/// with [`full_sweep`], else every size to 16, every power of two, and a
 /// fixed 64th of the rest (a multiplicative hash of the size, so the
 /// sample is spread over every radix and length and the same from run to
 /// run), of the sizes whose prime factors are at most 13; of those with a
@@ -188,19 +188,19 @@ pub fn in_sample(n: usize) -> bool {
         // the other tiers sample (tests/bluestein.rs runs chosen ones).
         p if p > 31 => hash >> 55 == 0,
         p if p > 13 => hash >> 58 == 0,
-        _ => n <= 32 || n.is_power_of_two() || hash >> 58 == 0,
+        _ => n <= 16 || n.is_power_of_two() || hash >> 58 == 0,
     }
 }
 
 /// [`in_sample`] for sweeps run in both precisions: f64 takes a quarter of
-/// the sampled lengths past 32 that are not powers of two (its kernels are
+/// the sampled lengths past 16 that are not powers of two (its kernels are
 /// the f32 ones in another type; FFTGEN_FULL_SWEEP=1 runs them all).
 pub fn in_sample_of(n: usize, precision: fftgen::Precision) -> bool {
     let hash = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     in_sample(n)
         && (precision == fftgen::Precision::F32
             || full_sweep()
-            || n <= 32
+            || n <= 16
             || n.is_power_of_two()
             || (hash >> 40) & 3 == 0)
 }
