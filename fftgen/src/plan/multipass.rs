@@ -17,7 +17,7 @@
 
 use super::access::{Access, Column, StepTwiddle, StepTwiddleForm};
 use super::fused_axes::FusedAxes;
-use super::pass_planner::{max_size, plan_fused_pass, plan_pass};
+use super::pass_planner::{max_size, plan_fused_pass, plan_pass, TILE_RUN_BYTES};
 use super::split::{self, four_step};
 use super::{ColumnIo, CostModel, Pass, Plan, PlanModel, ShapeChoices, Twiddles, Wisdom};
 use crate::{Buffer, Error, FftSpec, Layout, Placement, Precision, Target};
@@ -770,7 +770,7 @@ pub(super) fn first_step(
 /// [`NARROWED_TILE_LEAST_THREADS`] threads (FFTs of a thread or a few,
 /// not measured so).
 fn twiddled_tile_ffts(precision: Precision) -> usize {
-    128 / precision.complex_bytes()
+    TILE_RUN_BYTES / precision.complex_bytes()
 }
 
 /// The fewest threads a block narrowed by [`twiddled_tile_ffts`] keeps:

@@ -1535,7 +1535,7 @@ fn tile_ffts(
 /// (on the H200 2^20 and 1024x1024 ran 5% faster than with the 4 columns of
 /// a static 48 KiB block, and 8 columns slower than both:
 /// docs/bench/h200_tile_ab_*.json).
-const TILE_RUN_BYTES: usize = 128;
+pub(super) const TILE_RUN_BYTES: usize = 128;
 
 /// Shared-memory words between the FFTs of a tile: at least `fft_words`,
 /// and such that the tile copy, whose warp touches `ffts` FFTs at a run of
