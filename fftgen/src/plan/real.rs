@@ -1633,7 +1633,11 @@ fn row_fft_pass(
         let spread = spread_row(&pass, route, precision).and_then(|choices| {
             plan_real_row_pass(fft_n, precision, &choices, target, &dense).ok()
         });
-        Ok::<_, Error>(spread.unwrap_or(pass))
+        let pass = spread.unwrap_or(pass);
+        let refilled = refill_half_length_rows(&pass, route, precision).and_then(|choices| {
+            plan_real_row_pass(fft_n, precision, &choices, target, &dense).ok()
+        });
+        Ok::<_, Error>(refilled.unwrap_or(pass))
     };
     let planned = match user.is_empty() {
         false => plan_real_row_pass(fft_n, precision, user, target, &dense)?,
@@ -1650,6 +1654,48 @@ fn row_fft_pass(
     };
     Ok(planned)
 }
+
+/// The same half-length row FFT `pass` with another count of rows a block,
+/// where the count the C2C rules gave it is slow for the staged real step
+/// (lanes across FFTs). f64 rows of at most [`F64_FULL_BLOCK_ROW_VALUES`]
+/// values a thread fill [`FULL_BLOCK_THREADS`] threads instead of the 64
+/// that f64 butterflies of up to 32 values need: H200 cuFFT/ours, R2C /
+/// C2R, 36 0.93 / 0.88 -> 0.96 / 1.08x, 100 0.81 / 0.88 -> 0.94 / 0.91x,
+/// 350 0.98 / 1.03 -> 1.17 / 1.26x, 72 1.33 / 1.45 -> 1.47 / 1.65x; 12
+/// values lost (44 1.72 -> 1.52x, 288 1.77 -> 1.47x). f32 rows take a
+/// power of two (the largest within the block's count): 100 0.79 -> 0.86x,
+/// 192 0.86 / 0.98 -> 0.96 / 1.13x, 600 1.38 / 1.50 -> 1.57 / 1.74x, 11 of
+/// 14 sizes faster; 162 (81 as 9 x 9, 28 -> 16 rows) lost, 2.10 / 2.34 ->
+/// 2.00 / 1.65x (docs/bench/h200_ab_half_length_rows.log).
+fn refill_half_length_rows(pass: &Pass, route: RealRoute, precision: Precision) -> Option<ShapeChoices> {
+    if route != RealRoute::HalfLength || pass.lanes != super::LaneLayout::FftMinor {
+        return None;
+    }
+    let ffts = match precision {
+        Precision::F64 => {
+            let few_values = pass.values_per_thread <= F64_FULL_BLOCK_ROW_VALUES;
+            let small_block = 2 * pass.threads_per_block < FULL_BLOCK_THREADS;
+            (few_values && small_block).then_some(FULL_BLOCK_THREADS / pass.threads_per_fft)?
+        }
+        Precision::F32 => match pass.ffts_per_block.is_power_of_two() {
+            true => return None,
+            false => 1 << pass.ffts_per_block.ilog2(),
+        },
+    };
+    Some(ShapeChoices {
+        radices: Some(pass.stages.iter().map(|stage| stage.radix).collect()),
+        threads_per_fft: Some(pass.threads_per_fft),
+        ffts_per_block: Some(ffts),
+        ..ShapeChoices::default()
+    })
+}
+
+/// Values a thread of an f64 half-length row holds at most where its
+/// rows fill [`FULL_BLOCK_THREADS`] ([`refill_half_length_rows`]).
+const F64_FULL_BLOCK_ROW_VALUES: usize = 10;
+
+/// Threads of a block of f64 half-length rows of few values each.
+const FULL_BLOCK_THREADS: usize = 256;
 
 /// Two stages of the row FFT `pass` over more threads, where the
 /// heuristic gives one thread the whole row (every radix divides a row
@@ -1844,12 +1890,30 @@ mod tests {
         };
         // Blocks of about 64 threads (F64_MINOR_THREADS_PER_BLOCK) rise to
         // what the registers hold of the values' words: 176's 16 values over
-        // 8 threads, radices to 11, to seven (146 registers a thread), 70's
-        // 10 values to ten, 352's 22 values (16 x 11 over 11 threads, two
+        // 8 threads, radices to 11, to seven (146 registers a thread), 88's
+        // 12 values to nine, 352's 22 values (16 x 11 over 11 threads, two
         // stages where the cap of 16 values took three) to five.
         assert_eq!(bound(176), 7);
-        assert_eq!(bound(70), 10);
+        assert_eq!(bound(88), 9);
         assert_eq!(bound(352), 5);
+    }
+
+    #[test]
+    fn half_length_rows_of_few_values_fill_their_blocks() {
+        let rows = |n: usize, precision: Precision| {
+            let spec = r2c(&[n]).precision(precision).target(Target::H200);
+            let pass = crate::plan::plan(&spec).unwrap().passes[0].clone();
+            (pass.values_per_thread, pass.ffts_per_block, pass.threads_per_block)
+        };
+        // f64 rows of at most 10 values a thread fill 256 threads, not 64;
+        // 12 values keep the small block.
+        assert_eq!(rows(100, Precision::F64), (10, 51, 255));
+        assert_eq!(rows(70, Precision::F64), (10, 51, 255));
+        assert_eq!(rows(88, Precision::F64), (12, 16, 64));
+        // f32 rows take a power-of-two count a block: 100's 51 rows of 5
+        // threads become 32, 192's 42 of 6 too.
+        assert_eq!(rows(100, Precision::F32), (10, 32, 160));
+        assert_eq!(rows(192, Precision::F32), (18, 32, 192));
     }
 
     #[test]
