@@ -2036,9 +2036,10 @@ mod tests {
             .kind(crate::TransformKind::R2c)
             .target(Target::H200);
         let plan = crate::plan::plan(&spec).unwrap();
-        // The C2R's first pass: 338-point columns as 26 x 13 over 13
-        // threads each, 16 to a tile, merging X[k] and X[N - k].
-        let first = &plan.inverse_passes[0];
+        // The R2C's first pass: 338-point columns as 26 x 13 over 13
+        // threads each, 16 to a tile (the C2R's, which merges X[k] with
+        // X[N - k] on its loads, takes more: real.rs's widened_merge).
+        let first = &plan.passes[0];
         assert_eq!((first.n, first.values_per_thread), (338, 26));
         assert_eq!(first.lanes, LaneLayout::FftMinor);
         assert_eq!(first.io, crate::plan::GlobalIo::ColumnTile);

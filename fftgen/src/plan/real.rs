@@ -1004,12 +1004,16 @@ fn apart_passes(
                 (to.0, &pairs),
                 false,
             )?;
-            if fused.len() > 1
-                && fused
-                    .first_mut()
-                    .is_some_and(|routed| mirror(&mut routed.pass, n, direction))
-            {
-                return Ok(fused);
+            if fused.len() > 1 {
+                let first = &fused[0].pass;
+                let merged = widened_merge(first, n, spec.precision, target).or_else(|| {
+                    let mut pass = first.clone();
+                    mirror(&mut pass, n, direction).then_some(pass)
+                });
+                if let Some(pass) = merged {
+                    fused[0].pass = pass;
+                    return Ok(fused);
+                }
             }
             let pairs = paired(to.1);
             let mut passes = vec![split(from, (to.0, &pairs))];
@@ -1027,6 +1031,91 @@ fn apart_passes(
         }
     }
 }
+
+/// The C2R's first pass `pass` (a column tile of the FFT of N / 2, `n` the
+/// real length) merging X[k] with X[N / 2 - k] on its loads ([`mirror`]),
+/// over more warps an SM than the C2C column pass it was planned as: the
+/// most balanced schedule of as many stages, one butterfly of its smallest
+/// radix a thread, where that holds fewer values, and as many blocks an SM
+/// as the registers hold the values' words and [`MERGE_VALUES`] more
+/// ([`resident_by_value_words`]), never fewer than the C2C pass's (a bound
+/// of one, which leaves ptxas its registers, stays one). The merge reads two
+/// points for each point of the FFT; at a C2C pass's residency it waited on
+/// its loads: Nsight, H200, 47628000's 300-point first pass (30 values over
+/// 10 threads, 10 warps an SM) 2.77 ms against the forward's 1.26,
+/// long-scoreboard stalls 9.1 per issue
+/// (docs/bench/h200_ncu_2077_misses.log). H200 C2R, cuFFT/ours
+/// (docs/bench/h200_c2r_merge_pass.log): 47628000 0.78 -> 0.99x (20 values
+/// over 20 threads, three blocks), 49077600 0.87 -> 1.10x, 60000000 0.87 ->
+/// 0.96x, 123201000 0.79 -> 0.92x, 46373600 0.77 -> 0.85x (three blocks of
+/// its own shape), 21141120 1.28 -> 1.48x; 8 of 8 faster, the R2C rows
+/// alike. `None` where neither the schedule nor the bound changes.
+fn widened_merge(pass: &Pass, n: usize, precision: Precision, target: &Target) -> Option<Pass> {
+    let shape = |radices: Option<Vec<usize>>, min_blocks_per_sm: Option<usize>| {
+        let threads_per_fft = radices
+            .as_ref()
+            .map(|r| pass.n / r.iter().copied().min().unwrap_or(1));
+        ShapeChoices {
+            threads_per_fft: threads_per_fft.or(Some(pass.threads_per_fft)),
+            radices: radices.or_else(|| Some(pass.radices())),
+            ffts_per_block: Some(pass.ffts_per_block),
+            column_io: Some(super::ColumnIo::Tile),
+            min_blocks_per_sm,
+            ..ShapeChoices::default()
+        }
+    };
+    let plan = |choices: &ShapeChoices| {
+        super::pass_planner::plan_pass(pass.n, precision, choices, target, &pass.access).ok()
+    };
+    // The most balanced schedule of as many stages, one butterfly of its
+    // smallest radix a thread, where that holds fewer values.
+    let stages = pass.stages.len();
+    let balanced = super::radix::schedules(pass.n, stages, stages)
+        .into_iter()
+        .filter(|radices| {
+            let threads = pass.n / radices.iter().copied().min().unwrap_or(1);
+            threads * pass.ffts_per_block <= target.launchable_threads_per_block
+        })
+        .min_by_key(|radices| radices.iter().copied().max())
+        .filter(|radices| radices.iter().copied().max() < Some(pass.values_per_thread));
+    let wide = plan(&shape(balanced.clone(), None))?;
+    let blocks = resident_by_value_words(
+        wide.threads_per_block,
+        wide.shared_bytes,
+        wide.values_per_thread + MERGE_VALUES,
+        precision,
+        target,
+        target.max_blocks_per_sm,
+    );
+    // A bound of one leaves ptxas its registers (staged small FFTs): kept.
+    let blocks = match pass.min_blocks_per_sm {
+        1 => 1,
+        bound => blocks.max(bound),
+    };
+    if balanced.is_none() && blocks == pass.min_blocks_per_sm {
+        return None;
+    }
+    let mut wide = plan(&shape(balanced, Some(blocks)))?;
+    if let Some(step) = pass.step_twiddle {
+        let Twiddles::RoundedF64Table { len } = wide.twiddles;
+        let mut twiddle = super::StepTwiddle::new(step.column, step.span, len);
+        twiddle.form = match step.form.fits(&wide, target.warp_size) {
+            true => step.form,
+            false => super::StepTwiddleForm::PerPoint,
+        };
+        wide.step_twiddle = Some(twiddle);
+    }
+    wide.normalizes = pass.normalizes;
+    mirror(&mut wide, n, Direction::Inverse).then_some(wide)
+}
+
+/// Complex values a thread of the C2R's merging first pass holds beside
+/// its FFT's, for its bound ([`widened_merge`]): the pair merged. None
+/// left 26 values over 208-thread blocks at four blocks an SM, slower than
+/// three (46373600 C2R 0.85 -> 0.81x); the four of [`REAL_STEP_VALUES`]
+/// left 20 values over 320 threads at two, slower than three (47628000
+/// 0.99 -> 0.94x) (docs/bench/h200_c2r_merge_pass.log).
+const MERGE_VALUES: usize = 2;
 
 /// The passes of an even real axis whose N / 2 needs Bluestein's
 /// algorithm in `direction`: Bluestein's FFT of N / 2 over the reals read
@@ -1667,7 +1756,11 @@ fn row_fft_pass(
 /// 192 0.86 / 0.98 -> 0.96 / 1.13x, 600 1.38 / 1.50 -> 1.57 / 1.74x, 11 of
 /// 14 sizes faster; 162 (81 as 9 x 9, 28 -> 16 rows) lost, 2.10 / 2.34 ->
 /// 2.00 / 1.65x (docs/bench/h200_ab_half_length_rows.log).
-fn refill_half_length_rows(pass: &Pass, route: RealRoute, precision: Precision) -> Option<ShapeChoices> {
+fn refill_half_length_rows(
+    pass: &Pass,
+    route: RealRoute,
+    precision: Precision,
+) -> Option<ShapeChoices> {
     if route != RealRoute::HalfLength || pass.lanes != super::LaneLayout::FftMinor {
         return None;
     }
@@ -1899,11 +1992,43 @@ mod tests {
     }
 
     #[test]
+    fn the_c2r_first_pass_merging_its_loads_takes_more_warps() {
+        let first = |n: usize| {
+            let spec = r2c(&[n]).target(Target::H200);
+            let plan = crate::plan::plan(&spec).unwrap();
+            let (forward, inverse) = (&plan.passes[0], &plan.inverse_passes[0]);
+            assert!(matches!(
+                inverse.real.map(|real| real.end),
+                Some(RealEnd::Mirrored(_))
+            ));
+            let shape = |pass: &Pass| {
+                (
+                    pass.n,
+                    pass.threads_per_fft,
+                    pass.values_per_thread,
+                    pass.min_blocks_per_sm,
+                )
+            };
+            (shape(forward), shape(inverse))
+        };
+        // 47628000: 300-point columns, 30 values over 10 threads at two
+        // blocks an SM for the R2C; the C2R's 20 over 20 threads at three.
+        assert_eq!(first(47628000), ((300, 10, 30, 2), (300, 20, 20, 3)));
+        // 46373600: 338 has no more balanced two-stage schedule than 26 x
+        // 13: its own shape at three blocks.
+        assert_eq!(first(46373600), ((338, 13, 26, 2), (338, 13, 26, 3)));
+    }
+
+    #[test]
     fn half_length_rows_of_few_values_fill_their_blocks() {
         let rows = |n: usize, precision: Precision| {
             let spec = r2c(&[n]).precision(precision).target(Target::H200);
             let pass = crate::plan::plan(&spec).unwrap().passes[0].clone();
-            (pass.values_per_thread, pass.ffts_per_block, pass.threads_per_block)
+            (
+                pass.values_per_thread,
+                pass.ffts_per_block,
+                pass.threads_per_block,
+            )
         };
         // f64 rows of at most 10 values a thread fill 256 threads, not 64;
         // 12 values keep the small block.
