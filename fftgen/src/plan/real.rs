@@ -1110,11 +1110,11 @@ fn widened_merge(pass: &Pass, n: usize, precision: Precision, target: &Target) -
 }
 
 /// Complex values a thread of the C2R's merging first pass holds beside
-/// its FFT's, for its bound ([`widened_merge`]): the pair merged. None
-/// left 26 values over 208-thread blocks at four blocks an SM, slower than
-/// three (46373600 C2R 0.85 -> 0.81x); the four of [`REAL_STEP_VALUES`]
-/// left 20 values over 320 threads at two, slower than three (47628000
-/// 0.99 -> 0.94x) (docs/bench/h200_c2r_merge_pass.log).
+/// its FFT's, for its bound ([`widened_merge`]): the pair merged. With
+/// none, 46373600's 26 values over 208-thread blocks took four blocks an
+/// SM, slower than three (C2R 0.85 -> 0.81x); with the four of
+/// [`REAL_STEP_VALUES`], 47628000's 20 values over 320 threads took two,
+/// slower than three (0.99 -> 0.94x) (docs/bench/h200_c2r_merge_pass.log).
 const MERGE_VALUES: usize = 2;
 
 /// The passes of an even real axis whose N / 2 needs Bluestein's
