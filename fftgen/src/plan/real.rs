@@ -1036,13 +1036,14 @@ fn apart_passes(
 /// real length) merging X[k] with X[N / 2 - k] on its loads ([`mirror`]),
 /// over more warps an SM than the C2C column pass it was planned as: the
 /// most balanced schedule of as many stages, one butterfly of its smallest
-/// radix a thread, where that holds fewer values, and as many blocks an SM
-/// as the registers hold the values' words and [`MERGE_VALUES`] more
-/// ([`resident_by_value_words`]), never fewer than the C2C pass's (a bound
-/// of one, which leaves ptxas its registers, stays one). The merge reads two
-/// points for each point of the FFT; at a C2C pass's residency it waited on
-/// its loads: Nsight, H200, 47628000's 300-point first pass (30 values over
-/// 10 threads, 10 warps an SM) 2.77 ms against the forward's 1.26,
+/// radix a thread, where that holds fewer values and its blocks hold more
+/// threads an SM, at as many blocks as the registers hold the values' words
+/// and [`MERGE_VALUES`] more ([`resident_by_value_words`]); else the same
+/// shape at more blocks where the registers hold them. A bound of one,
+/// which leaves ptxas its registers, stays one. The merge reads two points
+/// for each point of the FFT; at a C2C pass's residency it waited on its
+/// loads: Nsight, H200, 47628000's 300-point first pass (30 values over 10
+/// threads, 10 warps an SM) 2.77 ms against the forward's 1.26,
 /// long-scoreboard stalls 9.1 per issue
 /// (docs/bench/h200_ncu_2077_misses.log). H200 C2R, cuFFT/ours
 /// (docs/bench/h200_c2r_merge_pass.log): 47628000 0.78 -> 0.99x (20 values
@@ -1078,23 +1079,41 @@ fn widened_merge(pass: &Pass, n: usize, precision: Precision, target: &Target) -
         })
         .min_by_key(|radices| radices.iter().copied().max())
         .filter(|radices| radices.iter().copied().max() < Some(pass.values_per_thread));
-    let wide = plan(&shape(balanced.clone(), None))?;
-    let blocks = resident_by_value_words(
-        wide.threads_per_block,
-        wide.shared_bytes,
-        wide.values_per_thread + MERGE_VALUES,
-        precision,
-        target,
-        target.max_blocks_per_sm,
-    );
-    // A bound of one leaves ptxas its registers (staged small FFTs): kept.
-    let blocks = match pass.min_blocks_per_sm {
-        1 => 1,
-        bound => blocks.max(bound),
+    let resident = |shape: &Pass| {
+        resident_by_value_words(
+            shape.threads_per_block,
+            shape.shared_bytes,
+            shape.values_per_thread + MERGE_VALUES,
+            precision,
+            target,
+            target.max_blocks_per_sm,
+        )
     };
-    if balanced.is_none() && blocks == pass.min_blocks_per_sm {
-        return None;
-    }
+    // The wider schedule where its blocks hold more threads an SM than the
+    // C2C pass's: 847 as 11 x 11 x 7 over 121 threads, eight to a block,
+    // holds one block (968 threads) where 77 threads held two (1232), and
+    // 3969 f64 over 441 threads not even one (704 bytes spilled).
+    let widened = balanced.and_then(|radices| {
+        let wide = plan(&shape(Some(radices.clone()), None))?;
+        let blocks = resident(&wide);
+        let more =
+            blocks * wide.threads_per_block > pass.min_blocks_per_sm * pass.threads_per_block;
+        more.then_some((radices, blocks))
+    });
+    // Else the same shape at the blocks its registers hold, where that is
+    // more than the C2C pass asked for; a bound of one, which leaves ptxas
+    // its registers (staged small FFTs), stays one.
+    let (balanced, blocks) = match widened {
+        Some((radices, _)) if pass.min_blocks_per_sm == 1 => (Some(radices), 1),
+        Some((radices, blocks)) => (Some(radices), blocks),
+        None => {
+            let blocks = resident(pass);
+            if pass.min_blocks_per_sm == 1 || blocks <= pass.min_blocks_per_sm {
+                return None;
+            }
+            (None, blocks)
+        }
+    };
     let mut wide = plan(&shape(balanced, Some(blocks)))?;
     if let Some(step) = pass.step_twiddle {
         let Twiddles::RoundedF64Table { len } = wide.twiddles;
@@ -2017,6 +2036,23 @@ mod tests {
         // 46373600: 338 has no more balanced two-stage schedule than 26 x
         // 13: its own shape at three blocks.
         assert_eq!(first(46373600), ((338, 13, 26, 2), (338, 13, 26, 3)));
+        // 1173942: 847 over 121 threads, eight to a block, would hold one
+        // block an SM where 77 threads hold two: the C2C pass's shape.
+        assert_eq!(first(1173942), ((847, 77, 14, 2), (847, 77, 14, 2)));
+    }
+
+    #[test]
+    fn the_c2r_merge_pass_widens_only_where_its_registers_hold_it() {
+        // 31434480 f64: 3969 as 21 x 21 x 9 over 441 threads, two to a
+        // block, spilled 704 bytes (sm_90): the C2C pass's 189 threads stay.
+        let spec = r2c(&[31434480])
+            .precision(Precision::F64)
+            .target(Target::H200);
+        let plan = crate::plan::plan(&spec).unwrap();
+        let (forward, inverse) = (&plan.passes[0], &plan.inverse_passes[0]);
+        assert_eq!(inverse.n, 3969);
+        assert_eq!(inverse.threads_per_fft, forward.threads_per_fft);
+        assert_eq!(inverse.min_blocks_per_sm, forward.min_blocks_per_sm);
     }
 
     #[test]
