@@ -236,6 +236,13 @@ impl StepTwiddle {
         }
     }
 
+    /// The twiddle of a step of `span` points at `column` applied by
+    /// `pass`, its tables after the pass's own (per point).
+    pub fn after_tables_of(pass: &super::Pass, column: usize, span: usize) -> StepTwiddle {
+        let super::Twiddles::RoundedF64Table { len } = pass.twiddles;
+        StepTwiddle::new(column, span, len)
+    }
+
     /// Entries of the coarse table.
     pub fn coarse_len(&self) -> usize {
         self.span.div_ceil(self.split)

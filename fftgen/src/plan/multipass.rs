@@ -19,7 +19,7 @@ use super::access::{Access, Column, StepTwiddle, StepTwiddleForm};
 use super::fused_axes::FusedAxes;
 use super::pass_planner::{max_size, plan_fused_pass, plan_pass, TILE_RUN_BYTES};
 use super::split::{self, four_step};
-use super::{ColumnIo, CostModel, Pass, Plan, PlanModel, ShapeChoices, Twiddles, Wisdom};
+use super::{ColumnIo, CostModel, Pass, Plan, PlanModel, ShapeChoices, Wisdom};
 use crate::{Buffer, Error, FftSpec, Layout, Placement, Precision, Target};
 use std::collections::BTreeMap;
 
@@ -704,8 +704,7 @@ fn plan_steps(
             }
         };
         if let Some((column, span)) = twiddle {
-            let Twiddles::RoundedF64Table { len } = pass.twiddles;
-            let mut step = StepTwiddle::new(column, span, len);
+            let mut step = StepTwiddle::after_tables_of(&pass, column, span);
             step.form = io.step_twiddle_form(&pass, target);
             pass.step_twiddle = Some(step);
         }
@@ -748,8 +747,7 @@ pub(super) fn first_step(
     let mut pass =
         step.plan_twiddled_pass(spec.precision, &shapes, target, &access, twiddle_column)?;
     if let Some((column, span)) = twiddle {
-        let Twiddles::RoundedF64Table { len } = pass.twiddles;
-        let mut step_twiddle = StepTwiddle::new(column, span, len);
+        let mut step_twiddle = StepTwiddle::after_tables_of(&pass, column, span);
         step_twiddle.form = io.step_twiddle_form(&pass, target);
         pass.step_twiddle = Some(step_twiddle);
     }

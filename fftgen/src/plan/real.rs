@@ -1116,8 +1116,7 @@ fn widened_merge(pass: &Pass, n: usize, precision: Precision, target: &Target) -
     };
     let mut wide = plan(&shape(balanced, Some(blocks)))?;
     if let Some(step) = pass.step_twiddle {
-        let Twiddles::RoundedF64Table { len } = wide.twiddles;
-        let mut twiddle = super::StepTwiddle::new(step.column, step.span, len);
+        let mut twiddle = super::StepTwiddle::after_tables_of(&wide, step.column, step.span);
         twiddle.form = match step.form.fits(&wide, target.warp_size) {
             true => step.form,
             false => super::StepTwiddleForm::PerPoint,
@@ -1795,7 +1794,7 @@ fn refill_half_length_rows(
         },
     };
     Some(ShapeChoices {
-        radices: Some(pass.stages.iter().map(|stage| stage.radix).collect()),
+        radices: Some(pass.radices()),
         threads_per_fft: Some(pass.threads_per_fft),
         ffts_per_block: Some(ffts),
         ..ShapeChoices::default()
