@@ -1052,6 +1052,13 @@ fn apart_passes(
 /// its own shape), 21141120 1.28 -> 1.48x; 8 of 8 faster, the R2C rows
 /// alike. `None` where neither the schedule nor the bound changes.
 fn widened_merge(pass: &Pass, n: usize, precision: Precision, target: &Target) -> Option<Pass> {
+    let mut wide = wider_pass(pass, precision, target)?;
+    mirror(&mut wide, n, Direction::Inverse).then_some(wide)
+}
+
+/// [`widened_merge`]'s shape for a C2R first pass `pass` whose loads read
+/// two points a point, without its real step: the caller attaches it.
+fn wider_pass(pass: &Pass, precision: Precision, target: &Target) -> Option<Pass> {
     let shape = |radices: Option<Vec<usize>>, min_blocks_per_sm: Option<usize>| {
         let threads_per_fft = radices
             .as_ref()
@@ -1124,7 +1131,7 @@ fn widened_merge(pass: &Pass, n: usize, precision: Precision, target: &Target) -
         wide.step_twiddle = Some(twiddle);
     }
     wide.normalizes = pass.normalizes;
-    mirror(&mut wide, n, Direction::Inverse).then_some(wide)
+    Some(wide)
 }
 
 /// Complex values a thread of the C2R's merging first pass holds beside
@@ -1314,6 +1321,18 @@ fn full_length_passes(
             twiddle_offset: None,
             hermitian_half,
         });
+    }
+    // The C2R's first pass rebuilds the Hermitian spectrum on its loads,
+    // X[k] and conj X[N - k] for each point, so it takes the merge's wider
+    // shape ([`wider_pass`]). H200 C2R, cuFFT/ours: 30375 0.91 -> 1.14x,
+    // 98415 0.99 -> 1.20x, 7891499 0.59 -> 0.62x, 27064125 0.76 -> 0.78x
+    // (docs/bench/h200_ab_full_length_paired.log).
+    if direction == Direction::Inverse && count > 1 {
+        let first = &passes[0].pass;
+        if let Some(mut wide) = wider_pass(first, spec.precision, target) {
+            wide.real = first.real;
+            passes[0].pass = wide;
+        }
     }
     Ok(passes)
 }
@@ -1516,6 +1535,20 @@ fn fused_pass(
         };
     if user.min_blocks_per_sm.is_none() {
         pass.min_blocks_per_sm = match pass.lanes {
+            // f64 paired rows with lanes along the FFT and radices to 11
+            // rise from the C2C shape's two blocks to the four their
+            // values' words leave registers for. H200 R2C / C2R ms: 343
+            // 0.687 / 0.641 -> 0.573 / 0.596, 625 0.759 / 0.758 -> 0.583 /
+            // 0.589, 729 0.652 / 0.611 -> 0.545 / 0.579, 1331 0.594 / 0.694
+            // -> 0.609 / 0.626 (docs/bench/h200_ab_full_length_paired.log).
+            super::LaneLayout::FftMajor
+                if precision == Precision::F64
+                    && route == RealRoute::PairedRows
+                    && pass.radices().into_iter().max().is_some_and(|radix| radix <= 11) =>
+            {
+                let bound = pass.min_blocks_per_sm.min(resident(&pass, extra)).max(1);
+                bound.max(lean(&pass, 4))
+            }
             super::LaneLayout::FftMajor => lone_f64(
                 &pass,
                 pass.min_blocks_per_sm.min(resident(&pass, extra)).max(1),
@@ -1741,6 +1774,10 @@ fn row_fft_pass(
             plan_real_row_pass(fft_n, precision, &choices, target, &dense).ok()
         });
         let pass = spread.unwrap_or(pass);
+        let balanced = balance_paired_rows(&pass, route, precision, target.warp_size)
+            .and_then(|choices| plan_real_row_pass(fft_n, precision, &choices, target, &dense).ok())
+            .filter(|balanced| balanced.values_per_thread < pass.values_per_thread);
+        let pass = balanced.unwrap_or(pass);
         let refilled = refill_half_length_rows(&pass, route, precision).and_then(|choices| {
             plan_real_row_pass(fft_n, precision, &choices, target, &dense).ok()
         });
@@ -1856,6 +1893,49 @@ fn spread_row(pass: &Pass, route: RealRoute, precision: Precision) -> Option<Sha
         ..ShapeChoices::default()
     })
 }
+
+/// An f64 paired row of more than [`F64_BALANCED_ROW_VALUES`] values a
+/// thread over the most balanced schedule of as many stages or one more,
+/// over the most threads up to a warp that run one butterfly of one of its
+/// radices each (lanes across FFTs). Its few threads of many values held
+/// few warps an SM. H200 cuFFT/ours, R2C / C2R, 125 (25 x 5 over 5
+/// threads -> 5 x 5 x 5 over 25) 0.41 / 0.61 -> 0.90 / 1.08x, 99 (over 9
+/// -> 11) 0.94 / 1.18 -> 1.04 / 1.30x, 30x11907x125 0.71 / 0.75 -> 0.93 /
+/// 0.87x (docs/bench/h200_ab_full_length_paired.log). The same schedules
+/// over more than a warp (105 over 35 threads, 135 over 45, 147 over 49:
+/// lanes along the FFT, two blocks an SM) were faster still forward and
+/// slower inverse: 105's C2R 0.834 -> 0.899 ms, 0.664 over 15 threads.
+fn balance_paired_rows(
+    pass: &Pass,
+    route: RealRoute,
+    precision: Precision,
+    warp_size: usize,
+) -> Option<ShapeChoices> {
+    if route != RealRoute::PairedRows
+        || precision != Precision::F64
+        || pass.values_per_thread <= F64_BALANCED_ROW_VALUES
+    {
+        return None;
+    }
+    let stages = pass.stages.len();
+    let radices = super::radix::schedules(pass.n, stages, stages + 1)
+        .into_iter()
+        .min_by_key(|radices| radices.iter().copied().max())?;
+    let threads_per_fft = radices
+        .iter()
+        .map(|&radix| pass.n / radix)
+        .filter(|&threads| threads <= warp_size)
+        .max()?;
+    Some(ShapeChoices {
+        threads_per_fft: Some(threads_per_fft),
+        radices: Some(radices),
+        ..ShapeChoices::default()
+    })
+}
+
+/// Values a thread of an f64 paired row above which
+/// [`balance_paired_rows`] spreads it.
+const F64_BALANCED_ROW_VALUES: usize = 16;
 
 /// Points of an f32 paired row of one codelet from which [`spread_row`]
 /// keeps it in one thread.
@@ -2052,6 +2132,61 @@ mod tests {
         assert_eq!(inverse.n, 3969);
         assert_eq!(inverse.threads_per_fft, forward.threads_per_fft);
         assert_eq!(inverse.min_blocks_per_sm, forward.min_blocks_per_sm);
+    }
+
+    #[test]
+    fn the_full_length_c2r_first_pass_rebuilding_its_spectrum_takes_more_warps() {
+        let first = |n: usize| {
+            let plan = crate::plan::plan(&r2c(&[n]).target(Target::H200)).unwrap();
+            let (forward, inverse) = (&plan.passes[0], &plan.inverse_passes[0]);
+            assert_eq!(inverse.real.map(|real| real.route), Some(RealRoute::FullLength));
+            let shape = |pass: &Pass| (pass.n, pass.threads_per_fft, pass.min_blocks_per_sm);
+            (shape(forward), shape(inverse))
+        };
+        // 98415: its 405-point first pass over 27 threads at three blocks
+        // where the R2C's last runs 15 at two.
+        assert_eq!(first(98415), ((405, 15, 2), (405, 27, 3)));
+        // 30375: 243 has no more balanced schedule; five blocks of it.
+        assert_eq!(first(30375), ((243, 9, 2), (243, 9, 5)));
+    }
+
+    #[test]
+    fn f64_paired_rows_of_many_values_spread_over_a_warp() {
+        let row = |n: usize| {
+            let spec = r2c(&[n]).precision(Precision::F64).target(Target::H200);
+            let plan = crate::plan::plan(&spec).unwrap();
+            let (forward, inverse) = (&plan.passes[0], &plan.inverse_passes[0]);
+            assert_eq!(forward.real.map(|real| real.route), Some(RealRoute::PairedRows));
+            assert_eq!(
+                (forward.radices(), forward.threads_per_fft),
+                (inverse.radices(), inverse.threads_per_fft)
+            );
+            assert_eq!(forward.lanes, super::super::LaneLayout::FftMinor);
+            (forward.radices(), forward.threads_per_fft)
+        };
+        // 125 as 25 x 5 over 5 threads held 25 values each.
+        assert_eq!(row(125), (vec![5, 5, 5], 25));
+        // 105: one radix-5 butterfly a thread, not one radix-3 (35 threads,
+        // more than a warp).
+        assert_eq!(row(105), (vec![7, 5, 3], 21));
+        assert_eq!(row(99), (vec![11, 9], 11));
+        // Rows of few values keep their shape.
+        assert_eq!(row(45), (vec![9, 5], 5));
+    }
+
+    #[test]
+    fn f64_paired_rows_along_the_fft_rise_to_four_blocks() {
+        let bounds = |n: usize| {
+            let spec = r2c(&[n]).precision(Precision::F64).target(Target::H200);
+            let plan = crate::plan::plan(&spec).unwrap();
+            let (forward, inverse) = (&plan.passes[0], &plan.inverse_passes[0]);
+            assert_eq!(forward.lanes, super::super::LaneLayout::FftMajor);
+            (forward.min_blocks_per_sm, inverse.min_blocks_per_sm)
+        };
+        assert_eq!(bounds(343), (4, 4));
+        assert_eq!(bounds(625), (4, 4));
+        // Radix 15 is past the radices measured: the C2C shape's two.
+        assert_eq!(bounds(3375), (2, 2));
     }
 
     #[test]
