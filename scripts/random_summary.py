@@ -4,7 +4,11 @@ every row's ratio of cuFFT's median time to ours (above 1: we are faster),
 the worst, the 10th percentile and the median, each row's error against its
 tolerance, and the rows under a floor, worst first.
 
-    python3 scripts/random_summary.py REPORT.json [--floor 0.85] [--markdown] [--vkfft VKFFT.json]
+    python3 scripts/random_summary.py REPORT.json [PART.json ...] [--floor 0.85] [--markdown] [--vkfft VKFFT.json]
+
+Several reports are the parts of one sample timed in runs of their own
+(`fftgen bench --random 50 --seed S`, then `--random 100 --seed S
+--random-from 50`): their rows count as one.
 
 With --vkfft (scripts/device/vkfft_bench.py --cases on the same cases and
 GPU), also VkFFT/ours per row, from each one's share of its own run's copy
@@ -30,14 +34,15 @@ def percentile(values, q):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("report")
+    parser.add_argument("report", nargs="+")
     parser.add_argument("--floor", type=float, default=0.85)
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--vkfft")
     args = parser.parse_args()
-    report = json.load(open(args.report))
+    parts = [json.load(open(path)) for path in args.report]
+    report = parts[0]
     rows = []
-    for row in report["rows"]:
+    for row in (row for part in parts for row in part["rows"]):
         ours, cufft, copy = row.get("ours"), row.get("cufft"), row.get("copy")
         if not ours or not cufft:
             print(f"no time: {label(row)} {row.get('notes')}")

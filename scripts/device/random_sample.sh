@@ -4,6 +4,9 @@
 # 1 GiB batches, each case checked against the f64 reference), then the
 # distribution of cuFFT/ours (worst, 10th percentile, median) by
 # scripts/random_summary.py. Writes $OUT/random_S.{json,md,log}.
+# A sample of 100 cases may outlast one call's 600 s (seed 2080's did):
+# time it in two calls, `... 50 SEED` then `... 100 SEED --random-from 50`,
+# and summarize both reports together (random_summary.py A.json B.json).
 #   usage: bash .devbin/random_sample.sh K SEED [more bench args...]
 set -uo pipefail
 count="${1:-100}"; seed="${2:-2026}"; shift 2 || true

@@ -1544,7 +1544,11 @@ fn fused_pass(
             super::LaneLayout::FftMajor
                 if precision == Precision::F64
                     && route == RealRoute::PairedRows
-                    && pass.radices().into_iter().max().is_some_and(|radix| radix <= 11) =>
+                    && pass
+                        .radices()
+                        .into_iter()
+                        .max()
+                        .is_some_and(|radix| radix <= 11) =>
             {
                 let bound = pass.min_blocks_per_sm.min(resident(&pass, extra)).max(1);
                 bound.max(lean(&pass, 4))
@@ -2139,7 +2143,10 @@ mod tests {
         let first = |n: usize| {
             let plan = crate::plan::plan(&r2c(&[n]).target(Target::H200)).unwrap();
             let (forward, inverse) = (&plan.passes[0], &plan.inverse_passes[0]);
-            assert_eq!(inverse.real.map(|real| real.route), Some(RealRoute::FullLength));
+            assert_eq!(
+                inverse.real.map(|real| real.route),
+                Some(RealRoute::FullLength)
+            );
             let shape = |pass: &Pass| (pass.n, pass.threads_per_fft, pass.min_blocks_per_sm);
             (shape(forward), shape(inverse))
         };
@@ -2156,7 +2163,10 @@ mod tests {
             let spec = r2c(&[n]).precision(Precision::F64).target(Target::H200);
             let plan = crate::plan::plan(&spec).unwrap();
             let (forward, inverse) = (&plan.passes[0], &plan.inverse_passes[0]);
-            assert_eq!(forward.real.map(|real| real.route), Some(RealRoute::PairedRows));
+            assert_eq!(
+                forward.real.map(|real| real.route),
+                Some(RealRoute::PairedRows)
+            );
             assert_eq!(
                 (forward.radices(), forward.threads_per_fft),
                 (inverse.radices(), inverse.threads_per_fft)

@@ -42,17 +42,20 @@ pub const MAX_CASES: usize = 10_000;
 /// (`fftgen::plan::bluestein::MAX_PADDED`; a test checks the two agree).
 pub const BLUESTEIN_AXIS_MAX: usize = 1 << 21;
 
-/// What a report says of drawn cases: how many, from which seed.
+/// What a report says of drawn cases: how many, from which seed, and the
+/// first of them timed (0: all; a sample cut into parts, one run each,
+/// times the cases from `from` on).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct RandomDraw {
     pub count: usize,
     pub seed: u64,
+    pub from: usize,
 }
 
 impl RandomDraw {
-    /// The cases this draw gives: [`draw`].
+    /// The cases this draw times: [`draw`]'s from `from` on.
     pub fn cases(&self) -> Vec<BenchCase> {
-        draw(self.count, self.seed)
+        draw(self.count, self.seed).split_off(self.from.min(self.count))
     }
 }
 
@@ -191,7 +194,24 @@ mod tests {
         assert_eq!(draw(30, 1), cases[..30]);
         let distinct: HashSet<&BenchCase> = cases.iter().collect();
         assert_eq!(distinct.len(), 100);
-        assert_eq!(RandomDraw { count: 5, seed: 1 }.cases(), cases[..5]);
+        assert_eq!(
+            RandomDraw {
+                count: 5,
+                seed: 1,
+                from: 0
+            }
+            .cases(),
+            cases[..5]
+        );
+        assert_eq!(
+            RandomDraw {
+                count: 5,
+                seed: 1,
+                from: 3
+            }
+            .cases(),
+            cases[3..5]
+        );
     }
 
     #[test]

@@ -276,9 +276,13 @@ impl BenchReport {
     /// many, from which seed, and the command that lists them.
     fn random_words(&self) -> String {
         self.random
-            .map_or(String::new(), |RandomDraw { count, seed }| {
+            .map_or(String::new(), |RandomDraw { count, seed, from }| {
+                let timed = match from {
+                    0 => format!("{count} cases"),
+                    _ => format!("Cases {} to {count} of {count}", from + 1),
+                };
                 format!(
-                    "{count} cases (shape, precision, kind) drawn at random with seed {seed}, in \
+                    "{timed} (shape, precision, kind) drawn at random with seed {seed}, in \
                  the order drawn (`fftgen bench --random {count} --seed {seed} --list` lists \
                  them)."
                 )
@@ -956,7 +960,11 @@ pub(crate) mod tests {
         f64_row.notes.push("drawn".into());
         report.rows.insert(1, f64_row);
         report.precision = None;
-        report.random = Some(RandomDraw { count: 4, seed: 7 });
+        report.random = Some(RandomDraw {
+            count: 4,
+            seed: 7,
+            from: 0,
+        });
         report.command = "fftgen bench --random 4 --seed 7".into();
         assert_eq!(report.precisions(), "f32 and f64");
         let markdown = report.to_markdown();
@@ -987,7 +995,21 @@ pub(crate) mod tests {
         assert!(text.contains(listing), "{text}");
         let value: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
         assert!(value["precision"].is_null());
-        assert_eq!(value["random"], serde_json::json!({"count": 4, "seed": 7}));
+        assert_eq!(
+            value["random"],
+            serde_json::json!({"count": 4, "seed": 7, "from": 0})
+        );
+        // A part of a draw says which cases it timed.
+        report.random = Some(RandomDraw {
+            count: 4,
+            seed: 7,
+            from: 2,
+        });
+        let part = report.to_markdown();
+        assert!(
+            part.contains("Cases 3 to 4 of 4 (shape, precision, kind) drawn at random with seed 7"),
+            "{part}"
+        );
         assert_eq!(value["rows"][1]["precision"], "f64");
         // Listed shapes: one precision, no draw.
         let listed: serde_json::Value =

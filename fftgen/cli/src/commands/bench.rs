@@ -44,6 +44,11 @@ pub struct BenchArgs {
         conflicts_with_all = ["sizes", "precision", "kind", "gpus"]
     )]
     random: Option<usize>,
+    /// With --random, time the drawn cases from this one on (0-based): a
+    /// sample cut into parts, each run within a time limit (`--random 100
+    /// --random-from 50` times the second half of `--random 100`'s cases).
+    #[arg(long, value_name = "I", requires = "random", default_value_t = 0)]
+    random_from: usize,
     /// Print the cases this command would time, one per line as `SHAPE
     /// PRECISION KIND` (`1024x1024 f32 c2c`), and exit without a GPU.
     #[arg(long, conflicts_with = "print_sizes")]
@@ -110,9 +115,16 @@ pub fn run(args: BenchArgs) -> Result<(), Failure> {
         ));
     }
     let sizes = listed_shapes(&args, precision);
+    if let Some(count) = args.random.filter(|&count| args.random_from >= count) {
+        return Err(Failure::Usage(format!(
+            "--random-from {} leaves none of the {count} cases drawn; give an index below {count}",
+            args.random_from
+        )));
+    }
     config.draw = args.random.map(|count| RandomDraw {
         count,
         seed: args.run.seed,
+        from: args.random_from,
     });
     config.cases = match config.draw {
         Some(draw) => draw.cases(),
@@ -258,8 +270,12 @@ fn listed_shapes(args: &BenchArgs, precision: Precision) -> Vec<Shape> {
 /// `100 cases drawn with seed 1 (f32 and f64, c2c and r2c)`.
 fn what_runs(config: &BenchConfig, kind: TransformKind, precision: Precision) -> String {
     match config.draw {
-        Some(RandomDraw { count, seed }) => {
-            format!("{count} cases drawn with seed {seed} (f32 and f64, c2c and r2c)")
+        Some(RandomDraw { count, seed, from }) => {
+            let timed = match from {
+                0 => format!("{count} cases"),
+                _ => format!("cases {} to {count} of {count}", from + 1),
+            };
+            format!("{timed} drawn with seed {seed} (f32 and f64, c2c and r2c)")
         }
         None => format!("{kind} {precision}, {} shapes", config.cases.len()),
     }
@@ -443,6 +459,14 @@ mod tests {
         for count in ["0", "10001", "-1", "many"] {
             assert!(bench_args(&["--random", count]).is_err(), "{count}");
         }
+        // A part of a draw: from a case on, only with --random.
+        let part = bench_args(&["--random", "5", "--random-from", "3"]).unwrap();
+        assert_eq!((part.random, part.random_from), (Some(5), 3));
+        assert!(bench_args(&["--random-from", "3"]).is_err());
+        assert!(matches!(
+            run(bench_args(&["--random", "5", "--random-from", "5", "--list"]).unwrap()),
+            Err(Failure::Usage(_))
+        ));
         // --list prints listed shapes too, one case a line; not with --print-sizes.
         assert!(bench_args(&["--n", "4096", "--list"]).unwrap().list);
         assert!(bench_args(&["--list", "--print-sizes"]).is_err());
@@ -461,7 +485,11 @@ mod tests {
         let defaults = listed_shapes(&bench_args(&[]).unwrap(), Precision::F32);
         assert_eq!(defaults, bench::default_shapes(Precision::F32));
         let mut config = BenchConfig::new(Precision::F32);
-        config.draw = Some(RandomDraw { count: 3, seed: 1 });
+        config.draw = Some(RandomDraw {
+            count: 3,
+            seed: 1,
+            from: 0,
+        });
         assert_eq!(
             what_runs(&config, TransformKind::C2c, Precision::F32),
             "3 cases drawn with seed 1 (f32 and f64, c2c and r2c)"
