@@ -1324,9 +1324,9 @@ fn full_length_passes(
     }
     // The C2R's first pass rebuilds the Hermitian spectrum on its loads,
     // X[k] and conj X[N - k] for each point, so it takes the merge's wider
-    // shape ([`wider_pass`]). H200 C2R, cuFFT/ours: 30375 0.91 -> 1.14x,
-    // 98415 0.99 -> 1.20x, 7891499 0.59 -> 0.62x, 27064125 0.76 -> 0.78x
-    // (docs/bench/h200_ab_full_length_paired.log).
+    // shape ([`wider_pass`]). H200 C2R, cuFFT/ours: 30375 0.92 -> 1.16x,
+    // 98415 0.99 -> 1.22x, 7891499 0.60 -> 0.63x, 27064125 0.76 -> 0.78x;
+    // the R2C alike (docs/bench/h200_ab_full_length_paired.log).
     if direction == Direction::Inverse && count > 1 {
         let first = &passes[0].pass;
         if let Some(mut wide) = wider_pass(first, spec.precision, target) {
@@ -1540,7 +1540,8 @@ fn fused_pass(
             // values' words leave registers for. H200 R2C / C2R ms: 343
             // 0.687 / 0.641 -> 0.573 / 0.596, 625 0.759 / 0.758 -> 0.583 /
             // 0.589, 729 0.652 / 0.611 -> 0.545 / 0.579, 1331 0.594 / 0.694
-            // -> 0.609 / 0.626 (docs/bench/h200_ab_full_length_paired.log).
+            // -> 0.609 / 0.626, though ptxas (sm_90) spills 8 and 24 bytes
+            // of it at four (docs/bench/h200_ab_full_length_paired.log).
             super::LaneLayout::FftMajor
                 if precision == Precision::F64
                     && route == RealRoute::PairedRows
@@ -1904,8 +1905,8 @@ fn spread_row(pass: &Pass, route: RealRoute, precision: Precision) -> Option<Sha
 /// radices each (lanes across FFTs). Its few threads of many values held
 /// few warps an SM. H200 cuFFT/ours, R2C / C2R, 125 (25 x 5 over 5
 /// threads -> 5 x 5 x 5 over 25) 0.41 / 0.61 -> 0.90 / 1.08x, 99 (over 9
-/// -> 11) 0.94 / 1.18 -> 1.04 / 1.30x, 30x11907x125 0.71 / 0.75 -> 0.93 /
-/// 0.87x (docs/bench/h200_ab_full_length_paired.log). The same schedules
+/// -> 11) 0.94 / 1.18 -> 1.04 / 1.30x, 30x11907x125 0.70 / 0.74 -> 0.95 /
+/// 0.89x, 12 of 12 rows faster (docs/bench/h200_ab_full_length_paired.log). The same schedules
 /// over more than a warp (105 over 35 threads, 135 over 45, 147 over 49:
 /// lanes along the FFT, two blocks an SM) were faster still forward and
 /// slower inverse: 105's C2R 0.834 -> 0.899 ms, 0.664 over 15 threads.
