@@ -6,8 +6,9 @@
 
 use crate::codelet::Codelet;
 use crate::expr::OpCount;
+use crate::kernel::ast::Function;
 use crate::kernel::butterfly::lower_butterfly;
-use crate::kernel::chirp::lower_chirp;
+use crate::kernel::chirp::{lower_chirp, step_name};
 use crate::kernel::complex_ops::{cmul, cmul_name};
 use crate::kernel::real_split::{is_apart, lower_real_split};
 use crate::kernel::signature::TWIDDLES;
@@ -171,57 +172,10 @@ struct SourceContext {
 pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<String, Error> {
     let d = dialect(backend, plan.precision);
     let pass = &plan.passes[0];
-
     // The kernels first: the helpers a file defines are those they call.
-    let mut keys = Vec::new();
-    let mut lowered = Vec::new();
-    for &dir in &plan.directions {
-        for p in plan.passes_of(dir) {
-            let key = KernelKey::of(plan, p, dir);
-            // Passes of equal shape (the axes of a cube) share one kernel.
-            if !keys.contains(&key) {
-                lowered.push(
-                    match (is_apart(p), p.chirp.is_some() && p.stages.is_empty()) {
-                        (true, _) => lower_real_split(plan, p, dir),
-                        (false, true) => lower_chirp(plan, p, dir),
-                        (false, false) => lower_stockham(plan, p, dir),
-                    },
-                );
-                keys.push(key);
-            }
-        }
-    }
+    let (keys, lowered) = lowered_kernels(plan);
     let called: BTreeSet<String> = lowered.iter().flat_map(|k| k.calls()).collect();
     let kernels: Vec<String> = lowered.iter().map(|k| k.render(d.as_ref())).collect();
-
-    // A twiddle, or its conjugate for the inverse, multiplies a value; a
-    // twiddle read from a fine and a coarse table is their product (`a * w`
-    // whatever the direction), so a plan of one direction may call both.
-    let mut helpers = Vec::new();
-    for conjugate in [false, true] {
-        if called.contains(&cmul_name(conjugate, plan.precision)) {
-            helpers.push(cmul(conjugate, plan.precision).render(d.as_ref()));
-        }
-    }
-    if plan.all_passes().any(|(_, p)| {
-        p.stages
-            .iter()
-            .filter_map(|s| s.exchange)
-            .chain(p.fused_axes.as_ref().map(|f| f.rows_padding))
-            .any(|padding| !padding.is_none())
-    }) {
-        helpers.push(pad_helper().render(d.as_ref()));
-    }
-    let radices: BTreeSet<usize> = plan
-        .all_passes()
-        .flat_map(|(_, p)| p.stages.iter().map(|s| s.radix))
-        .collect();
-    for &direction in &plan.directions {
-        for &radix in &radices {
-            helpers.push(butterfly_source(radix, direction, plan.precision, backend));
-        }
-    }
-
     let ops = plan
         .directions
         .first()
@@ -233,91 +187,6 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
         })
         .unwrap_or_default();
     let Twiddles::RoundedF64Table { len } = pass.twiddles;
-    // A real transform lists each direction's passes (the C2R runs its own).
-    let labelled: Vec<(String, &Pass)> = match plan.kind {
-        TransformKind::C2c => plan
-            .passes
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (format!("pass {i}"), p))
-            .collect(),
-        TransformKind::R2c => plan
-            .all_passes()
-            .scan((None, 0), |(last, i), (dir, p)| {
-                if *last != Some(dir) {
-                    (*last, *i) = (Some(dir), 0);
-                }
-                *i += 1;
-                Some((format!("{} pass {}", plan.kind.name(dir), *i - 1), p))
-            })
-            .collect(),
-    };
-    let passes = labelled
-        .into_iter()
-        .map(|(label, p)| {
-            if let Some(chirp) = p.chirp.filter(|_| p.stages.is_empty()) {
-                return format!(
-                    "{label}: {} of Bluestein's algorithm for an axis of {} points in rows of {}, \
-                     {} row chunk(s) per transform, reads {:?} (stride {}), writes {:?} (stride {})",
-                    match chirp.role {
-                        ChirpRole::Load { .. } => "the chirped load",
-                        ChirpRole::Multiply => "the product with the chirp's spectrum",
-                        ChirpRole::Store { .. } => "the chirped store",
-                        ChirpRole::Whole { .. } => "Bluestein's algorithm",
-                        ChirpRole::Separate => "the separation of two rows' half spectra",
-                    },
-                    chirp.n,
-                    chirp.padded,
-                    p.access.ffts_per_transform(),
-                    p.access.reads,
-                    p.access.input_stride,
-                    p.access.writes,
-                    p.access.output_stride,
-                );
-            }
-            if is_apart(p) {
-                let rows = p.access.ffts_per_transform() / p.access.columns[0].count;
-                return format!(
-                    "{label}: {} alone, {rows} row(s) of {} pairs (k, {} - k) per transform, \
-                     {} pairs per block of {} threads, reads {:?} (stride {}), writes {:?} \
-                     (stride {}), w_{}^k from two tables",
-                    // (Labels of a real plan name the direction: `r2c pass 2`.)
-                    match label.starts_with("r2c") {
-                        true => "the split (the FFT of N / 2 into the half spectrum)",
-                        false => "the merge (the half spectrum into the pairs of reals)",
-                    },
-                    p.n / 2 + 1,
-                    p.n,
-                    p.threads_per_fft * p.values_per_thread / 2,
-                    p.threads_per_block,
-                    p.access.reads,
-                    p.access.input_stride,
-                    p.access.writes,
-                    p.access.output_stride,
-                    2 * p.n
-                );
-            }
-            format!(
-                "{label}: {} FFTs of {} points per transform, radices {:?}, {} thread(s) per FFT, \
-                 {} per block, {} bytes of shared memory, reads {:?} (stride {}), writes {:?} (stride {}){}",
-                p.access.ffts_per_transform(),
-                p.n,
-                p.radices(),
-                p.threads_per_fft,
-                p.ffts_per_block,
-                p.shared_bytes,
-                p.access.reads,
-                p.access.input_stride,
-                p.access.writes,
-                p.access.output_stride,
-                match p.step_twiddle {
-                    Some(step) => format!(", four-step twiddle of {} points", step.span),
-                    None => String::new(),
-                } + &fused_chirp_words(p)
-            )
-        })
-        .collect();
-
     let context = SourceContext {
         file_name: format!("{}.{}", file_stem(plan), extension(backend)),
         transform: match plan.kind {
@@ -351,37 +220,16 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
         },
         ops: ops.to_string(),
         kernel_names: keys.iter().map(|k| k.to_string()).collect(),
-        arguments: match plan.passes.len() {
-            _ if plan.kind == TransformKind::R2c => "each pass's, as the manifest lists them: \
-                input, output, batch (uint), or data (read and overwritten), batch (uint); then \
-                twiddles (const complex*) where it has any. The reals are real* (pairs of them \
-                read as complex* where the route reads N / 2 complex values); the half \
-                spectrum and the scratch complex*"
-                .to_string(),
-            1 => format!(
-                "{}{}",
-                match plan.placement {
-                    Placement::OutOfPlace => "input (complex*), output (complex*), batch (uint)",
-                    Placement::InPlace => "data (complex*, overwritten), batch (uint)",
-                },
-                if has_twiddles(pass) {
-                    ", twiddles (const complex*)"
-                } else {
-                    ""
-                }
-            ),
-            _ => "each pass's, as the manifest lists them: input (complex*), output (complex*), \
-                  batch (uint), or data (complex*, read and overwritten), batch (uint) for a pass \
-                  that reads and writes one buffer; then twiddles (const complex*) where it has \
-                  any"
-            .to_string(),
-        },
+        arguments: arguments_text(plan),
         single_pass: plan.passes.len() == 1
             && plan.shape.len() == 1
             && pass.access.is_dense(pass.n),
-        passes,
+        passes: labelled_passes(plan)
+            .into_iter()
+            .map(|(label, p)| pass_text(&label, p))
+            .collect(),
         prelude: d.prelude(),
-        helpers,
+        helpers: helpers(plan, backend, &called),
         kernels,
     };
     let context =
@@ -389,6 +237,175 @@ pub fn render_source(plan: &Plan, backend: Backend, invocation: &str) -> Result<
     templates()
         .render("source", &context)
         .map_err(|e| Error::Template(format!("{e:?}")))
+}
+
+/// The kernel of each pass of `plan`, each direction's, with its key:
+/// passes of equal shape (the axes of a cube) share one.
+fn lowered_kernels(plan: &Plan) -> (Vec<KernelKey>, Vec<Function>) {
+    let mut keys = Vec::new();
+    let mut lowered = Vec::new();
+    for &dir in &plan.directions {
+        for p in plan.passes_of(dir) {
+            let key = KernelKey::of(plan, p, dir);
+            if !keys.contains(&key) {
+                lowered.push(
+                    match (is_apart(p), p.chirp.is_some() && p.stages.is_empty()) {
+                        (true, _) => lower_real_split(plan, p, dir),
+                        (false, true) => lower_chirp(plan, p, dir),
+                        (false, false) => lower_stockham(plan, p, dir),
+                    },
+                );
+                keys.push(key);
+            }
+        }
+    }
+    (keys, lowered)
+}
+
+/// The helper functions the kernels of `plan` call (`called`), rendered
+/// for `backend`: the complex products, the padding of shared memory and
+/// the butterflies of each radix and direction.
+fn helpers(plan: &Plan, backend: Backend, called: &BTreeSet<String>) -> Vec<String> {
+    let d = dialect(backend, plan.precision);
+    // A twiddle, or its conjugate for the inverse, multiplies a value; a
+    // twiddle read from a fine and a coarse table is their product (`a * w`
+    // whatever the direction), so a plan of one direction may call both.
+    let mut helpers = Vec::new();
+    for conjugate in [false, true] {
+        if called.contains(&cmul_name(conjugate, plan.precision)) {
+            helpers.push(cmul(conjugate, plan.precision).render(d.as_ref()));
+        }
+    }
+    if plan.all_passes().any(|(_, p)| {
+        p.stages
+            .iter()
+            .filter_map(|s| s.exchange)
+            .chain(p.fused_axes.as_ref().map(|f| f.rows_padding))
+            .any(|padding| !padding.is_none())
+    }) {
+        helpers.push(pad_helper().render(d.as_ref()));
+    }
+    let radices: BTreeSet<usize> = plan
+        .all_passes()
+        .flat_map(|(_, p)| p.stages.iter().map(|s| s.radix))
+        .collect();
+    for &direction in &plan.directions {
+        for &radix in &radices {
+            helpers.push(butterfly_source(radix, direction, plan.precision, backend));
+        }
+    }
+    helpers
+}
+
+/// Each pass of `plan` with its label: `pass 1`, or for a real transform,
+/// which lists each direction's passes (the C2R runs its own), `r2c pass 1`.
+fn labelled_passes(plan: &Plan) -> Vec<(String, &Pass)> {
+    match plan.kind {
+        TransformKind::C2c => plan
+            .passes
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (format!("pass {i}"), p))
+            .collect(),
+        TransformKind::R2c => plan
+            .all_passes()
+            .scan((None, 0), |(last, i), (dir, p)| {
+                if *last != Some(dir) {
+                    (*last, *i) = (Some(dir), 0);
+                }
+                *i += 1;
+                Some((format!("{} pass {}", plan.kind.name(dir), *i - 1), p))
+            })
+            .collect(),
+    }
+}
+
+/// What the source's header says of pass `p` (labelled `label`).
+fn pass_text(label: &str, p: &Pass) -> String {
+    if let Some(chirp) = p.chirp.filter(|_| p.stages.is_empty()) {
+        return format!(
+            "{label}: {} of Bluestein's algorithm for an axis of {} points in rows of {}, \
+             {} row chunk(s) per transform, reads {:?} (stride {}), writes {:?} (stride {})",
+            step_name(chirp.role),
+            chirp.n,
+            chirp.padded,
+            p.access.ffts_per_transform(),
+            p.access.reads,
+            p.access.input_stride,
+            p.access.writes,
+            p.access.output_stride,
+        );
+    }
+    if is_apart(p) {
+        let rows = p.access.ffts_per_transform() / p.access.columns[0].count;
+        return format!(
+            "{label}: {} alone, {rows} row(s) of {} pairs (k, {} - k) per transform, \
+             {} pairs per block of {} threads, reads {:?} (stride {}), writes {:?} \
+             (stride {}), w_{}^k from two tables",
+            // (Labels of a real plan name the direction: `r2c pass 2`.)
+            match label.starts_with("r2c") {
+                true => "the split (the FFT of N / 2 into the half spectrum)",
+                false => "the merge (the half spectrum into the pairs of reals)",
+            },
+            p.n / 2 + 1,
+            p.n,
+            p.threads_per_fft * p.values_per_thread / 2,
+            p.threads_per_block,
+            p.access.reads,
+            p.access.input_stride,
+            p.access.writes,
+            p.access.output_stride,
+            2 * p.n
+        );
+    }
+    format!(
+        "{label}: {} FFTs of {} points per transform, radices {:?}, {} thread(s) per FFT, \
+         {} per block, {} bytes of shared memory, reads {:?} (stride {}), writes {:?} (stride {}){}",
+        p.access.ffts_per_transform(),
+        p.n,
+        p.radices(),
+        p.threads_per_fft,
+        p.ffts_per_block,
+        p.shared_bytes,
+        p.access.reads,
+        p.access.input_stride,
+        p.access.writes,
+        p.access.output_stride,
+        match p.step_twiddle {
+            Some(step) => format!(", four-step twiddle of {} points", step.span),
+            None => String::new(),
+        } + &fused_chirp_words(p)
+    )
+}
+
+/// What the source's header says of the kernels' arguments.
+fn arguments_text(plan: &Plan) -> String {
+    let pass = &plan.passes[0];
+    match plan.passes.len() {
+        _ if plan.kind == TransformKind::R2c => "each pass's, as the manifest lists them: \
+            input, output, batch (uint), or data (read and overwritten), batch (uint); then \
+            twiddles (const complex*) where it has any. The reals are real* (pairs of them \
+            read as complex* where the route reads N / 2 complex values); the half \
+            spectrum and the scratch complex*"
+            .to_string(),
+        1 => format!(
+            "{}{}",
+            match plan.placement {
+                Placement::OutOfPlace => "input (complex*), output (complex*), batch (uint)",
+                Placement::InPlace => "data (complex*, overwritten), batch (uint)",
+            },
+            if has_twiddles(pass) {
+                ", twiddles (const complex*)"
+            } else {
+                ""
+            }
+        ),
+        _ => "each pass's, as the manifest lists them: input (complex*), output (complex*), \
+              batch (uint), or data (complex*, read and overwritten), batch (uint) for a pass \
+              that reads and writes one buffer; then twiddles (const complex*) where it has \
+              any"
+        .to_string(),
+    }
 }
 
 /// `1024x1024`.

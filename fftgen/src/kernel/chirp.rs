@@ -3,17 +3,16 @@
 //! (j^2 reduced mod 2N in integers, then one f64 root rounded once), and the
 //! chirp's spectrum B = FFT_M(conj c) / M, from an f64 FFT on the host.
 //!
-//! Each block takes a chunk of `T * V` consecutive points of one row
-//! (column 0 of the pass's access), each thread every T-th of them, so a
-//! warp's accesses are consecutive along the row at both ends.
+//! Each step apart walks a row in chunks of `T * V` consecutive points
+//! ([`super::row_chunks`]).
 
-use super::ast::{assign, let_const, uint, var, Builtin, Expr, Function, FunctionKind, Stmt, Type};
+use super::ast::{assign, let_const, uint, var, Expr, Function, Stmt, Type};
 use super::complex_ops::cmul_name;
-use super::key::KernelKey;
-use super::signature::{kernel_params, locate, transforms_of, TWIDDLES};
+use super::row_chunks;
+use super::signature::{kernel_params, output_scale, transforms_of, TWIDDLES};
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{AxisSide, Chirp, ChirpRole, Pass, Plan};
-use crate::{Direction, Placement};
+use crate::Direction;
 
 /// The table `chirp`'s pass reads, forward direction (the inverse's
 /// kernels conjugate it).
@@ -103,175 +102,219 @@ fn host_fft(x: &[(f64, f64)], roots: &[(f64, f64)], step: usize) -> Vec<(f64, f6
     out
 }
 
-/// Lowers the chirp pass `pass` of `plan` in `direction`.
+/// Lowers the chirp pass `pass` of `plan` in `direction`: each point of
+/// the block's chunk ([`row_chunks`]) that the step writes, by
+/// [`ChirpStep::point`].
 pub fn lower_chirp(plan: &Plan, pass: &Pass, direction: Direction) -> Function {
-    let chirp = pass.chirp.expect("a chirp pass");
-    let in_place = plan.writes_in_place(pass);
-    let (input, output) = match in_place {
-        true => ("data", "data"),
-        false => ("input", "output"),
-    };
-    let real_input = matches!(chirp.role, ChirpRole::Load { side } if side.reals());
-    let real_output = matches!(chirp.role, ChirpRole::Store { side } if side.reals());
-    let access = &pass.access;
+    let step = ChirpStep::of(plan, pass, direction);
     let (threads, points) = (pass.threads_per_fft, pass.values_per_thread);
-    let (n, padded) = (chirp.n, chirp.padded);
-    let conjugate = direction == Direction::Inverse;
-    let cmul = |a: Expr, w: Expr| Expr::call(cmul_name(conjugate, plan.precision), vec![a, w]);
-    let table = |index: Expr| var(TWIDDLES).at(index);
-    let load =
-        |index: Expr| var(input).at(var("in_base").add(index.mul(uint(access.input_stride))));
-    let target =
-        |index: Expr| var(output).at(var("out_base").add(index.mul(uint(access.output_stride))));
-    let zero = || Expr::complex(Expr::Real(0.0), Expr::Real(0.0));
-    let scale = match pass.normalizes {
-        true => plan
-            .normalization
-            .scale(plan.normalized_points(), direction),
-        false => 1.0,
-    };
+    let (_, written) = step.chirp.side_points();
+    let per_point = step.point();
+    let work = (0..points)
+        .map(|i| {
+            Stmt::Scope(vec![
+                let_const(
+                    Type::Index,
+                    "p",
+                    row_chunks::point_of_chunk(i, threads, points),
+                ),
+                Stmt::If(var("p").lt(uint(written)), per_point.clone()),
+            ])
+        })
+        .collect();
+    let (placement, _, _) = row_chunks::buffers(plan, pass);
+    let role = step.chirp.role;
+    let params = kernel_params(
+        placement,
+        matches!(role, ChirpRole::Load { side } if side.reals()),
+        matches!(role, ChirpRole::Store { side } if side.reals()),
+        role != ChirpRole::Separate,
+    );
+    row_chunks::kernel(
+        (plan, pass, direction),
+        step.comment(threads * points),
+        transforms_of(pass).cast(Type::Index),
+        work,
+        params,
+    )
+}
 
-    let (_, written) = chirp.side_points();
-    let mut per_point: Vec<Stmt> = Vec::new();
-    let p = var("p");
-    match chirp.role {
-        ChirpRole::Whole { .. } => {
-            unreachable!("the invariants give Bluestein's algorithm in one kernel its FFTs' stages")
+/// What the step `role` does, in words.
+pub fn step_name(role: ChirpRole) -> &'static str {
+    match role {
+        ChirpRole::Load { .. } => "the chirped load",
+        ChirpRole::Multiply => "the product with the chirp's spectrum",
+        ChirpRole::Store { .. } => "the chirped store",
+        ChirpRole::Whole { .. } => "Bluestein's algorithm",
+        ChirpRole::Separate => "the separation of two rows' half spectra",
+    }
+}
+
+/// A chirp step of its own over the points of a row: where it reads and
+/// writes, and how it scales and conjugates.
+struct ChirpStep<'a> {
+    pass: &'a Pass,
+    chirp: Chirp,
+    precision: crate::Precision,
+    input: &'static str,
+    output: &'static str,
+    conjugate: bool,
+    scale: f64,
+}
+
+impl<'a> ChirpStep<'a> {
+    fn of(plan: &Plan, pass: &'a Pass, direction: Direction) -> ChirpStep<'a> {
+        let (_, input, output) = row_chunks::buffers(plan, pass);
+        ChirpStep {
+            pass,
+            chirp: pass.chirp.expect("a chirp pass"),
+            precision: plan.precision,
+            input,
+            output,
+            conjugate: direction == Direction::Inverse,
+            scale: output_scale(plan, pass, direction),
         }
-        ChirpRole::Separate => {
-            per_point.extend(separated(pass, n, (&load, &target), (output, scale)))
+    }
+
+    /// What the kernel's comment says it does, `chunk` points a block.
+    fn comment(&self, chunk: usize) -> String {
+        let Chirp { n, padded, .. } = self.chirp;
+        format!(
+            "{} of Bluestein's algorithm for N = {n} in rows of {padded}: {chunk} points per block",
+            step_name(self.chirp.role)
+        )
+    }
+
+    /// a * w, or a * conj w for the inverse.
+    fn cmul(&self, a: Expr, w: Expr) -> Expr {
+        Expr::call(cmul_name(self.conjugate, self.precision), vec![a, w])
+    }
+
+    /// Entry `index` of the step's table.
+    fn table(&self, index: Expr) -> Expr {
+        var(TWIDDLES).at(index)
+    }
+
+    /// Point `index` of the row read.
+    fn load(&self, index: Expr) -> Expr {
+        let stride = self.pass.access.input_stride;
+        var(self.input).at(var("in_base").add(index.mul(uint(stride))))
+    }
+
+    /// Point `index` of the row written.
+    fn target(&self, index: Expr) -> Expr {
+        let stride = self.pass.access.output_stride;
+        var(self.output).at(var("out_base").add(index.mul(uint(stride))))
+    }
+
+    /// What a thread does with point `p` of its chunk.
+    fn point(&self) -> Vec<Stmt> {
+        match self.chirp.role {
+            ChirpRole::Whole { .. } => {
+                unreachable!(
+                    "the invariants give Bluestein's algorithm in one kernel its FFTs' stages"
+                )
+            }
+            ChirpRole::Separate => separated(
+                self.pass,
+                self.chirp.n,
+                (&|i| self.load(i), &|i| self.target(i)),
+                (self.output, self.scale),
+            ),
+            ChirpRole::Load { side } => self.chirped_load(side),
+            ChirpRole::Multiply => {
+                let p = var("p");
+                vec![assign(
+                    self.target(p.clone()),
+                    self.cmul(self.load(p.clone()), self.table(p)),
+                )]
+            }
+            ChirpRole::Store { side } => self.chirped_store(side),
         }
-        ChirpRole::Load { side } => {
-            // Past the axis's N points the row is zero; the loads read
-            // point 0 there, so every address is inside the buffer.
-            per_point.push(let_const(Type::Bool, "inside", p.clone().lt(uint(n))));
-            per_point.push(let_const(
+    }
+
+    /// Point p of the row of M: point p of the axis (`side` as the axis
+    /// holds it) times the chirp, zero past the axis's N points.
+    fn chirped_load(&self, side: AxisSide) -> Vec<Stmt> {
+        let (p, n) = (var("p"), self.chirp.n);
+        // Past the axis's N points the row is zero; the loads read
+        // point 0 there, so every address is inside the buffer.
+        let mut out = vec![
+            let_const(Type::Bool, "inside", p.clone().lt(uint(n))),
+            let_const(
                 Type::Index,
                 "j",
                 Expr::select(var("inside"), p.clone(), uint(0)),
-            ));
-            let value = match side {
-                AxisSide::PairedReals | AxisSide::PairedHalfSpectra => {
-                    unreachable!("the invariants pair rows only on the FFTs of M")
-                }
-                AxisSide::Complex => load(var("j")),
-                AxisSide::Reals => Expr::complex(
-                    var(input).at(var("in_base").add(var("j").mul(uint(access.input_stride)))),
-                    Expr::Real(0.0),
-                ),
-                // Above N / 2 the conjugate of the mirror point.
-                AxisSide::HalfSpectrum => {
-                    per_point.extend([
-                        let_const(Type::Bool, "mirrored", uint(n / 2).lt(var("j"))),
-                        let_const(
-                            Type::Complex,
-                            "held",
-                            load(Expr::select(
-                                var("mirrored"),
-                                uint(n).sub(var("j")),
-                                var("j"),
-                            )),
-                        ),
-                    ]);
-                    Expr::complex(
-                        var("held").re(),
-                        Expr::select(var("mirrored"), var("held").im().neg(), var("held").im()),
-                    )
-                }
-            };
-            per_point.push(let_const(Type::Complex, "x", value));
-            per_point.push(assign(
-                target(p.clone()),
-                Expr::select(var("inside"), cmul(var("x"), table(var("j"))), zero()),
-            ));
-        }
-        ChirpRole::Multiply => {
-            per_point.push(assign(
-                target(p.clone()),
-                cmul(load(p.clone()), table(p.clone())),
-            ));
-        }
-        ChirpRole::Store { side } => {
-            // The second FFT's output read backwards is the inverse FFT's.
-            per_point.push(let_const(
-                Type::Index,
-                "back",
-                Expr::select(uint(0).lt(p.clone()), uint(padded).sub(p.clone()), uint(0)),
-            ));
-            let y = cmul(load(var("back")), table(p.clone()));
-            per_point.push(let_const(Type::Complex, "y", y));
-            let part = |e: Expr| match scale {
-                1.0 => e,
-                s => e.mul(Expr::Real(s)),
-            };
-            per_point.push(match side {
-                AxisSide::PairedReals | AxisSide::PairedHalfSpectra => {
-                    unreachable!("the invariants pair rows only on the FFTs of M")
-                }
-                AxisSide::Reals => assign(target(p.clone()), part(var("y").re())),
-                AxisSide::Complex | AxisSide::HalfSpectrum => assign(
-                    target(p.clone()),
-                    Expr::complex(part(var("y").re()), part(var("y").im())),
-                ),
-            });
-        }
+            ),
+        ];
+        let value = match side {
+            AxisSide::PairedReals | AxisSide::PairedHalfSpectra => {
+                unreachable!("the invariants pair rows only on the FFTs of M")
+            }
+            AxisSide::Complex => self.load(var("j")),
+            AxisSide::Reals => Expr::complex(self.load(var("j")), Expr::Real(0.0)),
+            // Above N / 2 the conjugate of the mirror point.
+            AxisSide::HalfSpectrum => {
+                out.extend([
+                    let_const(Type::Bool, "mirrored", uint(n / 2).lt(var("j"))),
+                    let_const(
+                        Type::Complex,
+                        "held",
+                        self.load(Expr::select(
+                            var("mirrored"),
+                            uint(n).sub(var("j")),
+                            var("j"),
+                        )),
+                    ),
+                ]);
+                Expr::complex(
+                    var("held").re(),
+                    Expr::select(var("mirrored"), var("held").im().neg(), var("held").im()),
+                )
+            }
+        };
+        let zero = Expr::complex(Expr::Real(0.0), Expr::Real(0.0));
+        out.push(let_const(Type::Complex, "x", value));
+        out.push(assign(
+            self.target(p),
+            Expr::select(
+                var("inside"),
+                self.cmul(var("x"), self.table(var("j"))),
+                zero,
+            ),
+        ));
+        out
     }
 
-    let mut body = vec![
-        let_const(Type::Uint, "tid", Expr::Builtin(Builtin::ThreadIndex)),
-        Stmt::Comment(format!(
-            "{} of Bluestein's algorithm for N = {n} in rows of {padded}: {} points per block",
-            match chirp.role {
-                ChirpRole::Load { .. } => "the chirped load",
-                ChirpRole::Multiply => "the product with the chirp's spectrum",
-                ChirpRole::Store { .. } => "the chirped store",
-                ChirpRole::Whole { .. } => "Bluestein's algorithm",
-                ChirpRole::Separate => "the separation of two rows' half spectra",
-            },
-            threads * points
-        )),
-        let_const(
-            Type::Index,
-            "g",
-            Expr::Builtin(Builtin::BlockIndex).cast(Type::Index),
-        ),
-    ];
-    body.extend(locate(access, "g", "in_base", "out_base"));
-    let mut work = Vec::new();
-    for i in 0..points {
-        let mut point = vec![let_const(
-            Type::Index,
-            "p",
-            var("g_c0")
-                .mul(uint(threads * points))
-                .add(uint(i * threads))
-                .add(var("tid").cast(Type::Index)),
-        )];
-        point.push(Stmt::If(p.clone().lt(uint(written)), per_point.clone()));
-        work.push(Stmt::Scope(point));
-    }
-    let transform = var("g").div(uint(access.ffts_per_transform()));
-    body.push(Stmt::If(
-        transform.lt(transforms_of(pass).cast(Type::Index)),
-        work,
-    ));
-    let placement = match in_place {
-        true => Placement::InPlace,
-        false => Placement::OutOfPlace,
-    };
-    Function {
-        kind: FunctionKind::Kernel {
-            threads_per_block: pass.threads_per_block,
-            min_blocks_per_sm: pass.min_blocks_per_sm,
-        },
-        name: KernelKey::of(plan, pass, direction).to_string(),
-        params: kernel_params(
-            placement,
-            real_input,
-            real_output,
-            chirp.role != ChirpRole::Separate,
-        ),
-        body,
+    /// Point p of the axis (`side` as the axis holds it, scaled): the
+    /// second FFT of M's output read backwards (the inverse FFT's) times
+    /// the chirp.
+    fn chirped_store(&self, side: AxisSide) -> Vec<Stmt> {
+        let (p, padded) = (var("p"), self.chirp.padded);
+        let y = self.cmul(self.load(var("back")), self.table(p.clone()));
+        let part = |e: Expr| match self.scale {
+            1.0 => e,
+            s => e.mul(Expr::Real(s)),
+        };
+        let store = match side {
+            AxisSide::PairedReals | AxisSide::PairedHalfSpectra => {
+                unreachable!("the invariants pair rows only on the FFTs of M")
+            }
+            AxisSide::Reals => assign(self.target(p.clone()), part(var("y").re())),
+            AxisSide::Complex | AxisSide::HalfSpectrum => assign(
+                self.target(p.clone()),
+                Expr::complex(part(var("y").re()), part(var("y").im())),
+            ),
+        };
+        vec![
+            let_const(
+                Type::Index,
+                "back",
+                Expr::select(uint(0).lt(p.clone()), uint(padded).sub(p), uint(0)),
+            ),
+            let_const(Type::Complex, "y", y),
+            store,
+        ]
     }
 }
 

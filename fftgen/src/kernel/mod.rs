@@ -1,8 +1,10 @@
 //! From plan to kernel source: the kernel AST ([`ast`]), the one place where
 //! CUDA and OpenCL differ ([`dialect`]), what every pass kernel shares
-//! ([`signature`]: its parameters and where its FFTs start), and the
-//! lowerings of butterflies, complex helpers, the Stockham pass, a real step
-//! of its own and the chirp steps of Bluestein's algorithm into that AST.
+//! ([`signature`]: its parameters, where its FFTs start, its outputs'
+//! scale), the frame of a kernel that walks rows in chunks
+//! ([`row_chunks`]), and the lowerings of butterflies, complex helpers, the
+//! Stockham pass, a real step of its own and the chirp steps of Bluestein's
+//! algorithm into that AST.
 
 pub mod ast;
 pub mod butterfly;
@@ -12,6 +14,7 @@ pub mod dialect;
 pub mod key;
 pub mod lang;
 pub mod real_split;
+mod row_chunks;
 pub mod signature;
 pub mod stockham;
 

@@ -13,15 +13,16 @@
 //!   unnormalised inverse FFT of M gives the N unnormalised reals; the
 //!   imaginary parts of X[0] and X[M] are ignored, as numpy's irfft does.
 //!
-//! Each thread takes pairs k, M - k: one twiddle gives both outputs, and
-//! every value it writes is one only it read, so in place is race-free.
+//! Each thread takes pairs k, M - k of its chunk of the row
+//! ([`super::row_chunks`]): one twiddle gives both outputs, and every value
+//! it writes is one only it read, so in place is race-free.
 
-use super::ast::{assign, let_const, uint, var, Builtin, Expr, Function, FunctionKind, Stmt, Type};
+use super::ast::{assign, let_const, uint, var, Expr, Function, Stmt, Type};
 use super::complex_ops::cmul_name;
-use super::key::KernelKey;
-use super::signature::{kernel_params, locate, TWIDDLES};
-use crate::plan::{Pass, Plan, RealEnd};
-use crate::{Direction, Placement};
+use super::row_chunks;
+use super::signature::{kernel_params, output_scale, TWIDDLES};
+use crate::plan::{Pass, Plan, RealEnd, StepTwiddle};
+use crate::Direction;
 
 /// Whether `pass` is a real step of its own, lowered here.
 pub fn is_apart(pass: &Pass) -> bool {
@@ -30,58 +31,8 @@ pub fn is_apart(pass: &Pass) -> bool {
 
 /// Lowers the split (forward) or merge (inverse) pass `pass` of `plan`.
 pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Function {
-    let step = pass
-        .step_twiddle
-        .expect("the split's w_N^k come from two tables");
-    let placement = match plan.writes_in_place(pass) {
-        true => Placement::InPlace,
-        false => Placement::OutOfPlace,
-    };
-    let (input, output) = match placement {
-        Placement::InPlace => ("data", "data"),
-        Placement::OutOfPlace => ("input", "output"),
-    };
-    let access = &pass.access;
-    let m = pass.n;
-    let threads = pass.threads_per_fft;
-    let pairs_per_thread = pass.values_per_thread / 2;
-    let precision = plan.precision;
-    let scale = match pass.normalizes {
-        true => plan
-            .normalization
-            .scale(plan.normalized_points(), direction),
-        false => 1.0,
-    };
-    let scaled = |value: Expr| match scale {
-        1.0 => value,
-        s => Expr::complex(
-            value.clone().re().mul(Expr::Real(s)),
-            value.im().mul(Expr::Real(s)),
-        ),
-    };
-    let (s_in, s_out) = (access.input_stride, access.output_stride);
-    let load = |index: Expr| var(input).at(var("in_base").add(index.mul(uint(s_in))));
-    let store = |index: Expr, value: Expr| {
-        assign(
-            var(output).at(var("out_base").add(index.mul(uint(s_out)))),
-            value,
-        )
-    };
-
-    let mut body = vec![
-        let_const(Type::Uint, "tid", Expr::Builtin(Builtin::ThreadIndex)),
-        Stmt::Comment(format!(
-            "pairs k, {m} - k of a row; {} pairs per block (column 0: the chunk of the row)",
-            threads * pairs_per_thread
-        )),
-        let_const(
-            Type::Index,
-            "g",
-            Expr::Builtin(Builtin::BlockIndex).cast(Type::Index),
-        ),
-    ];
-    body.extend(locate(access, "g", "in_base", "out_base"));
-    let per_transform = access.ffts_per_transform();
+    let split = RealSplit::of(plan, pass, direction);
+    let (threads, pairs_per_thread) = (pass.threads_per_fft, pass.values_per_thread / 2);
     // Every pair's loads first, then the arithmetic and the stores: in
     // place the stores may alias later loads, so loads after a store would
     // wait for it. A thread past the row's last pair loads nothing (a
@@ -89,30 +40,101 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
     let mut loads = Vec::new();
     let mut stores = Vec::new();
     for j in 0..pairs_per_thread {
+        let k = row_chunks::point_of_chunk(j, threads, pairs_per_thread);
+        loads.extend(split.pair_loads(j, k));
+        stores.push(split.pair_stores(j));
+    }
+    let (placement, _, _) = row_chunks::buffers(plan, pass);
+    row_chunks::kernel(
+        (plan, pass, direction),
+        format!(
+            "pairs k, {} - k of a row; {} pairs per block (column 0: the chunk of the row)",
+            pass.n,
+            threads * pairs_per_thread
+        ),
+        var("batch").cast(Type::Index),
+        loads.into_iter().chain(stores).collect(),
+        kernel_params(placement, false, false, true),
+    )
+}
+
+/// The split or merge of a pass of its own over pairs k, M - k of a row:
+/// where it reads and writes, its step twiddle's tables and its scale.
+struct RealSplit<'a> {
+    pass: &'a Pass,
+    step: StepTwiddle,
+    direction: Direction,
+    precision: crate::Precision,
+    input: &'static str,
+    output: &'static str,
+    scale: f64,
+}
+
+impl<'a> RealSplit<'a> {
+    fn of(plan: &Plan, pass: &'a Pass, direction: Direction) -> RealSplit<'a> {
+        let (_, input, output) = row_chunks::buffers(plan, pass);
+        RealSplit {
+            pass,
+            step: pass
+                .step_twiddle
+                .expect("the split's w_N^k come from two tables"),
+            direction,
+            precision: plan.precision,
+            input,
+            output,
+            scale: output_scale(plan, pass, direction),
+        }
+    }
+
+    /// Point `index` of the row read.
+    fn load(&self, index: Expr) -> Expr {
+        let stride = self.pass.access.input_stride;
+        var(self.input).at(var("in_base").add(index.mul(uint(stride))))
+    }
+
+    /// Point `index` of the row written.
+    fn target(&self, index: Expr) -> Expr {
+        let stride = self.pass.access.output_stride;
+        var(self.output).at(var("out_base").add(index.mul(uint(stride))))
+    }
+
+    /// `value` times the pass's scale.
+    fn scaled(&self, value: Expr) -> Expr {
+        match self.scale {
+            1.0 => value,
+            s => Expr::complex(
+                value.clone().re().mul(Expr::Real(s)),
+                value.im().mul(Expr::Real(s)),
+            ),
+        }
+    }
+
+    /// The loads of pair `j` of a thread, k (its point `k`) and M - k
+    /// (`a{j}` and `b{j}`, zero past the row's last pair, `v{j}` whether
+    /// it is one), and its twiddle w_N^k (`w{j}`) from the fine and the
+    /// coarse table.
+    fn pair_loads(&self, j: usize, k: Expr) -> Vec<Stmt> {
+        let m = self.pass.n;
+        let step = self.step;
         let named = |name: &str| var(format!("{name}{j}"));
         let name = |name: &str| format!("{name}{j}");
-        let k = var("g_c0")
-            .mul(uint(threads * pairs_per_thread))
-            .add(uint(j * threads))
-            .add(var("tid").cast(Type::Index));
         let kc = named("kc");
-        let mirror = match direction {
+        let mirror = match self.direction {
             // Z[M] is Z[0]: k = 0 gives X[0] and X[M] (w^M = -1).
             Direction::Forward => uint(m).sub(named("k")).rem(uint(m)),
             Direction::Inverse => uint(m).sub(named("k")),
         };
         let zero = Expr::complex(Expr::Real(0.0), Expr::Real(0.0));
-        let guarded = |index: Expr| Expr::select(named("v"), load(index), zero.clone());
-        // w_N^k from the fine and the coarse table.
+        let guarded = |index: Expr| Expr::select(named("v"), self.load(index), zero.clone());
         let w = Expr::call(
-            cmul_name(false, precision),
+            cmul_name(false, self.precision),
             vec![
                 var(TWIDDLES).at(uint(step.offset).add(kc.clone().rem(uint(step.split)))),
                 var(TWIDDLES)
                     .at(uint(step.offset + step.split).add(kc.clone().div(uint(step.split)))),
             ],
         );
-        loads.extend([
+        vec![
             let_const(Type::Index, name("k"), k),
             let_const(Type::Bool, name("v"), named("k").lt(uint(m / 2 + 1))),
             let_const(
@@ -123,7 +145,14 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
             let_const(Type::Complex, name("a"), guarded(named("k"))),
             let_const(Type::Complex, name("b"), guarded(mirror)),
             let_const(Type::Complex, name("w"), w),
-        ]);
+        ]
+    }
+
+    /// The arithmetic and the stores of pair `j` of a thread, where it is
+    /// one: both outputs of the split (R2C) or of the merge (C2R).
+    fn pair_stores(&self, j: usize) -> Stmt {
+        let m = self.pass.n;
+        let named = |name: &str| var(format!("{name}{j}"));
         let (a, b, w, k) = (named("a"), named("b"), named("w"), named("k"));
         // w_N^(M-k) = -conj(w_N^k), for the pair's other output.
         let mut pair = vec![let_const(
@@ -131,19 +160,18 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
             "wm",
             Expr::complex(w.clone().re().neg(), w.clone().im()),
         )];
-        match direction {
+        let store = |index: Expr, value: Expr| assign(self.target(index), value);
+        match self.direction {
             Direction::Forward => {
                 let mut low = split(a.clone(), b.clone(), w);
-                low.push(store(k.clone(), scaled(var("x"))));
+                low.push(store(k.clone(), self.scaled(var("x"))));
                 let mut high = split(b, a, var("wm"));
-                high.push(store(uint(m).sub(k), scaled(var("x"))));
+                high.push(store(uint(m).sub(k), self.scaled(var("x"))));
                 pair.extend([Stmt::Scope(low), Stmt::Scope(high)]);
             }
             Direction::Inverse => {
                 // The merge is never the last pass (the FFT of N / 2
                 // follows): nothing to scale.
-                let target =
-                    |index: Expr| var(output).at(var("out_base").add(index.mul(uint(s_out))));
                 // X[0] and X[M] are real in a Hermitian spectrum.
                 let first = k.clone().lt(uint(1));
                 let mut low = vec![
@@ -161,7 +189,7 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
                         Expr::select(first, Expr::Real(0.0), b.clone().im()),
                     ),
                 ];
-                low.extend(merge(target(k.clone())));
+                low.extend(merge(self.target(k.clone())));
                 let mut high = vec![
                     let_const(Type::Complex, "a", b.clone()),
                     let_const(Type::Complex, "b", a.clone()),
@@ -169,29 +197,14 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
                     let_const(Type::Real, "ai", b.im()),
                     let_const(Type::Real, "bi", a.im()),
                 ];
-                high.extend(merge(target(uint(m).sub(k.clone()))));
+                high.extend(merge(self.target(uint(m).sub(k.clone()))));
                 pair.extend([
                     Stmt::Scope(low),
                     Stmt::If(uint(0).lt(k), vec![Stmt::Scope(high)]),
                 ]);
             }
         }
-        stores.push(Stmt::If(named("v"), vec![Stmt::Scope(pair)]));
-    }
-    let pairs: Vec<Stmt> = loads.into_iter().chain(stores).collect();
-    let transform = var("g").div(uint(per_transform));
-    body.push(Stmt::If(
-        transform.lt(var("batch").cast(Type::Index)),
-        pairs,
-    ));
-    Function {
-        kind: FunctionKind::Kernel {
-            threads_per_block: pass.threads_per_block,
-            min_blocks_per_sm: pass.min_blocks_per_sm,
-        },
-        name: KernelKey::of(plan, pass, direction).to_string(),
-        params: kernel_params(placement, false, false, true),
-        body,
+        Stmt::If(named("v"), vec![Stmt::Scope(pair)])
     }
 }
 

@@ -1,11 +1,23 @@
 //! What every pass kernel shares, whichever lowering builds it: its
 //! parameters (the buffers, the batch, the twiddle table) and where each of
-//! its FFTs starts in the input and the output. The Stockham pass, the real
+//! its FFTs starts in the input and the output, and the scale of its
+//! outputs. The Stockham pass, the real
 //! step of its own and Bluestein's chirp steps all lower onto these.
 
 use super::ast::{let_const, uint, var, Expr, Param, ParamKind, Stmt, Type};
-use crate::plan::{Access, Pass};
-use crate::Placement;
+use crate::plan::{Access, Pass, Plan};
+use crate::{Direction, Placement};
+
+/// The factor `pass`'s outputs are scaled by in `direction`: the plan's
+/// normalisation on the pass that applies it, else 1.
+pub(super) fn output_scale(plan: &Plan, pass: &Pass, direction: Direction) -> f64 {
+    match pass.normalizes {
+        true => plan
+            .normalization
+            .scale(plan.normalized_points(), direction),
+        false => 1.0,
+    }
+}
 
 /// The kernel parameter that points to the pass's twiddle table.
 pub const TWIDDLES: &str = "twiddles";

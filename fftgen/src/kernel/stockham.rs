@@ -19,7 +19,7 @@ use super::butterfly::butterfly_name;
 use super::complex_ops::cmul_name;
 use super::key::KernelKey;
 use super::real_split::{merge, merged_with_parts, split};
-use super::signature::{kernel_params, locate, transforms_of, TWIDDLES};
+use super::signature::{kernel_params, locate, output_scale, transforms_of, TWIDDLES};
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{
     AxisIndex, AxisSide, Chirp, ChirpRole, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo,
@@ -1270,13 +1270,7 @@ impl Lowering<'_> {
     }
 
     fn scale(&self) -> f64 {
-        match self.pass.normalizes {
-            true => self
-                .plan
-                .normalization
-                .scale(self.plan.normalized_points(), self.direction),
-            false => 1.0,
-        }
+        output_scale(self.plan, self.pass, self.direction)
     }
 
     /// The real step of a C2R kernel (the inverse of a real axis's pass).
