@@ -457,35 +457,7 @@ fn fused_chirp_words(pass: &Pass) -> String {
 
 /// The launch manifest of `plan`.
 pub fn manifest(plan: &Plan) -> Manifest {
-    // Each pass with twiddles reads a table, in pass order.
-    let mut tables: Vec<Vec<[f64; 2]>> = Vec::new();
-    let table = |pass: &Pass| -> Vec<[f64; 2]> {
-        twiddle_table(pass)
-            .into_iter()
-            .map(|(re, im)| [re, im])
-            .collect()
-    };
-    // Equal tables are listed once (the chirp of Bluestein's load and
-    // store, the FFTs of M before and after the product).
-    let mut table_of = |passes: &[Pass]| -> Vec<Option<usize>> {
-        passes
-            .iter()
-            .map(|pass| {
-                has_twiddles(pass).then(|| {
-                    let values = table(pass);
-                    match tables.iter().position(|t| *t == values) {
-                        Some(index) => index,
-                        None => {
-                            tables.push(values);
-                            tables.len() - 1
-                        }
-                    }
-                })
-            })
-            .collect()
-    };
-    let forward_table_of = table_of(&plan.passes);
-    let inverse_table_of = table_of(&plan.inverse_passes);
+    let (tables, forward_table_of, inverse_table_of) = twiddle_tables(plan);
     let transforms = plan
         .directions
         .iter()
@@ -498,29 +470,7 @@ pub fn manifest(plan: &Plan) -> Manifest {
                     (TransformKind::R2c, Direction::Inverse) => &inverse_table_of,
                     _ => &forward_table_of,
                 })
-                .map(|(pass, &table)| PassLaunch {
-                    kernel: KernelKey::of(plan, pass, direction).to_string(),
-                    block: [pass.threads_per_block as u32, 1, 1],
-                    grid: GridRule::FftsPerBlock {
-                        ffts_per_block: pass.launch_ffts_per_block() as u32,
-                        ffts_per_transform: pass.launch_ffts_per_transform() as u64,
-                        transforms_per_fft: match pass.transform_pairs {
-                            true => 2,
-                            false => 1,
-                        },
-                    },
-                    shared_bytes: match pass.dynamic_shared {
-                        true => 0,
-                        false => pass.shared_bytes as u32,
-                    },
-                    dynamic_shared_bytes: match pass.dynamic_shared {
-                        true => pass.shared_bytes as u32,
-                        false => 0,
-                    },
-                    reads: pass.access.reads,
-                    writes: pass.access.writes,
-                    args: kernel_args(plan.writes_in_place(pass), table),
-                })
+                .map(|(pass, &table)| pass_launch(plan, pass, direction, table))
                 .collect(),
         })
         .collect();
@@ -539,6 +489,66 @@ pub fn manifest(plan: &Plan) -> Manifest {
         scratch_elements: plan.scratch_elements,
         transforms,
         twiddle_tables: tables,
+    }
+}
+
+/// The twiddle tables of `plan`'s passes, in pass order, equal tables
+/// listed once (the chirp of Bluestein's load and store, the FFTs of M
+/// before and after the product), and which of them each forward and
+/// each inverse pass reads (`None`: it reads none).
+#[allow(clippy::type_complexity)]
+fn twiddle_tables(plan: &Plan) -> (Vec<Vec<[f64; 2]>>, Vec<Option<usize>>, Vec<Option<usize>>) {
+    let mut tables: Vec<Vec<[f64; 2]>> = Vec::new();
+    let mut table_of = |passes: &[Pass]| -> Vec<Option<usize>> {
+        passes
+            .iter()
+            .map(|pass| {
+                has_twiddles(pass).then(|| {
+                    let values: Vec<[f64; 2]> = twiddle_table(pass)
+                        .into_iter()
+                        .map(|(re, im)| [re, im])
+                        .collect();
+                    match tables.iter().position(|t| *t == values) {
+                        Some(index) => index,
+                        None => {
+                            tables.push(values);
+                            tables.len() - 1
+                        }
+                    }
+                })
+            })
+            .collect()
+    };
+    let forward = table_of(&plan.passes);
+    let inverse = table_of(&plan.inverse_passes);
+    (tables, forward, inverse)
+}
+
+/// How to launch `pass` of `plan` in `direction`, reading twiddle table
+/// `table` where it reads one.
+fn pass_launch(plan: &Plan, pass: &Pass, direction: Direction, table: Option<usize>) -> PassLaunch {
+    PassLaunch {
+        kernel: KernelKey::of(plan, pass, direction).to_string(),
+        block: [pass.threads_per_block as u32, 1, 1],
+        grid: GridRule::FftsPerBlock {
+            ffts_per_block: pass.launch_ffts_per_block() as u32,
+            ffts_per_transform: pass.launch_ffts_per_transform() as u64,
+            transforms_per_fft: match pass.transform_pairs {
+                true => 2,
+                false => 1,
+            },
+        },
+        shared_bytes: match pass.dynamic_shared {
+            true => 0,
+            false => pass.shared_bytes as u32,
+        },
+        dynamic_shared_bytes: match pass.dynamic_shared {
+            true => pass.shared_bytes as u32,
+            false => 0,
+        },
+        reads: pass.access.reads,
+        writes: pass.access.writes,
+        args: kernel_args(plan.writes_in_place(pass), table),
     }
 }
 

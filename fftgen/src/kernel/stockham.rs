@@ -1505,29 +1505,43 @@ impl Lowering<'_> {
         fft: &str,
         point: Expr,
     ) -> Expr {
-        let n = chirp.n;
         let (j, row, stride) = self.along_row(chirp, base, fft, point, true);
-        let inside = j.clone().lt(uint(n));
+        let inside = j.clone().lt(uint(chirp.n));
         let at_j = Expr::select(inside.clone(), j, uint(0));
+        let x = self.axis_point(side, chirp.n, fft, (&row, stride), at_j.clone());
+        let chirped = self.chirp_product(x, uint(chirp.table_offset).add(at_j));
+        Expr::select(
+            inside,
+            chirped,
+            Expr::complex(Expr::Real(0.0), Expr::Real(0.0)),
+        )
+    }
+
+    /// Point `j` of an axis of `n` points that `side` holds, read from the
+    /// row at `row` whose points are `stride` apart (FFT `fft`'s).
+    fn axis_point(
+        &self,
+        side: AxisSide,
+        n: usize,
+        fft: &str,
+        (row, stride): (&Expr, usize),
+        j: Expr,
+    ) -> Expr {
         let at = |index: Expr| row.clone().add(index.mul(uint(stride)));
         // The second transform's row of a pair, where there is one.
         let partner = self.pass.access.input_distance / 2;
         let has_y = self.has_partner(fft);
-        let x = match side {
-            AxisSide::Complex => self.input_load(at(at_j.clone())),
+        match side {
+            AxisSide::Complex => self.input_load(at(j)),
             AxisSide::Reals => Expr::complex(
-                self.real_load(self.buffers.input, self.real_input, at(at_j.clone())),
+                self.real_load(self.buffers.input, self.real_input, at(j)),
                 Expr::Real(0.0),
             ),
             AxisSide::PairedReals => {
                 let real = |index: Expr| self.real_load(self.buffers.input, self.real_input, index);
                 Expr::complex(
-                    real(at(at_j.clone())),
-                    Expr::select(
-                        has_y,
-                        real(at(at_j.clone()).add(uint(partner))),
-                        Expr::Real(0.0),
-                    ),
+                    real(at(j.clone())),
+                    Expr::select(has_y, real(at(j).add(uint(partner))), Expr::Real(0.0)),
                 )
             }
             // Z = X + i Y, past N / 2 from the mirror points' conjugates;
@@ -1535,15 +1549,11 @@ impl Lowering<'_> {
             // whatever imaginary parts the input holds there, so neither
             // transform of the pair leaks into the other.
             AxisSide::PairedHalfSpectra => {
-                let mirrored = uint(n / 2).lt(at_j.clone());
+                let mirrored = uint(n / 2).lt(j.clone());
                 let complex_point = uint(0)
-                    .lt(at_j.clone())
-                    .and(at_j.clone().mul(uint(2)).lt(uint(n)));
-                let held = at(Expr::select(
-                    mirrored.clone(),
-                    uint(n).sub(at_j.clone()),
-                    at_j.clone(),
-                ));
+                    .lt(j.clone())
+                    .and(j.clone().mul(uint(2)).lt(uint(n)));
+                let held = at(Expr::select(mirrored.clone(), uint(n).sub(j.clone()), j));
                 let x = self.input_load(held.clone());
                 let y = Expr::select(
                     has_y,
@@ -1562,24 +1572,18 @@ impl Lowering<'_> {
             }
             // Above N / 2 the conjugate of the mirror point.
             AxisSide::HalfSpectrum => {
-                let mirrored = uint(n / 2).lt(at_j.clone());
+                let mirrored = uint(n / 2).lt(j.clone());
                 let held = self.input_load(at(Expr::select(
                     mirrored.clone(),
-                    uint(n).sub(at_j.clone()),
-                    at_j.clone(),
+                    uint(n).sub(j.clone()),
+                    j,
                 )));
                 Expr::complex(
                     held.clone().re(),
                     Expr::select(mirrored, held.clone().im().neg(), held.im()),
                 )
             }
-        };
-        let chirped = self.chirp_product(x, uint(chirp.table_offset).add(at_j));
-        Expr::select(
-            inside,
-            chirped,
-            Expr::complex(Expr::Real(0.0), Expr::Real(0.0)),
-        )
+        }
     }
 
     /// Whether FFT `fft` of a pass over pairs of transforms
@@ -1632,17 +1636,33 @@ impl Lowering<'_> {
         let back = Expr::select(uint(0).lt(k.clone()), uint(chirp.padded).sub(k), uint(0));
         let at = row.add(var("back").mul(uint(stride)));
         let y = self.chirp_product(value, uint(chirp.table_offset).add(var("back")));
-        let store = match side {
+        vec![Stmt::Scope(vec![
+            let_const(Type::Index, "back", back),
+            Stmt::If(
+                var("back").lt(uint(kept)),
+                [
+                    vec![let_const(Type::Complex, "y", y)],
+                    self.axis_store(side, fft, at, var("y")),
+                ]
+                .concat(),
+            ),
+        ])]
+    }
+
+    /// Stores `value` (scaled here) as the point at `at` of an axis that
+    /// `side` holds (FFT `fft`'s).
+    fn axis_store(&self, side: AxisSide, fft: &str, at: Expr, value: Expr) -> Vec<Stmt> {
+        match side {
             AxisSide::Reals => {
-                let re = self.scaled_real(var("y").re());
+                let re = self.scaled_real(value.re());
                 self.real_store(self.buffers.output, self.real_output, at, re)
             }
             // Row x the real parts, row y (where there is one) the imaginary.
             AxisSide::PairedReals => {
                 let partner = self.pass.access.output_distance / 2;
                 let (re, im) = (
-                    self.scaled_real(var("y").re()),
-                    self.scaled_real(var("y").im()),
+                    self.scaled_real(value.clone().re()),
+                    self.scaled_real(value.im()),
                 );
                 let mut out =
                     self.real_store(self.buffers.output, self.real_output, at.clone(), re);
@@ -1658,19 +1678,12 @@ impl Lowering<'_> {
                 out
             }
             AxisSide::Complex | AxisSide::HalfSpectrum => {
-                vec![assign(self.output_element(at), self.scaled(var("y")))]
+                vec![assign(self.output_element(at), self.scaled(value))]
             }
             AxisSide::PairedHalfSpectra => {
                 unreachable!("the R2C's paired half spectra are stored through shared memory")
             }
-        };
-        vec![Stmt::Scope(vec![
-            let_const(Type::Index, "back", back),
-            Stmt::If(
-                var("back").lt(uint(kept)),
-                [vec![let_const(Type::Complex, "y", y)], store].concat(),
-            ),
-        ])]
+        }
     }
 
     /// The last stage's values of butterflies `batches` (output
