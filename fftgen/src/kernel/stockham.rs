@@ -2545,47 +2545,53 @@ impl Lowering<'_> {
         for r in 0..radix {
             let index = j.clone().add(uint(r * butterflies));
             let target = v.clone().at(uint(r));
-            // (Paired rows merge on the walk that fills shared memory.)
-            let c2r = self
-                .c2r()
-                .filter(|r| first && from_shared && r.route == RealRoute::HalfLength);
-            if let Some(real) = c2r {
-                work.push(Stmt::Scope(self.c2r_point(real, index, target)));
-                continue;
-            }
-            let merged = self
-                .c2r()
-                .filter(|_| first && from_shared && self.paired_half_spectra_in_one_run());
-            if let Some(real) = merged {
-                work.push(Stmt::Scope(self.merged_staged_point(
-                    real,
-                    index,
-                    v.clone().at(uint(r)),
-                )));
-                continue;
-            }
-            if direct_in && self.paired() {
-                work.push(Stmt::Scope(self.paired_load(
-                    "in_base",
-                    "fft_has_y",
-                    index,
-                    target,
-                )));
-                continue;
-            }
-            let value = if direct_in {
-                match self.dense() {
-                    true => self.input_point(var("base"), index, 1),
-                    false => self.load_point("in_base", "fft", index),
-                }
+            if direct_in {
+                work.extend(self.global_input(index, target));
             } else if !from_shared {
-                var(incoming(s, b)).at(uint(r))
+                work.push(assign(target, var(incoming(s, b)).at(uint(r))));
             } else {
-                exchange_arrays(pass, s.wrapping_sub(1)).load(positions[r].clone())
-            };
-            work.push(assign(target, value));
+                let staged = exchange_arrays(pass, s.wrapping_sub(1)).load(positions[r].clone());
+                match first {
+                    true => work.extend(self.staged_input(index, target, staged)),
+                    false => work.push(assign(target, staged)),
+                }
+            }
         }
         work
+    }
+
+    /// Point `index` of this thread's FFT into `target`, read from global
+    /// memory: two paired rows' point, or the input's as
+    /// [`Self::load_point`] reads it.
+    fn global_input(&self, index: Expr, target: Expr) -> Vec<Stmt> {
+        if self.paired() {
+            return vec![Stmt::Scope(self.paired_load(
+                "in_base",
+                "fft_has_y",
+                index,
+                target,
+            ))];
+        }
+        let value = match self.dense() {
+            true => self.input_point(var("base"), index, 1),
+            false => self.load_point("in_base", "fft", index),
+        };
+        vec![assign(target, value)]
+    }
+
+    /// Point `index` of this thread's FFT into `target`, from the input
+    /// staged in shared memory (`staged`, its value there): a C2R's
+    /// half-length merge or paired half spectra merged here (paired rows
+    /// otherwise merge on the walk that fills shared memory), else as staged.
+    fn staged_input(&self, index: Expr, target: Expr, staged: Expr) -> Vec<Stmt> {
+        if let Some(real) = self.c2r().filter(|r| r.route == RealRoute::HalfLength) {
+            return vec![Stmt::Scope(self.c2r_point(real, index, target))];
+        }
+        let merged = self.c2r().filter(|_| self.paired_half_spectra_in_one_run());
+        if let Some(real) = merged {
+            return vec![Stmt::Scope(self.merged_staged_point(real, index, target))];
+        }
+        vec![assign(target, staged)]
     }
 
     /// The stage's twiddles on the inputs of butterfly `b` (none where
