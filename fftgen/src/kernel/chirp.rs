@@ -8,7 +8,7 @@
 
 use super::ast::{assign, let_const, uint, var, Expr, Function, Stmt, Type};
 use super::complex_ops::cmul_name;
-use super::row_chunks;
+use super::row_chunks::{self, Row};
 use super::signature::{kernel_params, output_scale, transforms_of, TWIDDLES};
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{AxisSide, Chirp, ChirpRole, Pass, Plan};
@@ -122,10 +122,9 @@ pub fn lower_chirp(plan: &Plan, pass: &Pass, direction: Direction) -> Function {
             ])
         })
         .collect();
-    let (placement, _, _) = row_chunks::buffers(plan, pass);
     let role = step.chirp.role;
     let params = kernel_params(
-        placement,
+        step.row.placement,
         matches!(role, ChirpRole::Load { side } if side.reals()),
         matches!(role, ChirpRole::Store { side } if side.reals()),
         role != ChirpRole::Separate,
@@ -156,21 +155,18 @@ struct ChirpStep<'a> {
     pass: &'a Pass,
     chirp: Chirp,
     precision: crate::Precision,
-    input: &'static str,
-    output: &'static str,
+    row: Row,
     conjugate: bool,
     scale: f64,
 }
 
 impl<'a> ChirpStep<'a> {
     fn of(plan: &Plan, pass: &'a Pass, direction: Direction) -> ChirpStep<'a> {
-        let (_, input, output) = row_chunks::buffers(plan, pass);
         ChirpStep {
             pass,
             chirp: pass.chirp.expect("a chirp pass"),
             precision: plan.precision,
-            input,
-            output,
+            row: Row::of(plan, pass),
             conjugate: direction == Direction::Inverse,
             scale: output_scale(plan, pass, direction),
         }
@@ -195,18 +191,6 @@ impl<'a> ChirpStep<'a> {
         var(TWIDDLES).at(index)
     }
 
-    /// Point `index` of the row read.
-    fn load(&self, index: Expr) -> Expr {
-        let stride = self.pass.access.input_stride;
-        var(self.input).at(var("in_base").add(index.mul(uint(stride))))
-    }
-
-    /// Point `index` of the row written.
-    fn target(&self, index: Expr) -> Expr {
-        let stride = self.pass.access.output_stride;
-        var(self.output).at(var("out_base").add(index.mul(uint(stride))))
-    }
-
     /// What a thread does with point `p` of its chunk.
     fn point(&self) -> Vec<Stmt> {
         match self.chirp.role {
@@ -218,15 +202,15 @@ impl<'a> ChirpStep<'a> {
             ChirpRole::Separate => separated(
                 self.pass,
                 self.chirp.n,
-                (&|i| self.load(i), &|i| self.target(i)),
-                (self.output, self.scale),
+                (&|i| self.row.load(i), &|i| self.row.target(i)),
+                (self.row.output, self.scale),
             ),
             ChirpRole::Load { side } => self.chirped_load(side),
             ChirpRole::Multiply => {
                 let p = var("p");
                 vec![assign(
-                    self.target(p.clone()),
-                    self.cmul(self.load(p.clone()), self.table(p)),
+                    self.row.target(p.clone()),
+                    self.cmul(self.row.load(p.clone()), self.table(p)),
                 )]
             }
             ChirpRole::Store { side } => self.chirped_store(side),
@@ -251,8 +235,8 @@ impl<'a> ChirpStep<'a> {
             AxisSide::PairedReals | AxisSide::PairedHalfSpectra => {
                 unreachable!("the invariants pair rows only on the FFTs of M")
             }
-            AxisSide::Complex => self.load(var("j")),
-            AxisSide::Reals => Expr::complex(self.load(var("j")), Expr::Real(0.0)),
+            AxisSide::Complex => self.row.load(var("j")),
+            AxisSide::Reals => Expr::complex(self.row.load(var("j")), Expr::Real(0.0)),
             // Above N / 2 the conjugate of the mirror point.
             AxisSide::HalfSpectrum => {
                 out.extend([
@@ -260,7 +244,7 @@ impl<'a> ChirpStep<'a> {
                     let_const(
                         Type::Complex,
                         "held",
-                        self.load(Expr::select(
+                        self.row.load(Expr::select(
                             var("mirrored"),
                             uint(n).sub(var("j")),
                             var("j"),
@@ -276,7 +260,7 @@ impl<'a> ChirpStep<'a> {
         let zero = Expr::complex(Expr::Real(0.0), Expr::Real(0.0));
         out.push(let_const(Type::Complex, "x", value));
         out.push(assign(
-            self.target(p),
+            self.row.target(p),
             Expr::select(
                 var("inside"),
                 self.cmul(var("x"), self.table(var("j"))),
@@ -291,7 +275,7 @@ impl<'a> ChirpStep<'a> {
     /// the chirp.
     fn chirped_store(&self, side: AxisSide) -> Vec<Stmt> {
         let (p, padded) = (var("p"), self.chirp.padded);
-        let y = self.cmul(self.load(var("back")), self.table(p.clone()));
+        let y = self.cmul(self.row.load(var("back")), self.table(p.clone()));
         let part = |e: Expr| match self.scale {
             1.0 => e,
             s => e.mul(Expr::Real(s)),
@@ -300,9 +284,9 @@ impl<'a> ChirpStep<'a> {
             AxisSide::PairedReals | AxisSide::PairedHalfSpectra => {
                 unreachable!("the invariants pair rows only on the FFTs of M")
             }
-            AxisSide::Reals => assign(self.target(p.clone()), part(var("y").re())),
+            AxisSide::Reals => assign(self.row.target(p.clone()), part(var("y").re())),
             AxisSide::Complex | AxisSide::HalfSpectrum => assign(
-                self.target(p.clone()),
+                self.row.target(p.clone()),
                 Expr::complex(part(var("y").re()), part(var("y").im())),
             ),
         };

@@ -19,7 +19,7 @@
 
 use super::ast::{assign, let_const, uint, var, Expr, Function, Stmt, Type};
 use super::complex_ops::cmul_name;
-use super::row_chunks;
+use super::row_chunks::{self, Row};
 use super::signature::{kernel_params, output_scale, TWIDDLES};
 use crate::plan::{Pass, Plan, RealEnd, StepTwiddle};
 use crate::Direction;
@@ -44,7 +44,6 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
         loads.extend(split.pair_loads(j, k));
         stores.push(split.pair_stores(j));
     }
-    let (placement, _, _) = row_chunks::buffers(plan, pass);
     row_chunks::kernel(
         (plan, pass, direction),
         format!(
@@ -54,7 +53,7 @@ pub fn lower_real_split(plan: &Plan, pass: &Pass, direction: Direction) -> Funct
         ),
         var("batch").cast(Type::Index),
         loads.into_iter().chain(stores).collect(),
-        kernel_params(placement, false, false, true),
+        kernel_params(split.row.placement, false, false, true),
     )
 }
 
@@ -65,14 +64,12 @@ struct RealSplit<'a> {
     step: StepTwiddle,
     direction: Direction,
     precision: crate::Precision,
-    input: &'static str,
-    output: &'static str,
+    row: Row,
     scale: f64,
 }
 
 impl<'a> RealSplit<'a> {
     fn of(plan: &Plan, pass: &'a Pass, direction: Direction) -> RealSplit<'a> {
-        let (_, input, output) = row_chunks::buffers(plan, pass);
         RealSplit {
             pass,
             step: pass
@@ -80,22 +77,9 @@ impl<'a> RealSplit<'a> {
                 .expect("the split's w_N^k come from two tables"),
             direction,
             precision: plan.precision,
-            input,
-            output,
+            row: Row::of(plan, pass),
             scale: output_scale(plan, pass, direction),
         }
-    }
-
-    /// Point `index` of the row read.
-    fn load(&self, index: Expr) -> Expr {
-        let stride = self.pass.access.input_stride;
-        var(self.input).at(var("in_base").add(index.mul(uint(stride))))
-    }
-
-    /// Point `index` of the row written.
-    fn target(&self, index: Expr) -> Expr {
-        let stride = self.pass.access.output_stride;
-        var(self.output).at(var("out_base").add(index.mul(uint(stride))))
     }
 
     /// `value` times the pass's scale.
@@ -125,7 +109,7 @@ impl<'a> RealSplit<'a> {
             Direction::Inverse => uint(m).sub(named("k")),
         };
         let zero = Expr::complex(Expr::Real(0.0), Expr::Real(0.0));
-        let guarded = |index: Expr| Expr::select(named("v"), self.load(index), zero.clone());
+        let guarded = |index: Expr| Expr::select(named("v"), self.row.load(index), zero.clone());
         let w = Expr::call(
             cmul_name(false, self.precision),
             vec![
@@ -160,7 +144,7 @@ impl<'a> RealSplit<'a> {
             "wm",
             Expr::complex(w.clone().re().neg(), w.clone().im()),
         )];
-        let store = |index: Expr, value: Expr| assign(self.target(index), value);
+        let store = |index: Expr, value: Expr| assign(self.row.target(index), value);
         match self.direction {
             Direction::Forward => {
                 let mut low = split(a.clone(), b.clone(), w);
@@ -189,7 +173,7 @@ impl<'a> RealSplit<'a> {
                         Expr::select(first, Expr::Real(0.0), b.clone().im()),
                     ),
                 ];
-                low.extend(merge(self.target(k.clone())));
+                low.extend(merge(self.row.target(k.clone())));
                 let mut high = vec![
                     let_const(Type::Complex, "a", b.clone()),
                     let_const(Type::Complex, "b", a.clone()),
@@ -197,7 +181,7 @@ impl<'a> RealSplit<'a> {
                     let_const(Type::Real, "ai", b.im()),
                     let_const(Type::Real, "bi", a.im()),
                 ];
-                high.extend(merge(self.target(uint(m).sub(k.clone()))));
+                high.extend(merge(self.row.target(uint(m).sub(k.clone()))));
                 pair.extend([
                     Stmt::Scope(low),
                     Stmt::If(uint(0).lt(k), vec![Stmt::Scope(high)]),

@@ -6,18 +6,46 @@
 //! warp's accesses are consecutive along the row; the lowerings fill in
 //! what a thread does with its points.
 
-use super::ast::{let_const, uint, var, Builtin, Expr, Function, FunctionKind, Param, Stmt, Type};
-use super::key::KernelKey;
-use super::signature::locate;
+use super::ast::{let_const, uint, var, Builtin, Expr, Function, Param, Stmt, Type};
+use super::signature::{locate, pass_kernel};
 use crate::plan::{Pass, Plan};
 use crate::{Direction, Placement};
 
-/// Where `pass` of `plan` reads and writes: in place on `data`, or from
-/// `input` into `output`.
-pub(super) fn buffers(plan: &Plan, pass: &Pass) -> (Placement, &'static str, &'static str) {
-    match plan.writes_in_place(pass) {
-        true => (Placement::InPlace, "data", "data"),
-        false => (Placement::OutOfPlace, "input", "output"),
+/// The row a kernel of its own reads and writes: in place on `data`, or
+/// from `input` into `output`, its points the access's strides apart from
+/// `in_base` and `out_base`.
+pub(super) struct Row {
+    pub placement: Placement,
+    pub input: &'static str,
+    pub output: &'static str,
+    input_stride: usize,
+    output_stride: usize,
+}
+
+impl Row {
+    /// The row `pass` of `plan` reads and writes.
+    pub fn of(plan: &Plan, pass: &Pass) -> Row {
+        let (placement, input, output) = match plan.writes_in_place(pass) {
+            true => (Placement::InPlace, "data", "data"),
+            false => (Placement::OutOfPlace, "input", "output"),
+        };
+        Row {
+            placement,
+            input,
+            output,
+            input_stride: pass.access.input_stride,
+            output_stride: pass.access.output_stride,
+        }
+    }
+
+    /// Point `index` of the row read.
+    pub fn load(&self, index: Expr) -> Expr {
+        var(self.input).at(var("in_base").add(index.mul(uint(self.input_stride))))
+    }
+
+    /// Point `index` of the row written.
+    pub fn target(&self, index: Expr) -> Expr {
+        var(self.output).at(var("out_base").add(index.mul(uint(self.output_stride))))
     }
 }
 
@@ -45,15 +73,7 @@ pub(super) fn kernel(
     body.extend(locate(access, "g", "in_base", "out_base"));
     let transform = var("g").div(uint(access.ffts_per_transform()));
     body.push(Stmt::If(transform.lt(transforms), work));
-    Function {
-        kind: FunctionKind::Kernel {
-            threads_per_block: pass.threads_per_block,
-            min_blocks_per_sm: pass.min_blocks_per_sm,
-        },
-        name: KernelKey::of(plan, pass, direction).to_string(),
-        params,
-        body,
-    }
+    pass_kernel((plan, pass, direction), params, body)
 }
 
 /// Index `i`-th point of the chunk a thread takes when `threads` threads

@@ -4,7 +4,10 @@
 //! outputs. The Stockham pass, the real
 //! step of its own and Bluestein's chirp steps all lower onto these.
 
-use super::ast::{let_const, uint, var, Expr, Param, ParamKind, Stmt, Type};
+use super::ast::{
+    let_const, uint, var, Expr, Function, FunctionKind, Param, ParamKind, Stmt, Type,
+};
+use super::key::KernelKey;
 use crate::plan::{Access, Pass, Plan};
 use crate::{Direction, Placement};
 
@@ -16,6 +19,24 @@ pub(super) fn output_scale(plan: &Plan, pass: &Pass, direction: Direction) -> f6
             .normalization
             .scale(plan.normalized_points(), direction),
         false => 1.0,
+    }
+}
+
+/// The kernel of `pass` of `plan` in `direction`: its key as its name, its
+/// launch bounds, `params` and `body`.
+pub(super) fn pass_kernel(
+    (plan, pass, direction): (&Plan, &Pass, Direction),
+    params: Vec<Param>,
+    body: Vec<Stmt>,
+) -> Function {
+    Function {
+        kind: FunctionKind::Kernel {
+            threads_per_block: pass.threads_per_block,
+            min_blocks_per_sm: pass.min_blocks_per_sm,
+        },
+        name: KernelKey::of(plan, pass, direction).to_string(),
+        params,
+        body,
     }
 }
 

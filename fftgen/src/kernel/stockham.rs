@@ -17,9 +17,8 @@ use super::ast::{
 };
 use super::butterfly::butterfly_name;
 use super::complex_ops::cmul_name;
-use super::key::KernelKey;
 use super::real_split::{merge, merged_with_parts, split};
-use super::signature::{kernel_params, locate, output_scale, transforms_of, TWIDDLES};
+use super::signature::{kernel_params, locate, output_scale, pass_kernel, transforms_of, TWIDDLES};
 use crate::expr::constant::root_of_unity_f64;
 use crate::plan::{
     AxisIndex, AxisSide, Chirp, ChirpRole, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo,
@@ -182,15 +181,7 @@ pub fn lower_stockham(plan: &Plan, pass: &Pass, direction: Direction) -> Functio
         }
         None => lowering(pass, Segment::Only).body(),
     };
-    Function {
-        kind: FunctionKind::Kernel {
-            threads_per_block: pass.threads_per_block,
-            min_blocks_per_sm: pass.min_blocks_per_sm,
-        },
-        name: KernelKey::of(plan, pass, direction).to_string(),
-        params,
-        body,
-    }
+    pass_kernel((plan, pass, direction), params, body)
 }
 
 /// The two FFTs of a pass that runs the whole of Bluestein's algorithm
