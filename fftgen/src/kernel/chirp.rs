@@ -199,12 +199,7 @@ impl<'a> ChirpStep<'a> {
                     "the invariants give Bluestein's algorithm in one kernel its FFTs' stages"
                 )
             }
-            ChirpRole::Separate => separated(
-                self.pass,
-                self.chirp.n,
-                (&|i| self.row.load(i), &|i| self.row.target(i)),
-                (self.row.output, self.scale),
-            ),
+            ChirpRole::Separate => self.separated(),
             ChirpRole::Load { side } => self.chirped_load(side),
             ChirpRole::Multiply => {
                 let p = var("p");
@@ -215,6 +210,75 @@ impl<'a> ChirpStep<'a> {
             }
             ChirpRole::Store { side } => self.chirped_store(side),
         }
+    }
+
+    /// Point p (to N / 2) of the two half spectra of the pair of rows
+    /// whose spectrum Z the workspace holds (the row read): X[p] = (Z[p] +
+    /// conj Z[N - p]) / 2 to this pair's first transform (the row written),
+    /// Y[p] = (Z[p] - conj Z[N - p]) / 2i to its second, half the distance
+    /// further, where the batch has it; both scaled.
+    fn separated(&self) -> Vec<Stmt> {
+        let (n, scale, output) = (self.chirp.n, self.scale, self.row.output);
+        let access = &self.pass.access;
+        let load = |index: Expr| self.row.load(index);
+        let target = |index: Expr| self.row.target(index);
+        let p = var("p");
+        let half = Expr::Real(0.5 * scale);
+        let pair = var("g").div(uint(access.ffts_per_transform()));
+        let has_y = pair
+            .mul(uint(2))
+            .add(uint(1))
+            .lt(var("batch").cast(Type::Index));
+        let partner = var("out_base")
+            .add(uint(access.output_distance / 2))
+            .add(p.clone().mul(uint(access.output_stride)));
+        vec![
+            let_const(Type::Complex, "a", load(p.clone())),
+            let_const(
+                Type::Complex,
+                "b",
+                load(Expr::select(
+                    uint(0).lt(p.clone()),
+                    uint(n).sub(p.clone()),
+                    uint(0),
+                )),
+            ),
+            // a + conj b and a - conj b.
+            let_const(
+                Type::Complex,
+                "sum",
+                Expr::complex(
+                    var("a").re().add(var("b").re()),
+                    var("a").im().sub(var("b").im()),
+                ),
+            ),
+            let_const(
+                Type::Complex,
+                "difference",
+                Expr::complex(
+                    var("a").re().sub(var("b").re()),
+                    var("a").im().add(var("b").im()),
+                ),
+            ),
+            assign(
+                target(p),
+                Expr::complex(
+                    var("sum").re().mul(half.clone()),
+                    var("sum").im().mul(half.clone()),
+                ),
+            ),
+            // (d / 2i) = (d.im, -d.re) / 2.
+            Stmt::If(
+                has_y,
+                vec![assign(
+                    var(output).at(partner),
+                    Expr::complex(
+                        var("difference").im().mul(half.clone()),
+                        var("difference").re().neg().mul(half),
+                    ),
+                )],
+            ),
+        ]
     }
 
     /// Point p of the row of M: point p of the axis (`side` as the axis
@@ -300,77 +364,6 @@ impl<'a> ChirpStep<'a> {
             store,
         ]
     }
-}
-
-/// Point p (to N / 2) of the two half spectra of the pair of rows whose
-/// spectrum Z the workspace holds (`load`, along the row): X[p] = (Z[p] +
-/// conj Z[N - p]) / 2 to this pair's first transform (`target`), Y[p] =
-/// (Z[p] - conj Z[N - p]) / 2i to its second, half the distance further,
-/// where the batch has it; both times `scale`.
-fn separated(
-    pass: &Pass,
-    n: usize,
-    (load, target): (&dyn Fn(Expr) -> Expr, &dyn Fn(Expr) -> Expr),
-    (output, scale): (&str, f64),
-) -> Vec<Stmt> {
-    let access = &pass.access;
-    let p = var("p");
-    let half = Expr::Real(0.5 * scale);
-    let pair = var("g").div(uint(access.ffts_per_transform()));
-    let has_y = pair
-        .mul(uint(2))
-        .add(uint(1))
-        .lt(var("batch").cast(Type::Index));
-    let partner = var("out_base")
-        .add(uint(access.output_distance / 2))
-        .add(p.clone().mul(uint(access.output_stride)));
-    vec![
-        let_const(Type::Complex, "a", load(p.clone())),
-        let_const(
-            Type::Complex,
-            "b",
-            load(Expr::select(
-                uint(0).lt(p.clone()),
-                uint(n).sub(p.clone()),
-                uint(0),
-            )),
-        ),
-        // a + conj b and a - conj b.
-        let_const(
-            Type::Complex,
-            "sum",
-            Expr::complex(
-                var("a").re().add(var("b").re()),
-                var("a").im().sub(var("b").im()),
-            ),
-        ),
-        let_const(
-            Type::Complex,
-            "difference",
-            Expr::complex(
-                var("a").re().sub(var("b").re()),
-                var("a").im().add(var("b").im()),
-            ),
-        ),
-        assign(
-            target(p),
-            Expr::complex(
-                var("sum").re().mul(half.clone()),
-                var("sum").im().mul(half.clone()),
-            ),
-        ),
-        // (d / 2i) = (d.im, -d.re) / 2.
-        Stmt::If(
-            has_y,
-            vec![assign(
-                var(output).at(partner),
-                Expr::complex(
-                    var("difference").im().mul(half.clone()),
-                    var("difference").re().neg().mul(half),
-                ),
-            )],
-        ),
-    ]
 }
 
 #[cfg(test)]
