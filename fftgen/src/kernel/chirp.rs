@@ -220,8 +220,6 @@ impl<'a> ChirpStep<'a> {
     fn separated(&self) -> Vec<Stmt> {
         let (n, scale, output) = (self.chirp.n, self.scale, self.row.output);
         let access = &self.pass.access;
-        let load = |index: Expr| self.row.load(index);
-        let target = |index: Expr| self.row.target(index);
         let p = var("p");
         let half = Expr::Real(0.5 * scale);
         let pair = var("g").div(uint(access.ffts_per_transform()));
@@ -233,11 +231,11 @@ impl<'a> ChirpStep<'a> {
             .add(uint(access.output_distance / 2))
             .add(p.clone().mul(uint(access.output_stride)));
         vec![
-            let_const(Type::Complex, "a", load(p.clone())),
+            let_const(Type::Complex, "a", self.row.load(p.clone())),
             let_const(
                 Type::Complex,
                 "b",
-                load(Expr::select(
+                self.row.load(Expr::select(
                     uint(0).lt(p.clone()),
                     uint(n).sub(p.clone()),
                     uint(0),
@@ -261,7 +259,7 @@ impl<'a> ChirpStep<'a> {
                 ),
             ),
             assign(
-                target(p),
+                self.row.target(p),
                 Expr::complex(
                     var("sum").re().mul(half.clone()),
                     var("sum").im().mul(half.clone()),
