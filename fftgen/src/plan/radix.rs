@@ -92,8 +92,15 @@ fn widened(
 /// threads leave the stages of a smaller radix a butterfly more on some
 /// threads, which a few more threads take (1872 as 13 x 12 x 12: 144
 /// threads of 24 values, 156 of 13; 975 as 15 x 13 x 5: 65 of 26, 75 of
-/// 15). Within a portable block where the shape is; rows of fewer than a
-/// warp of threads (lanes across FFTs) keep their shape (not measured).
+/// 15). Else one butterfly of the smallest radix a thread, within twice
+/// the threads, where that holds a quarter fewer values: on the H200
+/// (cuFFT/ours) f32 1404 (12 x 13 x 9) 0.75 -> 1.00x, 2376 0.78 -> 0.95x,
+/// 2002 1.31 -> 1.93x, 1755 0.93 -> 1.12x, f64 875 0.98 -> 1.16x; 12 of 17
+/// rows faster, 528 (f32 and f64 1.16 -> 1.08x), 2592 f32 (0.94 ->
+/// 0.90x), 1056 and 1225 f64 (3-5%) slower
+/// (docs/bench/h200_ab_one_butterfly.log). Within a portable block where
+/// the shape is; rows of fewer than a warp of threads (lanes across FFTs)
+/// keep their shape (not measured).
 pub fn nearly_even(
     n: usize,
     radices: &[usize],
@@ -109,10 +116,15 @@ pub fn nearly_even(
         false => max_threads,
     };
     let most = (threads + threads / 4).min(max_threads).min(portable);
-    (threads + 1..=most)
+    let near = (threads + 1..=most)
         .map(|t| (t, values_per_thread(n, radices, t)))
         .min_by_key(|&(t, v)| (v, t))
-        .filter(|&(_, fewer)| 3 * fewer <= 2 * values)
+        .filter(|&(_, fewer)| 3 * fewer <= 2 * values);
+    let smallest = radices.iter().copied().min().unwrap_or(n);
+    let one_butterfly = n / smallest;
+    let one = (one_butterfly, values_per_thread(n, radices, one_butterfly));
+    let takes_one = one.0 > threads && one.0 <= 2 * threads && one.0 <= portable.min(max_threads);
+    near.or((takes_one && 4 * one.1 <= 3 * values).then_some(one))
         .unwrap_or(shape)
 }
 
