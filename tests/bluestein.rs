@@ -244,6 +244,46 @@ fn several_prime_factors_and_strided_axes_run_alone() {
     assert!(!alone(&rest_of_two, 2, 617));
 }
 
+/// An R2C's odd real axis whose prime factor's whole algorithm is one
+/// kernel of small FFTs, where the whole axis's FFTs of M take passes,
+/// runs the FFTs of m over the reals (C2R: over the half spectrum and its
+/// mirror's conjugates) and then Bluestein's algorithm over p alone, whose
+/// closing chirp keeps the half spectrum (C2R: the real parts): two
+/// kernels each way, on PoCL within tolerance, 1D and 2D, f32 and f64, in
+/// and out of place; their H200 kernels compile for sm_90. Where the
+/// prime factor's FFTs hold one FFT's points across the lanes (17313 f64
+/// on the H200: 199 as 400 points) the whole axis keeps it.
+#[test]
+fn an_odd_real_axis_runs_its_prime_factor_alone() {
+    let r2c = TransformKind::R2c;
+    let alone = |passes: &[fftgen::plan::Pass], m: usize, p: usize| {
+        matches!(passes, [first, second] if first.n == m
+            && first.real.is_some()
+            && second.chirp.is_some_and(|chirp| chirp.n == p)
+            && second.real.is_some())
+    };
+    let one_d = spec(&[13871], r2c, Precision::F32);
+    let in_place = spec(&[12529], r2c, Precision::F64).placement(Placement::InPlace);
+    for (spec, m, p) in [(&one_d, 143, 97), (&in_place, 187, 67)] {
+        for spec in [spec.clone(), spec.clone().target(Target::H200)] {
+            let plan = fftgen::plan::plan(&spec).unwrap();
+            assert!(alone(&plan.passes, m, p), "{:?}", spec.shape);
+            assert!(alone(&plan.inverse_passes, m, p), "{:?}", spec.shape);
+        }
+        check_spec_on_pocl(spec, 2, ORIGIN);
+        compile_for_sm_90(&spec.clone().target(Target::H200), ORIGIN);
+    }
+    // The R2C's real axis first, into the output; the C2R's complex axis
+    // first, into the workspace, where the real axis keeps the whole.
+    let rows = spec(&[5, 12529], r2c, Precision::F64);
+    let plan = fftgen::plan::plan(&rows).unwrap();
+    assert!(alone(&plan.passes[..2], 187, 67));
+    check_spec_on_pocl(&rows, 1, ORIGIN);
+    let wide = spec(&[17313], r2c, Precision::F64).target(Target::H200);
+    let plan = fftgen::plan::plan(&wide).unwrap();
+    assert!(plan.passes.len() > 2 && plan.passes[0].chirp.is_some_and(|c| c.n == 17313));
+}
+
 #[test]
 fn bluestein_kernels_compile_for_sm_90_without_spilling() {
     if !nvrtc() {

@@ -1627,10 +1627,20 @@ impl Lowering<'_> {
         let back = Expr::select(uint(0).lt(k.clone()), uint(chirp.padded).sub(k), uint(0));
         let at = row.add(var("back").mul(uint(stride)));
         let y = self.chirp_product(value, uint(chirp.table_offset).add(var("back")));
+        let keeps = match self.pass.real.map(|r| (r, r.end)) {
+            // Every m-th point of an R2C's axis (the column's coordinate
+            // c0 plus m times this one): kept within the half spectrum.
+            Some((real, RealEnd::Stores(index))) if self.direction == Direction::Forward => {
+                let c = var(format!("{fft}_c{}", index.column));
+                c.add(var("back").mul(uint(index.points)))
+                    .lt(uint(real.half_len()))
+            }
+            _ => var("back").lt(uint(kept)),
+        };
         vec![Stmt::Scope(vec![
             let_const(Type::Index, "back", back),
             Stmt::If(
-                var("back").lt(uint(kept)),
+                keeps,
                 [
                     vec![let_const(Type::Complex, "y", y)],
                     self.axis_store(side, fft, at, var("y")),

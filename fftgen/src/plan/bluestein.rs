@@ -42,7 +42,7 @@ use super::factor::{is_smooth, prime_factors};
 use super::padded_row::{longer_rows_for_the_whole, padded_row_plan};
 pub use super::padded_row::{padded_length, MAX_PADDED};
 use super::pass_planner::{plan_fused_pass, plan_pass};
-use super::real_step::AxisIndex;
+use super::real_step::{AxisIndex, RealEnd, RealRoute, RealStep};
 use super::wisdom::Wisdom;
 use super::{
     ColumnIo, ExchangeBuffers, ExchangeWidth, FirstWrite, GlobalIo, InputCaching, LaneLayout,
@@ -313,9 +313,8 @@ pub fn routes(plan: &Plan) -> Vec<String> {
                 ),
             };
             // An even real axis whose reals pair up: the FFT of N / 2.
-            let pairs = plan.kind == TransformKind::R2c
-                && axis + 1 == plan.shape.len()
-                && AxisRoute::of(&plan.passes, n).is_none();
+            let real_axis = plan.kind == TransformKind::R2c && axis + 1 == plan.shape.len();
+            let pairs = real_axis && n % 2 == 0 && AxisRoute::of(&plan.passes, n).is_none();
             let (length, pairs) = match pairs {
                 true => (n / 2, format!(", the reals as {} complex pairs", n / 2)),
                 false => (n, String::new()),
@@ -330,10 +329,20 @@ pub fn routes(plan: &Plan) -> Vec<String> {
                         p,
                         route,
                         format!(
-                            ", alone: first the FFTs of {} with the four-step twiddle (1 kernel), \
-                             then over the axis seen as {p} x {} points",
+                            ", alone: first the FFTs of {} with the four-step twiddle (1 kernel{}), \
+                             then over the axis seen as {p} x {} points{}",
                             n / p,
-                            n / p
+                            match real_axis {
+                                true => ", the reals on its loads; C2R: the half spectrum \
+                                         and its mirror's conjugates",
+                                false => "",
+                            },
+                            n / p,
+                            match real_axis {
+                                true => " (the half spectrum kept on the last stores; C2R: the \
+                                         real parts)",
+                                false => "",
+                            },
                         ),
                     ),
                     None => return format!("axis {axis} ({n}): Bluestein's algorithm ({why})"),
@@ -546,11 +555,10 @@ fn plan_steps(
             let last = spec.shape.len() - 1;
             let complex_spec = half_spectrum_spec(spec);
             let others: Vec<usize> = (0..last).collect();
-            let (passes, elements) = axis_passes(
+            let (passes, elements) = real_axis_passes(
                 spec,
                 target,
                 wisdom,
-                last,
                 UserSide::new(Buffer::Input, &input_layout, AxisSide::Reals),
                 UserSide::new(Buffer::Output, &output_layout, AxisSide::HalfSpectrum),
                 0,
@@ -593,11 +601,10 @@ fn plan_steps(
             )?;
             inverse = passes;
             scratch = scratch.max(elements);
-            let (passes, elements) = axis_passes(
+            let (passes, elements) = real_axis_passes(
                 spec,
                 target,
                 wisdom,
-                last,
                 UserSide::new(holds.0, &holds.1, AxisSide::HalfSpectrum),
                 UserSide::new(Buffer::Output, &input_layout, AxisSide::Reals),
                 holds.2,
@@ -1256,6 +1263,166 @@ fn prime_factor_alone(
         base,
         steps,
     )?;
+    let mut passes = vec![first];
+    passes.extend(bluestein);
+    Ok(Some((passes, end)))
+}
+
+/// The passes of an R2C's odd real axis (the last) from `from` into `to`,
+/// the reals and the half spectrum: Bluestein's algorithm over the whole
+/// axis ([`axis_passes`]), or over its prime factor alone
+/// ([`real_prime_factor_alone`]) where the whole axis's FFTs of M take
+/// several passes and the prime factor's whole algorithm one kernel of
+/// FFTs of few threads each (lanes across FFTs). On the H200 (cuFFT/ours
+/// R2C / C2R, docs/bench/h200_ab_real_prime_alone.log): f32 31339 0.37 /
+/// 0.41 -> 1.04 / 1.00x, 13871 0.62 / 0.66 -> 1.10 / 0.94x, 68585 0.61 /
+/// 0.71 -> 0.82 / 0.80x; f64 12529 0.62 / 0.75 -> 0.77 / 0.89x, 13871
+/// 0.57 / 0.63 -> 1.18 / 0.99x. Where the prime factor's FFTs hold one
+/// FFT's points across the lanes (f64 17313 0.91 / 0.98 -> 0.86 /
+/// 0.72x, 9081, 10025's C2R), take two kernels (f32 27511 0.71 -> 0.47x,
+/// f64 21281, 442401), or the whole axis one kernel (f32 1545 1.88 ->
+/// 0.50x) it lost.
+#[allow(clippy::too_many_arguments)]
+fn real_axis_passes(
+    spec: &FftSpec,
+    target: &Target,
+    wisdom: &Wisdom,
+    from: UserSide,
+    to: UserSide,
+    base: usize,
+    steps: Steps,
+) -> Result<(Vec<Pass>, usize), Error> {
+    let last = spec.shape.len() - 1;
+    let whole = axis_passes(spec, target, wisdom, last, from, to, base, steps)?;
+    let alone = real_prime_factor_alone(spec, target, wisdom, from, to, base, steps)?;
+    let whole_takes_passes = whole.0.len() > 3;
+    Ok(match alone {
+        Some(alone)
+            if whole_takes_passes
+                && matches!(&alone.0[..], [_, bluestein] if bluestein.lanes == LaneLayout::FftMinor) =>
+        {
+            alone
+        }
+        _ => whole,
+    })
+}
+
+/// An R2C's odd real axis (the last, n = m p, p its prime factors past 31,
+/// m 31-smooth and one kernel's) as [`prime_factor_alone`] runs a complex
+/// one: the FFTs of m over the reals (C2R: over the half spectrum, each
+/// point past N / 2 its mirror's conjugate) with the four-step twiddle,
+/// into the workspace as the full spectrum's columns; then Bluestein's
+/// algorithm over p alone, the axis seen as p x m, whose closing chirp
+/// keeps point c0 + m k of the axis where it lies in the half spectrum
+/// (R2C; c0 the coordinate of the m columns) or the real part (C2R). So
+/// 31339 (= 7 x 4477) runs two kernels, where Bluestein's over the whole
+/// axis (FFTs of M = 62720 in two passes each, two rows to a row of M)
+/// ran five forward and four inverse. `None` where the axis is not of that
+/// form, the workspace already holds the data (`base` past 0), the view
+/// would take a fourth axis, or the closing chirp does not ride on the
+/// stores of the FFT of M.
+#[allow(clippy::too_many_arguments)]
+fn real_prime_factor_alone(
+    spec: &FftSpec,
+    target: &Target,
+    wisdom: &Wisdom,
+    from: UserSide,
+    to: UserSide,
+    base: usize,
+    steps: Steps,
+) -> Result<Option<(Vec<Pass>, usize)>, Error> {
+    let axis = spec.shape.len() - 1;
+    let forward = match (from.holds, to.holds) {
+        (AxisSide::Reals, AxisSide::HalfSpectrum) => true,
+        (AxisSide::HalfSpectrum, AxisSide::Reals) => false,
+        _ => return Ok(None),
+    };
+    let n = spec.shape[axis];
+    let p = beyond_radices(n);
+    let m = n / p;
+    let fits = m >= 2 && m <= super::pass_planner::max_size(spec.precision);
+    if steps != Steps::Fused || base != 0 || !fits {
+        return Ok(None);
+    }
+    // The full spectrum's columns, dense in the workspace, Bluestein's rows
+    // past them.
+    let columns = Layout::contiguous(&spec.shape);
+    let (Some((view_from, view_axis)), Some((view_to, _))) = (
+        seen_as_p_by_m(spec, axis, p, &columns),
+        seen_as_p_by_m(spec, axis, p, to.layout),
+    ) else {
+        return Ok(None);
+    };
+    if view_from.0 != view_to.0 {
+        return Ok(None);
+    }
+    let between = (Buffer::Scratch, &columns);
+    let mut first = super::multipass::first_step(
+        spec,
+        target,
+        axis,
+        &[m, p],
+        (from.buffer, from.layout),
+        between,
+    )?;
+    // Step 0 reads point j of column r' at r' + p j.
+    let column = first.step_twiddle.map_or(0, |t| t.column);
+    first.real = Some(RealStep {
+        route: RealRoute::FullLength,
+        end: RealEnd::Loads(AxisIndex { column, points: p }),
+        real_n: n,
+        twiddle_offset: None,
+        hermitian_half: false,
+    });
+    let view_spec = FftSpec {
+        shape: view_to.0.clone(),
+        kind: TransformKind::C2c,
+        input_layout: Some(view_from.1.clone()),
+        output_layout: Some(view_to.1.clone()),
+        placement: Placement::OutOfPlace,
+        normalization: Normalization::None,
+        choices: Default::default(),
+        ..spec.clone()
+    };
+    let kept = match forward {
+        true => AxisSide::Complex,
+        false => AxisSide::Reals,
+    };
+    let (mut bluestein, end) = axis_passes(
+        &view_spec,
+        target,
+        wisdom,
+        view_axis,
+        UserSide::new(Buffer::Scratch, &view_from.1, AxisSide::Complex),
+        UserSide::new(to.buffer, &view_to.1, kept),
+        columns.distance,
+        steps,
+    )?;
+    // The m columns as the last pass's stores meet them: point k of the
+    // FFT of p is point c0 + m k of the axis.
+    let m_stride = view_to.1.strides[view_axis + 1];
+    let Some(last) = bluestein
+        .last_mut()
+        .filter(|pass| !pass.stages.is_empty() && pass.chirp.is_some_and(|c| c.on_stores()))
+    else {
+        return Ok(None);
+    };
+    let mut m_columns = last
+        .access
+        .columns
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.count == m && c.output_stride == m_stride);
+    let (Some((column, _)), None) = (m_columns.next(), m_columns.next()) else {
+        return Ok(None);
+    };
+    last.real = Some(RealStep {
+        route: RealRoute::FullLength,
+        end: RealEnd::Stores(AxisIndex { column, points: m }),
+        real_n: n,
+        twiddle_offset: None,
+        hermitian_half: false,
+    });
     let mut passes = vec![first];
     passes.extend(bluestein);
     Ok(Some((passes, end)))
