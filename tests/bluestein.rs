@@ -284,6 +284,36 @@ fn an_odd_real_axis_runs_its_prime_factor_alone() {
     assert!(plan.passes.len() > 2 && plan.passes[0].chirp.is_some_and(|c| c.n == 17313));
 }
 
+/// An even real axis whose N / 2 needs Bluestein's algorithm over FFTs of
+/// M in passes runs the FFT of N / 2 by its prime factor alone after the
+/// FFTs of the rest (29854: the reals as 14927 = 253 x 59 pairs, 2
+/// kernels, then the split), on PoCL within tolerance, f32 and f64, in
+/// and out of place, 1D and 3D; the H200's kernels compile for sm_90.
+#[test]
+fn an_even_real_axis_runs_its_half_by_the_prime_factor_alone() {
+    let r2c = TransformKind::R2c;
+    let alone = |passes: &[fftgen::plan::Pass]| {
+        passes.windows(2).any(|pair| {
+            pair[0].n * 59 == 14927
+                && pair[0].step_twiddle.is_some()
+                && pair[1].chirp.is_some_and(|chirp| chirp.n == 59)
+        })
+    };
+    for spec in [
+        spec(&[29854], r2c, Precision::F32),
+        spec(&[29854], r2c, Precision::F64).placement(Placement::InPlace),
+        spec(&[3, 2, 29854], r2c, Precision::F64),
+    ] {
+        for spec in [spec.clone(), spec.clone().target(Target::H200)] {
+            let plan = fftgen::plan::plan(&spec).unwrap();
+            assert!(alone(&plan.passes), "{:?}", spec.shape);
+            assert!(alone(&plan.inverse_passes), "{:?}", spec.shape);
+        }
+        check_spec_on_pocl(&spec, 1, ORIGIN);
+        compile_for_sm_90(&spec.clone().target(Target::H200), ORIGIN);
+    }
+}
+
 #[test]
 fn bluestein_kernels_compile_for_sm_90_without_spilling() {
     if !nvrtc() {

@@ -315,6 +315,9 @@ pub fn routes(plan: &Plan) -> Vec<String> {
             // An even real axis whose reals pair up: the FFT of N / 2.
             let real_axis = plan.kind == TransformKind::R2c && axis + 1 == plan.shape.len();
             let pairs = real_axis && n % 2 == 0 && AxisRoute::of(&plan.passes, n).is_none();
+            // An odd real axis by its prime factor alone meets the reals
+            // and the half spectrum at its ends.
+            let odd_real_axis = real_axis && !pairs;
             let (length, pairs) = match pairs {
                 true => (n / 2, format!(", the reals as {} complex pairs", n / 2)),
                 false => (n, String::new()),
@@ -332,13 +335,13 @@ pub fn routes(plan: &Plan) -> Vec<String> {
                             ", alone: first the FFTs of {} with the four-step twiddle (1 kernel{}), \
                              then over the axis seen as {p} x {} points{}",
                             n / p,
-                            match real_axis {
+                            match odd_real_axis {
                                 true => ", the reals on its loads; C2R: the half spectrum \
                                          and its mirror's conjugates",
                                 false => "",
                             },
                             n / p,
-                            match real_axis {
+                            match odd_real_axis {
                                 true => " (the half spectrum kept on the last stores; C2R: the \
                                          real parts)",
                                 false => "",
@@ -1088,7 +1091,13 @@ fn half_spectrum_spec(spec: &FftSpec) -> FftSpec {
 /// transform `spec`, from `from` into `to` (in place where they are the
 /// same), their workspace from element `base` of each transform's on, and
 /// where that ends: for the real planner's FFT of N / 2 over pairs of
-/// reals.
+/// reals. Where the FFTs of M over the whole axis take passes, its prime
+/// factor alone where that runs fewer kernels, as [`complex_axes`] takes
+/// it: on the H200 all 23 rows timed ran faster (cuFFT/ours R2C / C2R,
+/// docs/bench/h200_ab_even_real_prime_alone.log): f32 29854 0.55 / 0.55
+/// -> 1.43 / 1.43x, 32930 0.62 -> 1.13x, 1674806 0.89 -> 2.12x; f64 29854
+/// 0.46 -> 1.27 / 1.30x, 77254 0.61 -> 1.07 / 1.12x, 13488 0.83 / 0.86 ->
+/// 1.25 / 1.27x.
 pub fn last_axis(
     spec: &FftSpec,
     target: &Target,
@@ -1097,16 +1106,25 @@ pub fn last_axis(
     to: (Buffer, &Layout),
     base: usize,
 ) -> Result<(Vec<Pass>, usize), Error> {
-    axis_passes(
+    let axis = spec.shape.len() - 1;
+    let whole = axis_passes(
         spec,
         target,
         wisdom,
-        spec.shape.len() - 1,
+        axis,
         UserSide::new(from.0, from.1, AxisSide::Complex),
         UserSide::new(to.0, to.1, AxisSide::Complex),
         base,
         Steps::Fused,
-    )
+    )?;
+    if whole.0.len() <= 2 {
+        return Ok(whole);
+    }
+    let alone = prime_factor_alone(spec, target, wisdom, axis, from, to, base, Steps::Fused)?;
+    Ok(match alone {
+        Some(alone) if alone.0.len() < whole.0.len() => alone,
+        _ => whole,
+    })
 }
 
 /// The passes of a complex transform of `spec` along `axes` (the others
