@@ -1,0 +1,290 @@
+//! The steps of Bluestein's algorithm on the loads and stores of its FFTs
+//! of M (seed 000 section IV.E; plan/bluestein.rs, plan/chirp_fusion.rs):
+//! the chirp on the first FFT's loads of the axis, the product with the
+//! chirp's spectrum on its stores, and the closing chirp on the second
+//! FFT's stores, where a point lies along the row of M and on which side.
+
+use super::super::ast::{assign, let_const, uint, var, Expr, Stmt, Type};
+use super::super::complex_ops::cmul_name;
+use super::super::signature::TWIDDLES;
+use super::{guarded, Lowering};
+use crate::plan::{AxisSide, Chirp, ChirpRole, RealEnd};
+use crate::Direction;
+
+impl Lowering<'_> {
+    /// Where point `point` of FFT `fft` (which starts at `base`) lies along
+    /// Bluestein's row of M, on the side read (`reads`) or written: its
+    /// index i along the row, where that row's point 0 is, and the stride
+    /// between its points. On a pass of an FFT of M of several
+    /// ([`Chirp::index`]), i = c + `points` p, c the coordinate of the
+    /// index's column, whose stride is the axis's; else i = p.
+    pub(super) fn along_row(
+        &self,
+        chirp: Chirp,
+        base: &str,
+        fft: &str,
+        point: Expr,
+        reads: bool,
+    ) -> (Expr, Expr, usize) {
+        let access = &self.pass.access;
+        let p = point.cast(Type::Index);
+        let Some(index) = chirp.index else {
+            let stride = match reads {
+                true => access.input_stride,
+                false => access.output_stride,
+            };
+            return (p, var(base), stride);
+        };
+        let column = &access.columns[index.column];
+        let stride = match reads {
+            true => column.input_stride,
+            false => column.output_stride,
+        };
+        let c = var(format!("{fft}_c{}", index.column));
+        let i = c.clone().add(p.mul(uint(index.points)));
+        // The FFT's start is c strides into its row.
+        (i, var(base).sub(c.mul(uint(stride))), stride)
+    }
+
+    /// Point `point` of the first FFT of Bluestein's algorithm (at index j
+    /// along the row): x[j] c[j] for j < N (read as `side` holds the axis),
+    /// 0 up to M. Past N the address is the row's point 0, so every load
+    /// stays inside the buffer.
+    pub(super) fn chirped_load(
+        &self,
+        chirp: Chirp,
+        side: AxisSide,
+        base: &str,
+        fft: &str,
+        point: Expr,
+    ) -> Expr {
+        let (j, row, stride) = self.along_row(chirp, base, fft, point, true);
+        let inside = j.clone().lt(uint(chirp.n));
+        let at_j = Expr::select(inside.clone(), j, uint(0));
+        let x = self.axis_point(side, chirp.n, fft, (&row, stride), at_j.clone());
+        let chirped = self.chirp_product(x, uint(chirp.table_offset).add(at_j));
+        Expr::select(
+            inside,
+            chirped,
+            Expr::complex(Expr::Real(0.0), Expr::Real(0.0)),
+        )
+    }
+
+    /// Point `j` of an axis of `n` points that `side` holds, read from the
+    /// row at `row` whose points are `stride` apart (FFT `fft`'s).
+    pub(super) fn axis_point(
+        &self,
+        side: AxisSide,
+        n: usize,
+        fft: &str,
+        (row, stride): (&Expr, usize),
+        j: Expr,
+    ) -> Expr {
+        let at = |index: Expr| row.clone().add(index.mul(uint(stride)));
+        // The second transform's row of a pair, where there is one.
+        let partner = self.pass.access.input_distance / 2;
+        let has_y = self.has_partner(fft);
+        match side {
+            AxisSide::Complex => self.input_load(at(j)),
+            AxisSide::Reals => Expr::complex(
+                self.real_load(self.buffers.input, self.real_input, at(j)),
+                Expr::Real(0.0),
+            ),
+            AxisSide::PairedReals => {
+                let real = |index: Expr| self.real_load(self.buffers.input, self.real_input, index);
+                Expr::complex(
+                    real(at(j.clone())),
+                    Expr::select(has_y, real(at(j).add(uint(partner))), Expr::Real(0.0)),
+                )
+            }
+            // Z = X + i Y, past N / 2 from the mirror points' conjugates;
+            // X[0] and Y[0] (and X[N / 2], Y[N / 2] of an even N) are real,
+            // whatever imaginary parts the input holds there, so neither
+            // transform of the pair leaks into the other.
+            AxisSide::PairedHalfSpectra => {
+                let mirrored = uint(n / 2).lt(j.clone());
+                let complex_point = uint(0)
+                    .lt(j.clone())
+                    .and(j.clone().mul(uint(2)).lt(uint(n)));
+                let held = at(Expr::select(mirrored.clone(), uint(n).sub(j.clone()), j));
+                let x = self.input_load(held.clone());
+                let y = Expr::select(
+                    has_y,
+                    self.input_load(held.add(uint(partner))),
+                    Expr::complex(Expr::Real(0.0), Expr::Real(0.0)),
+                );
+                let sign = Expr::select(
+                    mirrored,
+                    Expr::Real(-1.0),
+                    Expr::select(complex_point, Expr::Real(1.0), Expr::Real(0.0)),
+                );
+                Expr::complex(
+                    x.clone().re().sub(sign.clone().mul(y.clone().im())),
+                    sign.mul(x.im()).add(y.re()),
+                )
+            }
+            // Above N / 2 the conjugate of the mirror point.
+            AxisSide::HalfSpectrum => {
+                let mirrored = uint(n / 2).lt(j.clone());
+                let held = self.input_load(at(Expr::select(
+                    mirrored.clone(),
+                    uint(n).sub(j.clone()),
+                    j,
+                )));
+                Expr::complex(
+                    held.clone().re(),
+                    Expr::select(mirrored, held.clone().im().neg(), held.im()),
+                )
+            }
+        }
+    }
+
+    /// Whether FFT `fft` of a pass over pairs of transforms
+    /// ([`crate::plan::Pass::transform_pairs`]) has its second transform, 2t + 1 (the
+    /// last pair of an odd batch has one).
+    pub(super) fn has_partner(&self, fft: &str) -> Expr {
+        let pair = var(fft).div(uint(self.pass.access.ffts_per_transform()));
+        pair.mul(uint(2))
+            .add(uint(1))
+            .lt(var("batch").cast(Type::Index))
+    }
+
+    /// Stores output `point` (at index k along the row) of an FFT of
+    /// Bluestein's algorithm: the first FFT's times the chirp's spectrum
+    /// (into the workspace, where it is); the second FFT's as output
+    /// (M - k) mod M of the axis, times the chirp, where that is below the
+    /// points the axis keeps (the real part for reals).
+    pub(super) fn chirped_store(
+        &self,
+        chirp: Chirp,
+        base: &str,
+        fft: &str,
+        point: Expr,
+        value: Expr,
+    ) -> Vec<Stmt> {
+        let (k, row, stride) = self.along_row(chirp, base, fft, point.clone(), false);
+        let spectrum = match chirp.role {
+            // One kernel: the spectrum's table follows the chirp's.
+            ChirpRole::Load { .. } => Some(chirp.table_offset + chirp.n),
+            ChirpRole::Multiply => Some(chirp.table_offset),
+            // (The whole algorithm's kernel lowers its FFTs as Load and Store.)
+            ChirpRole::Store { .. } | ChirpRole::Whole { .. } => None,
+            ChirpRole::Separate => unreachable!("a separation is a kernel of its own"),
+        };
+        if let Some(offset) = spectrum {
+            let at = var(base).add(
+                point
+                    .cast(Type::Index)
+                    .mul(uint(self.pass.access.output_stride)),
+            );
+            return vec![assign(
+                self.output_element(at),
+                self.chirp_product(value, uint(offset).add(k)),
+            )];
+        }
+        let ChirpRole::Store { side } = chirp.role else {
+            unreachable!("the first FFT's stores multiply by the spectrum")
+        };
+        let (_, kept) = chirp.side_points();
+        let back = Expr::select(uint(0).lt(k.clone()), uint(chirp.padded).sub(k), uint(0));
+        let at = row.add(var("back").mul(uint(stride)));
+        let y = self.chirp_product(value, uint(chirp.table_offset).add(var("back")));
+        let keeps = match self.pass.real.map(|r| (r, r.end)) {
+            // Every m-th point of an R2C's axis (the column's coordinate
+            // c0 plus m times this one): kept within the half spectrum.
+            Some((real, RealEnd::Stores(index))) if self.direction == Direction::Forward => {
+                let c = var(format!("{fft}_c{}", index.column));
+                c.add(var("back").mul(uint(index.points)))
+                    .lt(uint(real.half_len()))
+            }
+            _ => var("back").lt(uint(kept)),
+        };
+        vec![Stmt::Scope(vec![
+            let_const(Type::Index, "back", back),
+            Stmt::If(
+                keeps,
+                [
+                    vec![let_const(Type::Complex, "y", y)],
+                    self.axis_store(side, fft, at, var("y")),
+                ]
+                .concat(),
+            ),
+        ])]
+    }
+
+    /// Stores `value` (scaled here) as the point at `at` of an axis that
+    /// `side` holds (FFT `fft`'s).
+    pub(super) fn axis_store(&self, side: AxisSide, fft: &str, at: Expr, value: Expr) -> Vec<Stmt> {
+        match side {
+            AxisSide::Reals => {
+                let re = self.scaled_real(value.re());
+                self.real_store(self.buffers.output, self.real_output, at, re)
+            }
+            // Row x the real parts, row y (where there is one) the imaginary.
+            AxisSide::PairedReals => {
+                let partner = self.pass.access.output_distance / 2;
+                let (re, im) = (
+                    self.scaled_real(value.clone().re()),
+                    self.scaled_real(value.im()),
+                );
+                let mut out =
+                    self.real_store(self.buffers.output, self.real_output, at.clone(), re);
+                out.push(Stmt::If(
+                    self.has_partner(fft),
+                    self.real_store(
+                        self.buffers.output,
+                        self.real_output,
+                        at.add(uint(partner)),
+                        im,
+                    ),
+                ));
+                out
+            }
+            AxisSide::Complex | AxisSide::HalfSpectrum => {
+                vec![assign(self.output_element(at), self.scaled(value))]
+            }
+            AxisSide::PairedHalfSpectra => {
+                unreachable!("the R2C's paired half spectra are stored through shared memory")
+            }
+        }
+    }
+
+    /// The last stage's values of butterflies `batches` (output
+    /// j + r `stride`) times the chirp's spectrum, whose table follows the
+    /// chirp's: the product between the FFTs of Bluestein's algorithm in
+    /// one kernel.
+    pub(super) fn times_spectrum(
+        &self,
+        batches: &[usize],
+        stride: usize,
+        guard: &dyn Fn(usize, bool) -> Option<Expr>,
+    ) -> Vec<Stmt> {
+        let Some(chirp) = self.pass.chirp else {
+            return Vec::new();
+        };
+        let spectrum = chirp.table_offset + chirp.n;
+        let mut out = Vec::new();
+        for &b in batches {
+            let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
+            let products = (0..self.pass.stages.last().map_or(0, |s| s.radix))
+                .map(|r| {
+                    let k = uint(spectrum).add(j.clone().add(uint(r * stride)));
+                    assign(
+                        v.clone().at(uint(r)),
+                        self.chirp_product(v.clone().at(uint(r)), k),
+                    )
+                })
+                .collect();
+            out.extend(guarded(guard(b, false), products));
+        }
+        out
+    }
+
+    /// `value` times table entry `index` (conjugated in the inverse).
+    pub(super) fn chirp_product(&self, value: Expr, index: Expr) -> Expr {
+        Expr::call(
+            cmul_name(self.direction == Direction::Inverse, self.plan.precision),
+            vec![value, var(TWIDDLES).at(index)],
+        )
+    }
+}
