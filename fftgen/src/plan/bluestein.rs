@@ -1385,13 +1385,10 @@ fn real_prime_factor_alone(
     )?;
     // Step 0 reads point j of column r' at r' + p j.
     let column = first.step_twiddle.map_or(0, |t| t.column);
-    first.real = Some(RealStep {
-        route: RealRoute::FullLength,
-        end: RealEnd::Loads(AxisIndex { column, points: p }),
-        real_n: n,
-        twiddle_offset: None,
-        hermitian_half: false,
-    });
+    first.real = Some(full_length_end(
+        n,
+        RealEnd::Loads(AxisIndex { column, points: p }),
+    ));
     let view_spec = FftSpec {
         shape: view_to.0.clone(),
         kind: TransformKind::C2c,
@@ -1416,8 +1413,8 @@ fn real_prime_factor_alone(
         columns.distance,
         steps,
     )?;
-    // The m columns as the last pass's stores meet them: point k of the
-    // FFT of p is point c0 + m k of the axis.
+    // The closing chirp on the stores of the FFT of M's last pass, whose
+    // point k of the FFT of p is point c0 + m k of the axis.
     let m_stride = view_to.1.strides[view_axis + 1];
     let Some(last) = bluestein
         .last_mut()
@@ -1425,25 +1422,44 @@ fn real_prime_factor_alone(
     else {
         return Ok(None);
     };
-    let mut m_columns = last
+    let Some(column) = m_columns(last, m, m_stride) else {
+        return Ok(None);
+    };
+    last.real = Some(full_length_end(
+        n,
+        RealEnd::Stores(AxisIndex { column, points: m }),
+    ));
+    let mut passes = vec![first];
+    passes.extend(bluestein);
+    Ok(Some((passes, end)))
+}
+
+/// The real step at `end` of a pass of an odd real axis of `n` points
+/// by its prime factor alone: the reals or the half spectrum of the
+/// axis's full-length FFT.
+fn full_length_end(n: usize, end: RealEnd) -> RealStep {
+    RealStep {
+        route: RealRoute::FullLength,
+        end,
+        real_n: n,
+        twiddle_offset: None,
+        hermitian_half: false,
+    }
+}
+
+/// Which of `pass`'s columns are the `m` columns of an axis seen as p x m,
+/// `stride` apart on the stores: `None` where none or several are.
+fn m_columns(pass: &Pass, m: usize, stride: usize) -> Option<usize> {
+    let mut columns = pass
         .access
         .columns
         .iter()
         .enumerate()
-        .filter(|(_, c)| c.count == m && c.output_stride == m_stride);
-    let (Some((column, _)), None) = (m_columns.next(), m_columns.next()) else {
-        return Ok(None);
-    };
-    last.real = Some(RealStep {
-        route: RealRoute::FullLength,
-        end: RealEnd::Stores(AxisIndex { column, points: m }),
-        real_n: n,
-        twiddle_offset: None,
-        hermitian_half: false,
-    });
-    let mut passes = vec![first];
-    passes.extend(bluestein);
-    Ok(Some((passes, end)))
+        .filter(|(_, c)| c.count == m && c.output_stride == stride);
+    match (columns.next(), columns.next()) {
+        (Some((column, _)), None) => Some(column),
+        _ => None,
+    }
 }
 
 /// The product of `n`'s prime factors that no radix covers (with their

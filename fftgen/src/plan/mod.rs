@@ -564,7 +564,26 @@ impl Pass {
                 true => ffts / self.access.columns.first().map_or(1, |c| c.count.max(1)),
                 false => ffts * self.n / chirp.padded,
             };
-            return rows * chirp.bytes_per_row(plan.precision);
+            let bytes = rows * chirp.bytes_per_row(plan.precision);
+            // An R2C's odd real axis seen as p x m (its prime factor alone,
+            // plan/bluestein.rs): the stores keep the half spectrum of the
+            // axis's rows of N, not all their points.
+            let complex_stores = matches!(
+                chirp.role,
+                ChirpRole::Whole {
+                    to: AxisSide::Complex,
+                    ..
+                } | ChirpRole::Store {
+                    side: AxisSide::Complex
+                }
+            );
+            return match self.real {
+                Some(real) if complex_stores && matches!(real.end, RealEnd::Stores(_)) => {
+                    let axis_rows = rows * chirp.n / real.real_n;
+                    bytes - rows * chirp.n * complex + axis_rows * real.half_len() * complex
+                }
+                _ => bytes,
+            };
         }
         match self.real {
             None => 2 * self.n * ffts * complex,
