@@ -316,15 +316,17 @@ pub fn routes(plan: &Plan) -> Vec<String> {
             let real_axis = plan.kind == TransformKind::R2c && axis + 1 == plan.shape.len();
             let pairs = real_axis && n % 2 == 0 && AxisRoute::of(&plan.passes, n).is_none();
             // An odd real axis by its prime factor alone meets the reals
-            // and the half spectrum at its ends.
+            // and the half spectrum at its ends (the C2R's too, unless its
+            // complex axes fill the workspace first).
             let odd_real_axis = real_axis && !pairs;
+            let p = beyond_radices(n);
+            let c2r_alone = AxisRoute::of(&plan.inverse_passes, p).is_some();
             let (length, pairs) = match pairs {
                 true => (n / 2, format!(", the reals as {} complex pairs", n / 2)),
                 false => (n, String::new()),
             };
             // The prime factor alone ([`prime_factor_alone`]) after the
             // FFTs of the rest.
-            let p = beyond_radices(n);
             let (length, route, alone) = match AxisRoute::of(&plan.passes, length) {
                 Some(route) => (length, route, String::new()),
                 None => match AxisRoute::of(&plan.passes, p).filter(|_| p < length) {
@@ -335,16 +337,21 @@ pub fn routes(plan: &Plan) -> Vec<String> {
                             ", alone: first the FFTs of {} with the four-step twiddle (1 kernel{}), \
                              then over the axis seen as {p} x {} points{}",
                             n / p,
-                            match odd_real_axis {
-                                true => ", the reals on its loads; C2R: the half spectrum \
-                                         and its mirror's conjugates",
-                                false => "",
+                            match (odd_real_axis, c2r_alone) {
+                                (true, true) => ", the reals on its loads; C2R: the half \
+                                                 spectrum and its mirror's conjugates",
+                                (true, false) => ", the reals on its loads",
+                                (false, _) => "",
                             },
                             n / p,
-                            match odd_real_axis {
-                                true => " (the half spectrum kept on the last stores; C2R: the \
-                                         real parts)",
-                                false => "",
+                            match (odd_real_axis, c2r_alone) {
+                                (true, true) => " (the half spectrum kept on the last stores; \
+                                                 C2R: the real parts)",
+                                (true, false) => " (the half spectrum kept on the last stores; \
+                                                  the C2R, whose complex axes fill the \
+                                                  workspace first, by Bluestein's over the \
+                                                  whole axis)",
+                                (false, _) => "",
                             },
                         ),
                     ),
