@@ -288,7 +288,8 @@ fn an_odd_real_axis_runs_its_prime_factor_alone() {
 /// M in passes runs the FFT of N / 2 by its prime factor alone after the
 /// FFTs of the rest (29854: the reals as 14927 = 253 x 59 pairs, 2
 /// kernels, then the split), on PoCL within tolerance, f32 and f64, in
-/// and out of place, 1D and 3D; the H200's kernels compile for sm_90.
+/// and out of place (and as the last axis of 3x2x29854, planned); the
+/// H200's f32 kernels compile for sm_90.
 #[test]
 fn an_even_real_axis_runs_its_half_by_the_prime_factor_alone() {
     let r2c = TransformKind::R2c;
@@ -299,19 +300,19 @@ fn an_even_real_axis_runs_its_half_by_the_prime_factor_alone() {
                 && pair[1].chirp.is_some_and(|chirp| chirp.n == 59)
         })
     };
-    for spec in [
-        spec(&[29854], r2c, Precision::F32),
-        spec(&[29854], r2c, Precision::F64).placement(Placement::InPlace),
-        spec(&[3, 2, 29854], r2c, Precision::F64),
-    ] {
+    let one_d = spec(&[29854], r2c, Precision::F32);
+    let in_place = spec(&[29854], r2c, Precision::F64).placement(Placement::InPlace);
+    let cube = spec(&[3, 2, 29854], r2c, Precision::F64);
+    for spec in [&one_d, &in_place, &cube] {
         for spec in [spec.clone(), spec.clone().target(Target::H200)] {
             let plan = fftgen::plan::plan(&spec).unwrap();
             assert!(alone(&plan.passes), "{:?}", spec.shape);
             assert!(alone(&plan.inverse_passes), "{:?}", spec.shape);
         }
-        check_spec_on_pocl(&spec, 1, ORIGIN);
-        compile_for_sm_90(&spec.clone().target(Target::H200), ORIGIN);
     }
+    check_spec_on_pocl(&one_d, 1, ORIGIN);
+    check_spec_on_pocl(&in_place, 1, ORIGIN);
+    compile_for_sm_90(&one_d.target(Target::H200), ORIGIN);
 }
 
 #[test]
