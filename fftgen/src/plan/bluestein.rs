@@ -1319,13 +1319,13 @@ fn real_axis_passes(
 ) -> Result<(Vec<Pass>, usize), Error> {
     let last = spec.shape.len() - 1;
     let whole = axis_passes(spec, target, wisdom, last, from, to, base, steps)?;
+    // The whole axis's FFTs of M in one kernel each: two or three passes.
+    if whole.0.len() <= 3 {
+        return Ok(whole);
+    }
     let alone = real_prime_factor_alone(spec, target, wisdom, from, to, base, steps)?;
-    let whole_takes_passes = whole.0.len() > 3;
     Ok(match alone {
-        Some(alone)
-            if whole_takes_passes
-                && matches!(&alone.0[..], [_, bluestein] if bluestein.lanes == LaneLayout::FftMinor) =>
-        {
+        Some(alone) if matches!(&alone.0[..], [_, bluestein] if bluestein.lanes == LaneLayout::FftMinor) => {
             alone
         }
         _ => whole,
