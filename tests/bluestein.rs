@@ -680,3 +680,49 @@ fn odd_real_axes_pair_two_transforms_of_the_batch_on_pocl() {
     // one in prime_axes_and_layouts_run_within_tolerance_on_pocl (1021).)
     check_spec_on_pocl(&beside, 3, ORIGIN);
 }
+
+/// A prime axis whose p - 1 the radices cover runs Rader's algorithm in
+/// one kernel (plan/rader.rs): alone (37 f32, 1201 f64: 1200 over FFTs of
+/// one FFT's points across the lanes), as a 2D shape's strided axis (101x6
+/// in place), as the prime factor alone of a longer axis (12529 f64 R2C:
+/// the FFTs of 187, then Rader's over 67 keeping the half spectrum; in
+/// place) and as an even real axis's FFT of N / 2 (362 f64 R2C: 181 = 180
+/// + 1); on PoCL within tolerance, and its H200 kernels compile for
+/// sm_90. A prime whose p - 1 is not smooth (83 = 2 x 41 + 1) keeps
+/// Bluestein's.
+#[test]
+fn a_prime_axis_runs_raders_algorithm() {
+    let rader_over = |plan: &fftgen::plan::Plan, p: usize| {
+        plan.passes
+            .iter()
+            .chain(&plan.inverse_passes)
+            .filter_map(|pass| pass.chirp)
+            .filter(|chirp| chirp.n == p)
+            .all(|chirp| chirp.rader.is_some() && chirp.padded == p - 1)
+    };
+    let cases = [
+        (spec(&[37], TransformKind::C2c, Precision::F32), 37),
+        (spec(&[1201], TransformKind::C2c, Precision::F64), 1201),
+        (
+            spec(&[101, 6], TransformKind::C2c, Precision::F32).placement(Placement::InPlace),
+            101,
+        ),
+        (
+            spec(&[12529], TransformKind::R2c, Precision::F64).placement(Placement::InPlace),
+            67,
+        ),
+        (spec(&[362], TransformKind::R2c, Precision::F64), 181),
+    ];
+    for (spec, p) in &cases {
+        let h200 = spec.clone().target(Target::H200);
+        let plan = fftgen::plan::plan(&h200).unwrap();
+        assert!(rader_over(&plan, *p), "{:?}", spec.shape);
+        assert!(plan.passes.iter().any(|pass| pass.chirp.is_some()));
+        check_spec_on_pocl(&h200, 2, ORIGIN);
+    }
+    compile_for_sm_90(&cases[3].0.clone().target(Target::H200), ORIGIN);
+    let plan = fftgen::plan::plan(&spec(&[83], TransformKind::C2c, Precision::F32)).unwrap();
+    assert!(plan.passes[0]
+        .chirp
+        .is_some_and(|chirp| chirp.rader.is_none()));
+}

@@ -175,8 +175,8 @@ fn prime_radix_17_both_dialects() {
     pin("c2c_opencl_f32_n1088_radix17", &spec, Backend::OpenCl);
 }
 
-/// Bluestein's algorithm: 37 whole in one kernel (the chirps in the loads
-/// and stores of two FFTs of 75, the spectrum's product between them),
+/// Bluestein's algorithm: 83 whole in one kernel (the chirps in the loads
+/// and stores of two FFTs of 180, the spectrum's product between them),
 /// both dialects; 2053 in two kernels (its FFTs of 4116 hold too many
 /// values a thread for both in one, and no row up to 4096 points is long
 /// enough), the steps in their loads and stores; 4099
@@ -185,9 +185,9 @@ fn prime_radix_17_both_dialects() {
 /// kernels, `plan_apart`).
 #[test]
 fn bluestein_whole_fused_and_apart() {
-    let spec = FftSpec::new(37);
-    pin("c2c_cuda_f32_n37_bluestein_whole", &spec, Backend::Cuda);
-    pin("c2c_opencl_f32_n37_bluestein_whole", &spec, Backend::OpenCl);
+    let spec = FftSpec::new(83);
+    pin("c2c_cuda_f32_n83_bluestein_whole", &spec, Backend::Cuda);
+    pin("c2c_opencl_f32_n83_bluestein_whole", &spec, Backend::OpenCl);
     let spec = FftSpec::new(2053);
     pin(
         "c2c_opencl_f32_n2053_bluestein_fused",
@@ -206,6 +206,17 @@ fn bluestein_whole_fused_and_apart() {
         "c2c_opencl_f32_n4099_bluestein_apart",
         generated.source(Backend::OpenCl)
     );
+}
+
+/// Rader's algorithm in one kernel: 37 (36 = 2^2 x 3^2), the loads of
+/// x[g^j] through the permutation's table, two FFTs of 36, the product
+/// with the kernel's spectrum between them (x[0] added to its point 0,
+/// X[0] kept), the stores of X[g^j], both dialects.
+#[test]
+fn rader_whole() {
+    let spec = FftSpec::new(37);
+    pin("c2c_cuda_f32_n37_rader_whole", &spec, Backend::Cuda);
+    pin("c2c_opencl_f32_n37_rader_whole", &spec, Backend::OpenCl);
 }
 
 /// Real transforms: an even size by the half-length route (an FFT of 2048

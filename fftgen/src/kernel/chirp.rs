@@ -11,7 +11,7 @@ use super::complex_ops::cmul_name;
 use super::row_chunks::{self, Row};
 use super::signature::{kernel_params, output_scale, transforms_of, TWIDDLES};
 use crate::expr::constant::root_of_unity_f64;
-use crate::plan::{AxisSide, Chirp, ChirpRole, Pass, Plan};
+use crate::plan::{AxisSide, Chirp, ChirpRole, Pass, Plan, Rader};
 use crate::Direction;
 
 /// The table `chirp`'s pass reads, forward direction (the inverse's
@@ -30,6 +30,9 @@ pub fn chirp_table(chirp: &Chirp) -> Vec<(f64, f64)> {
 /// kernel, whose stores multiply by it) the chirp's spectrum; the spectrum
 /// alone for the product on the stores of the first FFT's last pass.
 pub fn fused_chirp_table(chirp: &Chirp) -> Vec<(f64, f64)> {
+    if let Some(rader) = chirp.rader {
+        return rader_table(chirp.n, rader);
+    }
     match chirp.role {
         ChirpRole::Multiply => chirp_spectrum(chirp.n, chirp.padded),
         ChirpRole::Load { .. } if chirp.index.is_some() => chirp_values(chirp.n),
@@ -41,6 +44,33 @@ pub fn fused_chirp_table(chirp: &Chirp) -> Vec<(f64, f64)> {
         ChirpRole::Store { .. } => chirp_values(chirp.n),
         ChirpRole::Separate => Vec::new(),
     }
+}
+
+/// Rader's tables for a prime axis of `p` points: the permutation g^j
+/// for j < M = p - 1 (as reals, exact), then B = FFT_M(b) / M, b[s] =
+/// w_p^(g^-s) ([`crate::plan::rader`]).
+fn rader_table(p: usize, rader: Rader) -> Vec<(f64, f64)> {
+    let m = p - 1;
+    let mut table: Vec<(f64, f64)> = rader
+        .permutation(p)
+        .into_iter()
+        .map(|point| (point as f64, 0.0))
+        .collect();
+    let b: Vec<(f64, f64)> = rader
+        .kernel_exponents(p)
+        .into_iter()
+        .map(|exponent| root_of_unity_f64(exponent as i64, p as i64, -1))
+        .collect();
+    let roots: Vec<(f64, f64)> = (0..m as i64)
+        .map(|k| root_of_unity_f64(k, m as i64, -1))
+        .collect();
+    let scale = 1.0 / m as f64;
+    table.extend(
+        host_fft(&b, &roots, 1)
+            .into_iter()
+            .map(|(re, im)| (re * scale, im * scale)),
+    );
+    table
 }
 
 /// c[j] = e^(-pi i j^2 / N) = w_2N^(j^2 mod 2N) for j < N.

@@ -275,8 +275,9 @@ enum Segment {
 impl Lowering<'_> {
     fn body(&self) -> Vec<Stmt> {
         let mut body = match self.segment {
-            Segment::Only | Segment::FirstOfTwo => self.preamble(),
-            Segment::SecondOfTwo => Vec::new(),
+            Segment::Only => self.preamble(),
+            Segment::FirstOfTwo => [self.preamble(), self.rader_zero_declarations()].concat(),
+            Segment::SecondOfTwo => self.rader_zero_store(),
         };
         let pass = self.pass;
         let mut previous = Padding::NONE;

@@ -39,9 +39,10 @@ use super::access::{Access, Column};
 use super::chirp_fusion::{self, RowColumn, Rows, UserSide};
 use super::choices::ShapeChoices;
 use super::factor::{is_smooth, prime_factors};
-use super::padded_row::{longer_rows_for_the_whole, padded_row_plan};
+use super::padded_row::{longer_rows_for_the_whole, padded_row_plan, row_plan};
 pub use super::padded_row::{padded_length, MAX_PADDED};
 use super::pass_planner::{plan_fused_pass, plan_pass};
+use super::rader::Rader;
 use super::real_step::{AxisIndex, RealEnd, RealRoute, RealStep};
 use super::wisdom::Wisdom;
 use super::{
@@ -77,6 +78,12 @@ pub struct Chirp {
     /// None where the point is p itself (one kernel, or a pass of its own).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub index: Option<AxisIndex>,
+    /// Rader's algorithm in place of Bluestein's ([`Rader`]): the row of
+    /// M = N - 1 points is the axis's points 1.. permuted, its table the
+    /// permutation then the spectrum of Rader's kernel. Only the whole
+    /// algorithm in one kernel ([`ChirpRole::Whole`]) takes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rader: Option<Rader>,
 }
 
 /// As derived, with the index only where there is one: kernel names hash
@@ -91,6 +98,9 @@ impl std::fmt::Debug for Chirp {
             .field("table_offset", &self.table_offset);
         if let Some(index) = &self.index {
             s.field("index", index);
+        }
+        if let Some(rader) = &self.rader {
+            s.field("rader", rader);
         }
         s.finish()
     }
@@ -181,6 +191,10 @@ impl Chirp {
     /// (both for the load of an FFT of M in one kernel, whose stores
     /// multiply by it).
     pub fn table_len(&self, fused: bool) -> usize {
+        if self.rader.is_some() {
+            // The permutation, then the spectrum.
+            return 2 * self.padded;
+        }
         match self.role {
             ChirpRole::Multiply => self.padded,
             ChirpRole::Load { .. } if fused && self.index.is_none() => self.n + self.padded,
@@ -208,6 +222,16 @@ impl Chirp {
             ChirpRole::Multiply => 2 * row,
             ChirpRole::Whole { from, to } => user(from) + user(to),
             ChirpRole::Separate => user(AxisSide::Complex) + user(AxisSide::HalfSpectrum) * 2,
+        }
+    }
+
+    /// Where the spectrum the first FFT's outputs are multiplied by starts
+    /// in the table (one kernel): past the chirp's N points, or past
+    /// Rader's permutation of M.
+    pub fn spectrum_offset(&self) -> usize {
+        match self.rader {
+            Some(_) => self.table_offset + self.padded,
+            None => self.table_offset + self.n,
         }
     }
 
@@ -358,6 +382,24 @@ pub fn routes(plan: &Plan) -> Vec<String> {
                     None => return format!("axis {axis} ({n}): Bluestein's algorithm ({why})"),
                 },
             };
+            if let Some(rader) = route.rader {
+                return format!(
+                    "axis {axis} ({n}): Rader's algorithm ({why}{pairs}{alone}): X[0] the sum, \
+                     X[g^j] (g = {}) a cyclic convolution of the points x[g^j] over {} = {length} \
+                     - 1 points (Bluestein's would take {}) by two FFTs of {}, both in one kernel, \
+                     the permutation on its loads and stores, the product with the kernel's \
+                     spectrum between the FFTs in shared memory (1 kernel){}",
+                    rader.generator,
+                    route.padded,
+                    padded_length(length),
+                    route.padded,
+                    match pairs.is_empty() {
+                        true => "",
+                        false => ", then the split into the half spectrum (C2R: the merge \
+                                  first) in a pass of its own",
+                    }
+                );
+            }
             let least = padded_length(length);
             let padded = route.padded;
             let which = match (padded == least, route.steps) {
@@ -440,6 +482,8 @@ pub struct AxisRoute {
     pub padded: usize,
     pub passes: usize,
     pub steps: RouteSteps,
+    /// Rader's algorithm, where it runs in place of Bluestein's.
+    pub rader: Option<Rader>,
 }
 
 /// Where the steps of Bluestein's algorithm that are not FFTs run.
@@ -477,6 +521,7 @@ impl AxisRoute {
             padded: first.padded,
             passes,
             steps,
+            rader: first.rader,
         })
     }
 }
@@ -680,6 +725,11 @@ fn axis_passes(
 ) -> Result<(Vec<Pass>, usize), Error> {
     let n = spec.shape[axis];
     let count = spec.points() / n;
+    if steps == Steps::Fused {
+        if let Some(pass) = rader_whole(spec, target, wisdom, axis, (&from, &to), (count, base)) {
+            return Ok((vec![pass], base));
+        }
+    }
     let (padded, row_plan) = padded_row_plan(spec, target, wisdom, n, count)?;
     let planned = PaddedRows::of(padded, &row_plan);
     let (fft, workspace) = planned.in_workspace(count, base);
@@ -691,6 +741,7 @@ fn axis_passes(
         from,
         to,
         columns: row_columns(spec, axis, &from, &to),
+        rader: None,
     };
     // Where the FFT of M holds one FFT's points across its lanes, an odd
     // real axis's paired rows in two kernels beat the whole algorithm in
@@ -761,6 +812,59 @@ fn axis_passes(
     ));
     Ok((passes, base + workspace))
 }
+
+/// Rader's algorithm over a prime axis in one kernel ([`Rader`]), where
+/// its FFT of N - 1 is one kernel whose registers hold both FFTs: a
+/// convolution of N - 1 points where Bluestein's takes one of at least
+/// 2N - 1. On the H200, cuFFT/ours against Bluestein's
+/// (docs/bench/h200_ab_rader_whole.log): f32 109 1.24 -> 1.73x, 1301
+/// 0.75 -> 0.95x, 37x1024 0.98 -> 1.36x, 101x4096 0.90 -> 2.27x; f64
+/// 229 0.75 -> 1.20x, 1201 0.61 -> 1.10x, 12529 R2C / C2R (its prime
+/// factor alone) 0.77 / 0.89 -> 1.47 / 1.11x, 362 R2C 0.57 -> 1.12x. It
+/// lost where f32 threads hold more than [`RADER_MOST_F32_VALUES`] values
+/// (313 0.90 -> 0.82x, 449, 571 1.03 -> 0.84x: FFTs of few threads, each
+/// lane a row of its own), and on a whole odd real axis (its loads the
+/// reals or the half spectrum, against Bluestein's with two rows to a row
+/// of M) but with few values over lanes across FFTs (f32 163 0.61 / 0.56
+/// -> 1.29 / 0.75x; 449 1.15 / 1.33 -> 0.96 / 0.69x, f64 631 1.15 / 1.26
+/// -> 0.81 / 0.71x, 1783 1.53 / 1.98 -> 1.06 / 1.00x lost).
+fn rader_whole(
+    spec: &FftSpec,
+    target: &Target,
+    wisdom: &Wisdom,
+    axis: usize,
+    (from, to): (&UserSide, &UserSide),
+    (count, base): (usize, usize),
+) -> Option<Pass> {
+    let n = spec.shape[axis];
+    let rader = Rader::of(n)?;
+    let row_plan = row_plan(spec, target, wisdom, n - 1).ok()?;
+    if row_plan.passes.len() != 1 {
+        return None;
+    }
+    let (fft, _) = PaddedRows::of(n - 1, &row_plan).in_workspace(count, base);
+    let rows = Rows {
+        axis,
+        n,
+        padded: n - 1,
+        from: *from,
+        to: *to,
+        columns: row_columns(spec, axis, from, to),
+        rader: Some(rader),
+    };
+    let pass = chirp_fusion::whole(&fft[0], &rows, spec.precision, target)?;
+    let few_values = pass.values_per_thread <= RADER_MOST_F32_VALUES;
+    let real_loads = matches!(from.holds, AxisSide::Reals | AxisSide::HalfSpectrum);
+    let taken = match (real_loads, spec.precision) {
+        (true, _) => few_values && pass.lanes == LaneLayout::FftMinor,
+        (false, Precision::F32) => few_values,
+        (false, Precision::F64) => true,
+    };
+    taken.then_some(pass)
+}
+
+/// Values an f32 thread of Rader's FFTs of N - 1 holds at most ([`rader_whole`]).
+const RADER_MOST_F32_VALUES: usize = 20;
 
 /// The other axes, which tell the rows of `axis` apart, the fastest
 /// first, at their strides in `from` and `to`; in the workspace the rows
@@ -937,6 +1041,7 @@ fn apart_pass(
         padded: rows.padded,
         table_offset: 0,
         index: None,
+        rader: None,
     };
     let (user_reads, user_writes) = match role {
         ChirpRole::Load { .. } => (true, false),

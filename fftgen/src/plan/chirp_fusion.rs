@@ -25,6 +25,7 @@ use super::access::{Access, Column};
 use super::bluestein::{AxisSide, Chirp, ChirpRole};
 use super::choices::ShapeChoices;
 use super::pass_planner::{holds_values, min_blocks_per_sm, plan_pass};
+use super::rader::Rader;
 use super::radix::values_per_thread;
 use super::real_step::AxisIndex;
 use super::{GlobalIo, LaneLayout, Pass, Twiddles};
@@ -91,6 +92,9 @@ pub(super) struct Rows<'a> {
     pub from: UserSide<'a>,
     pub to: UserSide<'a>,
     pub columns: Vec<RowColumn>,
+    /// Rader's algorithm over the prime axis, M = N - 1 ([`Rader`]),
+    /// rather than Bluestein's.
+    pub rader: Option<Rader>,
 }
 
 /// The two kernels of an FFT of M that one kernel holds (`fft`, moved into
@@ -165,8 +169,11 @@ pub(super) fn whole(
     // already hold neighbouring columns across their lanes, and a tile
     // lost them 5-30% (41x3x759 f64 R2C 1.46 -> 1.04x). Where the column
     // pass cannot take the steps, the row's FFT does.
+    // (Rader's product step stores X[0] from the thread's own FFT, which
+    // a tile's copies do not place.)
     let strided = (access.input_stride != 1 || access.output_stride != 1)
-        && fft.lanes == LaneLayout::FftMajor;
+        && fft.lanes == LaneLayout::FftMajor
+        && rows.rader.is_none();
     let choices = ShapeChoices::default();
     let columns = strided
         .then(|| plan_pass(rows.padded, precision, &choices, target, &access).ok())
@@ -413,6 +420,7 @@ fn with_step(pass: &Pass, rows: &Rows, role: ChirpRole, index: Option<AxisIndex>
         padded: rows.padded,
         table_offset,
         index,
+        rader: rows.rader,
     };
     pass.twiddles = Twiddles::RoundedF64Table {
         len: table_offset + chirp.table_len(true),
@@ -510,11 +518,9 @@ mod tests {
                 .map(|p| (p.n, p.min_blocks_per_sm))
                 .collect()
         };
-        // 79: FFTs of 160 as 16 x 10 over 10 threads (two stages of 20
-        // values rather than three of 8: F64_FEWER_STAGES_MAX_VALUES), six
-        // to a block of 60 threads (F64_MINOR_THREADS_PER_BLOCK), at the
-        // most blocks whose registers hold both FFTs' values: four.
-        assert_eq!(whole(79), vec![(160, 4)]);
+        // 83 (82 = 2 x 41: no Rader's): FFTs of 168, five to a block, at
+        // the most blocks whose registers hold both FFTs' values: four.
+        assert_eq!(whole(83), vec![(168, 4)]);
         // 853: FFTs of 1715 with one FFT's points across the lanes, whose
         // registers for both FFTs leave one block of one FFT an SM, would
         // keep two kernels; the padded row of 1728 (12 x 12 x 12, 12 values
@@ -535,16 +541,14 @@ mod tests {
         // three FFTs a block; one FFT a block holds both FFTs' values at five
         // blocks an SM (H100 0.58 -> 0.75x cuFFT).
         assert_eq!(whole(359), vec![(720, 1, 5)]);
-        // 433: the FFT of 875 over 125 threads, three blocks.
-        assert_eq!(whole(433), vec![(875, 1, 3)]);
     }
 
     #[test]
     fn one_kernel_steps_ask_for_the_blocks_their_registers_allow() {
-        // 73x510's R2C on the H100: the FFTs of 147 of the prime axis, 21
-        // values over 7 threads, 36 FFTs to a block, the whole algorithm in
+        // 83x510's R2C on the H100: the FFTs of 180 of the prime axis (82 =
+        // 2 x 41: no Rader's), lanes across FFTs, the whole algorithm in
         // one kernel, ask for two blocks.
-        let spec = FftSpec::with_shape(&[73, 510])
+        let spec = FftSpec::with_shape(&[83, 510])
             .kind(crate::TransformKind::R2c)
             .target(Target::H100);
         let plan = crate::plan::plan(&spec).unwrap();
@@ -552,7 +556,7 @@ mod tests {
         assert_eq!(chirped.len(), 1);
         for pass in chirped {
             assert!(matches!(pass.chirp.unwrap().role, ChirpRole::Whole { .. }));
-            assert_eq!((pass.n, pass.lanes), (147, LaneLayout::FftMinor));
+            assert_eq!((pass.n, pass.lanes), (180, LaneLayout::FftMinor));
             assert_eq!(pass.min_blocks_per_sm, 2);
         }
     }
@@ -576,6 +580,7 @@ mod tests {
             from: side(Buffer::Input),
             to: side(Buffer::Output),
             columns: Vec::new(),
+            rader: None,
         };
         let fused = on_passes(fft, &rows).expect("the four-step form");
         let roles: Vec<_> = fused.iter().map(|p| p.chirp.map(|c| c.role)).collect();

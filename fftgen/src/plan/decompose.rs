@@ -104,9 +104,16 @@ mod tests {
     #[test]
     fn bad_requests_are_errors() {
         assert_eq!(plan(&FftSpec::new(0)), Err(Error::ZeroSize));
-        // A prime factor no radix covers takes Bluestein's algorithm.
-        let bluestein = plan(&FftSpec::new(37)).unwrap();
-        assert!(bluestein.passes[0].chirp.is_some_and(|c| c.padded == 75));
+        // A prime factor no radix covers takes Rader's algorithm where its
+        // p - 1 is smooth, else Bluestein's.
+        let rader = plan(&FftSpec::new(37)).unwrap();
+        assert!(rader.passes[0]
+            .chirp
+            .is_some_and(|c| c.padded == 36 && c.rader.is_some()));
+        let bluestein = plan(&FftSpec::new(83)).unwrap();
+        assert!(bluestein.passes[0]
+            .chirp
+            .is_some_and(|c| c.padded >= 165 && c.rader.is_none()));
         assert!(plan(&FftSpec::with_shape(&[64, 74]).kind(crate::TransformKind::R2c)).is_ok());
         assert!(matches!(
             plan(&FftSpec::new((1 << 29) + 11)),

@@ -128,6 +128,9 @@ fn broken(pass: usize, n: usize, reason: String) -> Error {
 /// the entries it indexes, and covers every point of its rows with the
 /// chunks of its first column.
 fn check_chirp(pass: &Pass, chirp: super::Chirp) -> Result<(), String> {
+    if let Some(rader) = chirp.rader {
+        return check_rader(pass, chirp, rader);
+    }
     // (A pass of several of the FFT of M is checked against M below.)
     let whole_row = chirp.index.is_some() || pass.n == chirp.padded;
     if chirp.n < 2 || chirp.padded < 2 * chirp.n - 1 || !whole_row {
@@ -165,6 +168,44 @@ fn check_chirp(pass: &Pass, chirp: super::Chirp) -> Result<(), String> {
         return Err(format!(
             "its blocks cover {covered} points of rows of {}",
             read.max(write)
+        ));
+    }
+    Ok(())
+}
+
+/// Rader's algorithm over a prime axis of N points: in one kernel (the
+/// whole algorithm, its FFTs of N - 1 read and written straight from
+/// registers, where the product's step stores X[0] of the thread's own
+/// FFT), with the least generator, and its table the permutation and the
+/// spectrum.
+fn check_rader(pass: &Pass, chirp: super::Chirp, rader: super::Rader) -> Result<(), String> {
+    if super::Rader::of(chirp.n) != Some(rader) || chirp.padded + 1 != chirp.n {
+        return Err(format!(
+            "Rader's algorithm for {} points convolves {} (generator {}): it needs a prime \
+             whose {} - 1 points the radices cover, and its least generator",
+            chirp.n, chirp.padded, rader.generator, chirp.n
+        ));
+    }
+    let direct = pass.io == GlobalIo::Direct && pass.output_io == GlobalIo::Direct;
+    if !matches!(chirp.role, ChirpRole::Whole { .. })
+        || chirp.index.is_some()
+        || pass.n != chirp.padded
+        || !direct
+    {
+        return Err(
+            "Rader's algorithm runs whole in one kernel over rows of N - 1, straight between \
+             global memory and registers"
+                .into(),
+        );
+    }
+    if !pass.exchanges_through_one_set() {
+        return Err("Rader's algorithm exchanges through one set of shared arrays".into());
+    }
+    let Twiddles::RoundedF64Table { len } = pass.twiddles;
+    if len != chirp.table_offset + chirp.table_len(true) {
+        return Err(format!(
+            "its twiddle table has {len} entries where Rader's tables end at {}",
+            chirp.table_offset + chirp.table_len(true)
         ));
     }
     Ok(())

@@ -38,12 +38,14 @@ pub mod bluestein;
 mod chirp_fusion;
 mod minor_stride;
 mod padded_row;
+pub mod rader;
 pub mod split;
 pub mod validate;
 pub mod variants;
 
 pub use access::{Access, Column, StepTwiddle, StepTwiddleForm};
 pub use bluestein::{AxisSide, Chirp, ChirpRole};
+pub use rader::Rader;
 pub use real_step::{AxisIndex, MirroredColumns, RealEnd, RealRoute, RealStep};
 
 use crate::{Direction, Layout, Normalization, Placement, Precision, TransformKind};

@@ -127,7 +127,7 @@ fn one_kernel_most(spec: &FftSpec, target: &Target) -> usize {
 }
 
 /// The planner's in-place plan of the FFT of one row of `padded` points.
-fn row_plan(
+pub(super) fn row_plan(
     spec: &FftSpec,
     target: &Target,
     wisdom: &Wisdom,

@@ -59,6 +59,11 @@ impl Lowering<'_> {
         point: Expr,
     ) -> Expr {
         let (j, row, stride) = self.along_row(chirp, base, fft, point, true);
+        if chirp.rader.is_some() {
+            // Rader's row: point j is the axis's point g^j.
+            let at = self.rader_point(chirp, j);
+            return self.axis_point(side, chirp.n, fft, (&row, stride), at);
+        }
         let inside = j.clone().lt(uint(chirp.n));
         let at_j = Expr::select(inside.clone(), j, uint(0));
         let x = self.axis_point(side, chirp.n, fft, (&row, stride), at_j.clone());
@@ -165,7 +170,7 @@ impl Lowering<'_> {
         let (k, row, stride) = self.along_row(chirp, base, fft, point.clone(), false);
         let spectrum = match chirp.role {
             // One kernel: the spectrum's table follows the chirp's.
-            ChirpRole::Load { .. } => Some(chirp.table_offset + chirp.n),
+            ChirpRole::Load { .. } => Some(chirp.spectrum_offset()),
             ChirpRole::Multiply => Some(chirp.table_offset),
             // (The whole algorithm's kernel lowers its FFTs as Load and Store.)
             ChirpRole::Store { .. } | ChirpRole::Whole { .. } => None,
@@ -185,20 +190,23 @@ impl Lowering<'_> {
         let ChirpRole::Store { side } = chirp.role else {
             unreachable!("the first FFT's stores multiply by the spectrum")
         };
-        let (_, kept) = chirp.side_points();
+        if chirp.rader.is_some() {
+            // Rader's second FFT's output k is the axis's point g^k.
+            let at = row.add(var("rader_at").mul(uint(stride)));
+            let store = self.axis_store(side, fft, at, value);
+            let body = match self.kept_point(chirp, fft, var("rader_at")) {
+                Some(keeps) => vec![Stmt::If(keeps, store)],
+                None => store,
+            };
+            let at = let_const(Type::Index, "rader_at", self.rader_point(chirp, k));
+            return vec![Stmt::Scope([vec![at], body].concat())];
+        }
         let back = Expr::select(uint(0).lt(k.clone()), uint(chirp.padded).sub(k), uint(0));
         let at = row.add(var("back").mul(uint(stride)));
         let y = self.chirp_product(value, uint(chirp.table_offset).add(var("back")));
-        let keeps = match self.pass.real.map(|r| (r, r.end)) {
-            // Every m-th point of an R2C's axis (the column's coordinate
-            // c0 plus m times this one): kept within the half spectrum.
-            Some((real, RealEnd::Stores(index))) if self.direction == Direction::Forward => {
-                let c = var(format!("{fft}_c{}", index.column));
-                c.add(var("back").mul(uint(index.points)))
-                    .lt(uint(real.half_len()))
-            }
-            _ => var("back").lt(uint(kept)),
-        };
+        let keeps = self
+            .kept_point(chirp, fft, var("back"))
+            .unwrap_or_else(|| var("back").lt(uint(chirp.n)));
         vec![Stmt::Scope(vec![
             let_const(Type::Index, "back", back),
             Stmt::If(
@@ -210,6 +218,21 @@ impl Lowering<'_> {
                 .concat(),
             ),
         ])]
+    }
+
+    /// Whether output `k` of the axis (FFT `fft`'s) is one the pass
+    /// stores, where it does not store every point: every m-th point of an
+    /// R2C's axis (the column's coordinate c0 plus m times k) within the
+    /// half spectrum, or k within the side's points.
+    fn kept_point(&self, chirp: Chirp, fft: &str, k: Expr) -> Option<Expr> {
+        let (_, kept) = chirp.side_points();
+        match self.pass.real.map(|r| (r, r.end)) {
+            Some((real, RealEnd::Stores(index))) if self.direction == Direction::Forward => {
+                let c = var(format!("{fft}_c{}", index.column));
+                Some(c.add(k.mul(uint(index.points))).lt(uint(real.half_len())))
+            }
+            _ => (kept < chirp.n).then(|| k.lt(uint(kept))),
+        }
     }
 
     /// Stores `value` (scaled here) as the point at `at` of an axis that
@@ -262,11 +285,11 @@ impl Lowering<'_> {
         let Some(chirp) = self.pass.chirp else {
             return Vec::new();
         };
-        let spectrum = chirp.table_offset + chirp.n;
+        let spectrum = chirp.spectrum_offset();
         let mut out = Vec::new();
         for &b in batches {
             let (j, v) = (var(format!("j{b}")), var(format!("v{b}")));
-            let products = (0..self.pass.stages.last().map_or(0, |s| s.radix))
+            let mut products: Vec<Stmt> = (0..self.pass.stages.last().map_or(0, |s| s.radix))
                 .map(|r| {
                     let k = uint(spectrum).add(j.clone().add(uint(r * stride)));
                     assign(
@@ -275,9 +298,99 @@ impl Lowering<'_> {
                     )
                 })
                 .collect();
+            if chirp.rader.is_some() {
+                products = self.rader_point_zero(b, products);
+            }
             out.extend(guarded(guard(b, false), products));
         }
         out
+    }
+
+    /// Rader's table entry for point `j` of the row of M: the axis's point
+    /// g^j (held as a real, exact to 2^24).
+    pub(super) fn rader_point(&self, chirp: Chirp, j: Expr) -> Expr {
+        var(TWIDDLES)
+            .at(uint(chirp.table_offset).add(j))
+            .re()
+            .cast(Type::Index)
+    }
+
+    /// Butterfly `b`'s `products` (A[k] B[k]) with Rader's point 0 around
+    /// them, where the butterfly holds A[0] (j = 0 of an active FFT): X[0]
+    /// = x[0] + A[0] kept for the second FFT's stores
+    /// ([`Self::rader_zero_store`]), and x[0] added to the product's point
+    /// 0, so that every point of the convolution has it.
+    fn rader_point_zero(&self, b: usize, products: Vec<Stmt>) -> Vec<Stmt> {
+        let Some(ChirpRole::Load { side }) = self.pass.chirp.map(|c| c.role) else {
+            unreachable!("the whole algorithm's first FFT takes the product")
+        };
+        let chirp = self.pass.chirp.expect("a chirp step");
+        let (v0, a0, x0) = (
+            var(format!("v{b}")).at(uint(0)),
+            var("rader_a0"),
+            var("rader_x0"),
+        );
+        let holds_zero = var("active").and(var(format!("j{b}")).lt(uint(1)));
+        let (_, row, stride) = self.along_row(chirp, "in_base", "fft", uint(0), true);
+        let sum = |a: Expr, b: Expr| {
+            Expr::complex(a.clone().re().add(b.clone().re()), a.im().add(b.im()))
+        };
+        let mut out = vec![let_const(Type::Complex, "rader_a0", v0.clone())];
+        out.extend(products);
+        out.push(Stmt::If(
+            holds_zero,
+            vec![
+                let_const(
+                    Type::Complex,
+                    "rader_x0",
+                    self.axis_point(side, chirp.n, "fft", (&row, stride), uint(0)),
+                ),
+                assign(var("rader_zero"), sum(x0.clone(), a0)),
+                assign(var("rader_holds_zero"), var("true")),
+                assign(v0.clone(), sum(v0, x0)),
+            ],
+        ));
+        vec![Stmt::Scope(out)]
+    }
+
+    /// Rader's X[0] = x[0] + A[0], stored by the thread that took the
+    /// product's point 0 (after the barrier past the first FFT, so every
+    /// load of the input, in place too, is done).
+    pub(super) fn rader_zero_store(&self) -> Vec<Stmt> {
+        let Some(chirp) = self.pass.chirp.filter(|c| c.rader.is_some()) else {
+            return Vec::new();
+        };
+        let ChirpRole::Store { side } = chirp.role else {
+            unreachable!("the whole algorithm's second FFT stores the axis")
+        };
+        let (_, row, _) = self.along_row(chirp, "out_base", "fft", uint(0), false);
+        vec![Stmt::If(
+            var("rader_holds_zero"),
+            self.axis_store(side, "fft", row, var("rader_zero")),
+        )]
+    }
+
+    /// The first FFT's declarations of Rader's X[0] and whether this
+    /// thread holds it.
+    pub(super) fn rader_zero_declarations(&self) -> Vec<Stmt> {
+        if !self.pass.chirp.is_some_and(|c| c.rader.is_some()) {
+            return Vec::new();
+        }
+        let zero = Expr::complex(Expr::Real(0.0), Expr::Real(0.0));
+        vec![
+            Stmt::Let {
+                ty: Type::Complex,
+                name: "rader_zero".into(),
+                init: zero,
+                constant: false,
+            },
+            Stmt::Let {
+                ty: Type::Bool,
+                name: "rader_holds_zero".into(),
+                init: var("false"),
+                constant: false,
+            },
+        ]
     }
 
     /// `value` times table entry `index` (conjugated in the inverse).
