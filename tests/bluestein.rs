@@ -250,9 +250,8 @@ fn several_prime_factors_and_strided_axes_run_alone() {
 /// mirror's conjugates) and then Bluestein's algorithm over p alone, whose
 /// closing chirp keeps the half spectrum (C2R: the real parts): two
 /// kernels each way, on PoCL within tolerance, 1D and 2D, f32 and f64, in
-/// and out of place; their H200 kernels compile for sm_90. Where the
-/// prime factor's FFTs hold one FFT's points across the lanes (17313 f64
-/// on the H200: 199 as 400 points) the whole axis keeps it.
+/// and out of place; their H200 kernels compile for sm_90. (12529 and
+/// 17313 run their prime factor by Rader's algorithm.)
 #[test]
 fn an_odd_real_axis_runs_its_prime_factor_alone() {
     let r2c = TransformKind::R2c;
@@ -279,9 +278,13 @@ fn an_odd_real_axis_runs_its_prime_factor_alone() {
     let plan = fftgen::plan::plan(&rows).unwrap();
     assert!(alone(&plan.passes[..2], 187, 67));
     check_spec_on_pocl(&rows, 1, ORIGIN);
+    // 17313 = 87 x 199: Bluestein's over 199 (FFTs of 400, one FFT's
+    // points across the lanes) kept the whole axis; Rader's over 199 (FFTs
+    // of 198, lanes across FFTs) runs it alone.
     let wide = spec(&[17313], r2c, Precision::F64).target(Target::H200);
     let plan = fftgen::plan::plan(&wide).unwrap();
-    assert!(plan.passes.len() > 2 && plan.passes[0].chirp.is_some_and(|c| c.n == 17313));
+    assert!(alone(&plan.passes, 87, 199));
+    assert!(plan.passes[1].chirp.is_some_and(|c| c.rader.is_some()));
 }
 
 /// An even real axis whose N / 2 needs Bluestein's algorithm over FFTs of
