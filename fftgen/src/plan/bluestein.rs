@@ -1229,14 +1229,53 @@ pub fn last_axis(
         base,
         Steps::Fused,
     )?;
-    if whole.0.len() <= 2 {
+    let rader_beside = raders_beside_bluesteins(&whole.0, spec.shape[axis], spec.precision);
+    if whole.0.len() <= 2 && !rader_beside {
         return Ok(whole);
     }
     let alone = prime_factor_alone(spec, target, wisdom, axis, from, to, base, Steps::Fused)?;
     Ok(match alone {
-        Some(alone) if alone.0.len() < whole.0.len() => alone,
+        Some(alone) if alone.0.len() < whole.0.len() || rader_alone(&alone.0) => alone,
         _ => whole,
     })
+}
+
+/// Whether `passes` run Bluestein's algorithm over the whole axis of `n`
+/// points (in `precision`) where its prime factor p past the radices would
+/// run Rader's alone ([`prime_factor_alone`]), in two kernels: the FFTs
+/// of m with the four-step twiddle, then Rader's over p. Against
+/// Bluestein's over the whole axis in one or two kernels, H200,
+/// cuFFT/ours (docs/bench/h200_ab_rader_alone.log): f64 1410 0.58 ->
+/// 1.34x, 6x1410 0.64 -> 1.31x, 1405 0.34 -> 0.70x, 185x64 0.57 -> 1.20x,
+/// 3281 1.83 -> 3.27x, R2C 185 0.60 / 0.55 -> 0.99 / 0.90x, 370 0.67 /
+/// 0.68 -> 1.06 / 1.11x (74 1.44 -> 1.32x, R2C 1410 1.30 -> 1.06x and
+/// 5x4097 2.11 -> 1.52x slower); f32 12529 0.71 -> 1.97x, 185x64 0.83 ->
+/// 1.43x, 4884 0.94 -> 1.55x, 185 0.66 -> 0.90x, R2C 111 0.58 -> 1.16x,
+/// 370 0.69 -> 0.89x. In f32 it lost where p passes 100 (1545 = 15 x 103
+/// 1.48 -> 1.28x, 2811 = 3 x 937 0.85 -> 0.69x; odd real axes, 1545 R2C
+/// 1.88 -> 0.84x, 3281 = 17 x 193 1.08 -> 0.42x).
+fn raders_beside_bluesteins(passes: &[Pass], n: usize, precision: Precision) -> bool {
+    let p = beyond_radices(n);
+    let in_precision = precision == Precision::F64 || p < RADER_ALONE_F32_BELOW;
+    // (FFTs of m = 2 in a pass of their own lost: f64 74 1.44 -> 1.32x.)
+    n / p > 2
+        && in_precision
+        && Rader::of(p).is_some()
+        && passes
+            .iter()
+            .any(|pass| pass.chirp.is_some_and(|c| c.rader.is_none()))
+}
+
+/// The prime factors an f32 axis runs by Rader's alone beside the rest
+/// rather than Bluestein's over the whole axis are below this
+/// ([`raders_beside_bluesteins`]).
+const RADER_ALONE_F32_BELOW: usize = 100;
+
+/// Whether `passes` are the prime factor alone by Rader's algorithm: the
+/// FFTs of m with the four-step twiddle, then Rader's over p in one
+/// kernel ([`raders_beside_bluesteins`]).
+fn rader_alone(passes: &[Pass]) -> bool {
+    matches!(passes, [_, last] if last.chirp.is_some_and(|c| c.rader.is_some()))
 }
 
 /// The passes of a complex transform of `spec` along `axes` (the others
@@ -1287,12 +1326,15 @@ fn complex_axes(
         let n = spec.shape[axis];
         let strided =
             spec.shape[axis + 1..].iter().product::<usize>() > 1 && n / beyond_radices(n) > 2;
-        if axis_passes.len() > 2 || strided {
+        let rader_beside = raders_beside_bluesteins(&axis_passes, n, spec.precision);
+        if axis_passes.len() > 2 || strided || rader_beside {
             if let Some((split, split_end)) = prime_factor_alone(
                 spec, target, wisdom, axis, at, to, base, steps,
             )?
             .filter(|(split, _)| {
-                split.len() < axis_passes.len() || (strided && split.len() == axis_passes.len())
+                split.len() < axis_passes.len()
+                    || (strided && split.len() == axis_passes.len())
+                    || rader_alone(split)
             }) {
                 (axis_passes, end) = (split, split_end);
             }
@@ -1424,8 +1466,10 @@ fn real_axis_passes(
 ) -> Result<(Vec<Pass>, usize), Error> {
     let last = spec.shape.len() - 1;
     let whole = axis_passes(spec, target, wisdom, last, from, to, base, steps)?;
-    // The whole axis's FFTs of M in one kernel each: two or three passes.
-    if whole.0.len() <= 3 {
+    // The whole axis's FFTs of M in one kernel each: two or three passes;
+    // the prime factor alone by Rader's beats them.
+    let rader_beside = raders_beside_bluesteins(&whole.0, spec.shape[last], spec.precision);
+    if whole.0.len() <= 3 && !rader_beside {
         return Ok(whole);
     }
     let alone = real_prime_factor_alone(spec, target, wisdom, from, to, base, steps)?;
