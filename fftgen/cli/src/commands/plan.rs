@@ -481,7 +481,11 @@ fn print_pass(plan: &Plan, index: usize, pass: &Pass, direction: Direction) {
         ),
     ];
     if let Some(chirp) = pass.chirp {
-        rows.push(("Bluestein step", chirp_words(&chirp, pass)));
+        let label = match chirp.rader {
+            Some(_) => "Rader step",
+            None => "Bluestein step",
+        };
+        rows.push((label, chirp_words(&chirp, pass)));
     }
     if let Some(fused) = &pass.fused_axes {
         let lengths: Vec<String> = fused.lengths.iter().map(|n| n.to_string()).collect();
@@ -573,10 +577,11 @@ fn print_pass(plan: &Plan, index: usize, pass: &Pass, direction: Direction) {
     print_stages(pass);
 }
 
-/// What a pass does of Bluestein's algorithm besides an FFT, and where.
+/// What a pass does of Bluestein's or Rader's algorithm besides an FFT,
+/// and where.
 fn chirp_words(chirp: &fftgen::plan::Chirp, pass: &Pass) -> String {
     use fftgen::plan::ChirpRole;
-    let (n, m) = (chirp.n, chirp.padded);
+    let m = chirp.padded;
     let at = match chirp.index {
         Some(index) => format!(
             "point c + {} p of the row, c = column {}",
@@ -584,7 +589,31 @@ fn chirp_words(chirp: &fftgen::plan::Chirp, pass: &Pass) -> String {
         ),
         None => "point p of the row".into(),
     };
-    let step = match chirp.role {
+    let step = match (chirp.role, chirp.rader) {
+        (ChirpRole::Whole { from, to }, Some(rader)) => format!(
+            "Rader's algorithm whole: the loads of the axis's points g^j ({from:?}, g = {}, j < \
+             {m}); the FFT of {m}; the product with the kernel's spectrum into shared memory, \
+             x[0] added to its point 0 and X[0] kept; the FFT of {m} again; the stores of output \
+             g^j ({to:?}) and X[0]",
+            rader.generator
+        ),
+        (role, _) => bluestein_words(role, chirp, pass),
+    };
+    match pass.stages.is_empty() {
+        true => format!("{step}, a kernel of its own"),
+        false => format!("{step}, at {at}"),
+    }
+}
+
+/// What a pass does of Bluestein's algorithm besides an FFT, in `role`.
+fn bluestein_words(
+    role: fftgen::plan::ChirpRole,
+    chirp: &fftgen::plan::Chirp,
+    pass: &Pass,
+) -> String {
+    use fftgen::plan::ChirpRole;
+    let (n, m) = (chirp.n, chirp.padded);
+    match role {
         ChirpRole::Load { side } => format!(
             "the chirp on the loads of the axis's {n} points ({side:?}), 0 up to {m}{}",
             match chirp.index.is_none() && !pass.stages.is_empty() {
@@ -606,10 +635,6 @@ fn chirp_words(chirp: &fftgen::plan::Chirp, pass: &Pass) -> String {
              Z[{n} - k]) / 2, Y[k] = (Z[k] - conj Z[{n} - k]) / 2i for k <= {}",
             n / 2
         ),
-    };
-    match pass.stages.is_empty() {
-        true => format!("{step}, a kernel of its own"),
-        false => format!("{step}, at {at}"),
     }
 }
 

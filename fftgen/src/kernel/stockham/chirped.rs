@@ -373,7 +373,7 @@ impl Lowering<'_> {
     /// The first FFT's declarations of Rader's X[0] and whether this
     /// thread holds it.
     pub(super) fn rader_zero_declarations(&self) -> Vec<Stmt> {
-        if !self.pass.chirp.is_some_and(|c| c.rader.is_some()) {
+        if self.pass.chirp.is_none_or(|c| c.rader.is_none()) {
             return Vec::new();
         }
         let zero = Expr::complex(Expr::Real(0.0), Expr::Real(0.0));
