@@ -192,7 +192,7 @@ pub fn in_sample(n: usize) -> bool {
     }
 }
 
-/// [`in_sample`] for sweeps run in both precisions: f64 takes a quarter of
+/// [`in_sample`] for sweeps run in both precisions: f64 takes an eighth of
 /// the sampled lengths past 16 that are not powers of two (its kernels are
 /// the f32 ones in another type; FFTGEN_FULL_SWEEP=1 runs them all).
 pub fn in_sample_of(n: usize, precision: fftgen::Precision) -> bool {
@@ -202,7 +202,7 @@ pub fn in_sample_of(n: usize, precision: fftgen::Precision) -> bool {
             || full_sweep()
             || n <= 16
             || n.is_power_of_two()
-            || (hash >> 40) & 3 == 0)
+            || (hash >> 40) & 7 == 0)
 }
 
 /// The sizes of `sizes` [`in_sample`].

@@ -3,8 +3,10 @@
 //! with g a generator of the integers mod p, the DFT's points but X[0] are
 //! a cyclic convolution of p - 1 points,
 //!
-//!     X[g^j] = x[0] + sum_r x[g^r] w_p^(g^(j + r)) = x[0] + (a * b)[-j],
-//!     a[r] = x[g^r],  b[s] = w_p^(g^-s),  X[0] = sum x,
+//! ```text
+//! X[g^j] = x[0] + sum_r x[g^r] w_p^(g^(j + r)) = x[0] + (a * b)[-j],
+//! a[r] = x[g^r],  b[s] = w_p^(g^-s),  X[0] = sum x,
+//! ```
 //!
 //! run as Bluestein's algorithm in one kernel runs its convolution of M
 //! ([`super::bluestein`]'s [`super::ChirpRole::Whole`]), with M = p - 1
