@@ -321,10 +321,12 @@ impl Lowering<'_> {
     /// ([`Self::rader_zero_store`]), and x[0] added to the product's point
     /// 0, so that every point of the convolution has it.
     fn rader_point_zero(&self, b: usize, products: Vec<Stmt>) -> Vec<Stmt> {
-        let Some(ChirpRole::Load { side }) = self.pass.chirp.map(|c| c.role) else {
+        let Some(chirp) = self.pass.chirp else {
+            unreachable!("Rader's product is a chirp step's")
+        };
+        let ChirpRole::Load { side } = chirp.role else {
             unreachable!("the whole algorithm's first FFT takes the product")
         };
-        let chirp = self.pass.chirp.expect("a chirp step");
         let (v0, a0, x0) = (
             var(format!("v{b}")).at(uint(0)),
             var("rader_a0"),
