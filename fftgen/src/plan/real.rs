@@ -1050,7 +1050,16 @@ fn apart_passes(
 /// over 20 threads, three blocks), 49077600 0.87 -> 1.10x, 60000000 0.87 ->
 /// 0.96x, 123201000 0.79 -> 0.92x, 46373600 0.77 -> 0.85x (three blocks of
 /// its own shape), 21141120 1.28 -> 1.48x; 8 of 8 faster, the R2C rows
-/// alike. `None` where neither the schedule nor the bound changes.
+/// alike. The balanced schedule keeps its radices within
+/// [`MOST_RADIX_SPREAD`] of each other, or takes one stage more where as
+/// many stages hold no fewer values, and a bound of one is lifted where the
+/// block alone would hold its SM (docs/bench/h200_ab_c2r_merge_shapes.log,
+/// C2R cuFFT/ours): f32 88935 0.82 -> 1.15x, 112000 0.70 -> 1.05x, 82500
+/// 1.04 -> 1.61x, 32118177 (343 over 784 threads, one block an SM, long
+/// scoreboard 6.8 per issue) 0.74 -> 0.89x; f64 24500 (125 as 25 x 5 over
+/// 5 threads, 9% of warps active) 0.81 -> 0.98x, 31250 0.67 -> 0.80x, 42000
+/// 1.00 -> 1.48x; 7875 and 11025 f64 1.31 -> 1.20x lost.
+/// `None` where neither the schedule nor the bound changes.
 fn widened_merge(pass: &Pass, n: usize, precision: Precision, target: &Target) -> Option<Pass> {
     let mut wide = wider_pass(pass, precision, target)?;
     mirror(&mut wide, n, Direction::Inverse).then_some(wide)
@@ -1076,16 +1085,24 @@ fn wider_pass(pass: &Pass, precision: Precision, target: &Target) -> Option<Pass
         super::pass_planner::plan_pass(pass.n, precision, choices, target, &pass.access).ok()
     };
     // The most balanced schedule of as many stages, one butterfly of its
-    // smallest radix a thread, where that holds fewer values.
+    // smallest radix a thread, where that holds fewer values; else of one
+    // stage more.
     let stages = pass.stages.len();
-    let balanced = super::radix::schedules(pass.n, stages, stages)
-        .into_iter()
-        .filter(|radices| {
-            let threads = pass.n / radices.iter().copied().min().unwrap_or(1);
-            threads * pass.ffts_per_block <= target.launchable_threads_per_block
-        })
-        .min_by_key(|radices| radices.iter().copied().max())
-        .filter(|radices| radices.iter().copied().max() < Some(pass.values_per_thread));
+    let balanced_of = |stages: usize| {
+        super::radix::schedules(pass.n, stages, stages)
+            .into_iter()
+            .filter(|radices| {
+                let threads = pass.n / radices.iter().copied().min().unwrap_or(1);
+                threads * pass.ffts_per_block <= target.launchable_threads_per_block
+            })
+            .min_by_key(|radices| radices.iter().copied().max())
+            .filter(|radices| radices.iter().copied().max() < Some(pass.values_per_thread))
+            .filter(|radices| {
+                let (least, most) = (radices.iter().min(), radices.iter().max());
+                least.zip(most).is_some_and(|(&least, &most)| most <= MOST_RADIX_SPREAD * least)
+            })
+    };
+    let balanced = balanced_of(stages).or_else(|| balanced_of(stages + 1));
     let resident = |shape: &Pass| {
         resident_by_value_words(
             shape.threads_per_block,
@@ -1115,7 +1132,12 @@ fn wider_pass(pass: &Pass, precision: Precision, target: &Target) -> Option<Pass
         Some((radices, blocks)) => (Some(radices), blocks),
         None => {
             let blocks = resident(pass);
-            if pass.min_blocks_per_sm == 1 || blocks <= pass.min_blocks_per_sm {
+            // At a bound of one, a block whose threads may take the SM's
+            // every register below their most is left alone on its SM.
+            let alone =
+                pass.threads_per_block * target.max_registers_per_thread > target.registers_per_sm;
+            let kept_bound = pass.min_blocks_per_sm == 1 && !alone;
+            if kept_bound || blocks <= pass.min_blocks_per_sm {
                 return None;
             }
             (None, blocks)
@@ -1133,6 +1155,12 @@ fn wider_pass(pass: &Pass, precision: Precision, target: &Target) -> Option<Pass
     wide.normalizes = pass.normalizes;
     Some(wide)
 }
+
+/// Largest radix over smallest of [`wider_pass`]'s balanced schedule: one
+/// butterfly of the smallest radix a thread leaves the other stages' threads
+/// idle (363 as 11 x 11 x 3 over 121 threads: 33 work in two stages of
+/// three).
+const MOST_RADIX_SPREAD: usize = 2;
 
 /// Complex values a thread of the C2R's merging first pass holds beside
 /// its FFT's, for its bound ([`widened_merge`]): the pair merged. With
