@@ -408,8 +408,8 @@ pub fn routes(plan: &Plan) -> Vec<String> {
                 }
                 (false, RouteSteps::Whole) => format!(
                     "a product of 2, 3, 5 and 7 past the least of at least 2 x {length} - 1, \
-                     {least}, whose FFT's threads hold few enough values for the whole algorithm \
-                     in one kernel"
+                     {least}, whose FFT holds the whole algorithm in one kernel (where its threads \
+                     hold few enough values), or does so in fewer flops (f64)"
                 ),
                 (false, _) => format!(
                     "a product of 2, 3, 5 and 7 past the least of at least 2 x {length} - 1, \
@@ -712,6 +712,69 @@ fn plan_steps(
 /// loads and stores ([`chirp_fusion`]) where `steps` fuses them and the
 /// FFT of M's passes have the form they need, else run as kernels of their
 /// own.
+/// The whole of Bluestein's algorithm in one f64 kernel over the padded
+/// row of the least length (`fft` its FFT) or a longer one
+/// [`longer_rows_for_the_whole`] offers, whichever takes the fewest flops
+/// ([`super::radix::fft_flops`]). The kernel runs at a fifth to a third of
+/// the copy, its two FFTs' arithmetic and barriers its time, and the least
+/// length's radices of 5 and 7 cost more per point than 8, 12 or 16. A
+/// longer row is taken at two blocks an SM or more and blocks of
+/// [`WHOLE_LEAST_THREADS`] threads or more, and by more than
+/// [`WHOLE_FLOPS_MARGIN`] fewer flops; a least row of a lone block an SM,
+/// or of smaller blocks, counts [`WHOLE_SCARCE_FLOPS`] times its flops.
+/// H200 cuFFT/ours, f64, least -> taken
+/// (docs/bench/h200_bluestein_padded_lengths.log): 619 (1250 as 10 x 5^3
+/// -> 1296 as 12 x 12 x 9) 0.69 -> 0.92x, 227 (480, one block an SM ->
+/// 512) 0.75 -> 1.12x, 523 0.71 -> 1.12x, 173 (350 -> 384) 0.78 -> 0.84x,
+/// 359 (720 over 60 threads -> 768) 0.76 -> 0.84x, 83 (168 -> 192) 1.59
+/// -> 1.95x, R2C 526 0.68 -> 1.10x, 886 1.09 -> 1.55x. Of the longer rows
+/// tried one at a time, lone blocks lost at every length (619 as 1280 over
+/// 256 threads 0.73x), and so did blocks of 36 threads (202 as 432, 1.71 ->
+/// 1.32x) and 2.6% fewer flops (719 as 1536, 1.09 -> 0.92x).
+fn fewest_flops_whole(
+    spec: &FftSpec,
+    target: &Target,
+    wisdom: &Wisdom,
+    (fft, rows): (&Pass, &Rows),
+    (count, base): (usize, usize),
+) -> Option<Pass> {
+    let flops =
+        |padded: usize, pass: &Pass| super::radix::fft_flops(padded, &pass.radices()) as f64;
+    let roomy =
+        |pass: &Pass| pass.min_blocks_per_sm >= 2 && pass.threads_per_block >= WHOLE_LEAST_THREADS;
+    let least = chirp_fusion::whole(fft, rows, spec.precision, target)?;
+    let least_flops = match roomy(&least) {
+        true => flops(rows.padded, &least),
+        false => flops(rows.padded, &least) * WHOLE_SCARCE_FLOPS,
+    };
+    let longer = longer_rows_for_the_whole(spec, target, wisdom, rows.padded, count)
+        .filter_map(|(padded, row_plan)| {
+            let (fft, _) = PaddedRows::of(padded, &row_plan).in_workspace(count, base);
+            let rows = Rows {
+                padded,
+                ..rows.clone()
+            };
+            let pass = chirp_fusion::whole(&fft[0], &rows, spec.precision, target)?;
+            roomy(&pass).then(|| (flops(padded, &pass), pass))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    match longer {
+        Some((fewer, pass)) if fewer < least_flops * (1.0 - WHOLE_FLOPS_MARGIN) => Some(pass),
+        _ => Some(least),
+    }
+}
+
+/// Threads a block of [`fewest_flops_whole`]'s longer rows has at least.
+const WHOLE_LEAST_THREADS: usize = 64;
+
+/// How many times its flops [`fewest_flops_whole`] counts for a least row
+/// of a lone block an SM or a small block.
+const WHOLE_SCARCE_FLOPS: f64 = 1.25;
+
+/// The share of the least row's flops a longer row saves at least to be
+/// taken by [`fewest_flops_whole`].
+const WHOLE_FLOPS_MARGIN: f64 = 0.05;
+
 #[allow(clippy::too_many_arguments)]
 fn axis_passes(
     spec: &FftSpec,
@@ -760,6 +823,12 @@ fn axis_passes(
         (_, paired) => paired,
     };
     if let ([one], Steps::Fused) = (&fft[..], steps) {
+        if spec.precision == Precision::F64 {
+            let whole = fewest_flops_whole(spec, target, wisdom, (one, &rows), (count, base));
+            if let Some(pass) = whole {
+                return Ok((vec![pass], base));
+            }
+        }
         if let Some(pass) = chirp_fusion::whole(one, &rows, spec.precision, target) {
             return Ok((vec![pass], base));
         }

@@ -518,15 +518,28 @@ mod tests {
                 .map(|p| (p.n, p.min_blocks_per_sm))
                 .collect()
         };
-        // 83 (82 = 2 x 41: no Rader's): FFTs of 168, five to a block, at
-        // the most blocks whose registers hold both FFTs' values: four.
-        assert_eq!(whole(83), vec![(168, 4)]);
+        // 83 (82 = 2 x 41: no Rader's): FFTs of 192 (24 x 8, fewer flops
+        // than the least row's 14 x 12), eight to a block, at the most
+        // blocks whose registers hold both FFTs' values: four.
+        assert_eq!(whole(83), vec![(192, 4)]);
         // 853: FFTs of 1715 with one FFT's points across the lanes, whose
         // registers for both FFTs leave one block of one FFT an SM, would
         // keep two kernels; the padded row of 1728 (12 x 12 x 12, 12 values
         // over 144 threads) holds both FFTs at two blocks an SM
         // (padded_row's longer_rows_for_the_whole).
         assert_eq!(whole(853), vec![(1728, 2)]);
+    }
+
+    #[test]
+    fn f64_whole_algorithms_take_the_padded_row_of_fewest_flops() {
+        let padded =
+            |n: usize| -> Vec<usize> { f64_passes(n, Target::H200).iter().map(|p| p.n).collect() };
+        // 619: 1296 as 12 x 12 x 9 over the least row, 1250 as 10 x 5^3.
+        assert_eq!(padded(619), vec![1296]);
+        // 227: the least row, 480, holds a lone block an SM; 512 two.
+        assert_eq!(padded(227), vec![512]);
+        // 719: 1536 saves under 5% of the least row's flops (1440).
+        assert_eq!(padded(719), vec![1440]);
     }
 
     #[test]
@@ -537,10 +550,11 @@ mod tests {
                 .map(|p| (p.n, p.ffts_per_block, p.min_blocks_per_sm))
                 .collect()
         };
-        // 359: the FFT of 720 (60 threads, 15 values) ran as two kernels of
-        // three FFTs a block; one FFT a block holds both FFTs' values at five
-        // blocks an SM (H100 0.58 -> 0.75x cuFFT).
-        assert_eq!(whole(359), vec![(720, 1, 5)]);
+        // 313: the FFT of 640 (the row of fewest flops; 80 threads, 10
+        // values) one to a block holds both FFTs' values at five blocks an
+        // SM, where FFTs of 60 threads (359's 720) ran as two kernels of
+        // three FFTs a block (H100 0.58 -> 0.75x cuFFT).
+        assert_eq!(whole(313), vec![(640, 1, 5)]);
     }
 
     #[test]

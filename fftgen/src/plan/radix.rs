@@ -262,6 +262,22 @@ impl Score {
     }
 }
 
+/// Flops of one FFT of `n` points in the Stockham stages `radices`: each
+/// stage's butterflies, and after the first one complex product (two muls
+/// and two FMAs) for each of a butterfly's points but its first.
+pub fn fft_flops(n: usize, radices: &[usize]) -> u64 {
+    radices
+        .iter()
+        .enumerate()
+        .map(|(stage, &radix)| {
+            let butterflies = (n / radix) as u64;
+            let butterfly = Codelet::generate(radix, Direction::Forward).ops.flops();
+            let twiddled = if stage == 0 { 0 } else { radix as u64 - 1 };
+            butterflies * (butterfly + twiddled * 6)
+        })
+        .sum()
+}
+
 /// Calls `visit` with every non-increasing sequence of supported radices,
 /// each at most `largest`, whose product is `remaining`, of at most
 /// `max_stages` stages in all.

@@ -1099,7 +1099,9 @@ fn wider_pass(pass: &Pass, precision: Precision, target: &Target) -> Option<Pass
             .filter(|radices| radices.iter().copied().max() < Some(pass.values_per_thread))
             .filter(|radices| {
                 let (least, most) = (radices.iter().min(), radices.iter().max());
-                least.zip(most).is_some_and(|(&least, &most)| most <= MOST_RADIX_SPREAD * least)
+                least
+                    .zip(most)
+                    .is_some_and(|(&least, &most)| most <= MOST_RADIX_SPREAD * least)
             })
     };
     let balanced = balanced_of(stages).or_else(|| balanced_of(stages + 1));
