@@ -706,12 +706,6 @@ fn plan_steps(
     })
 }
 
-/// The passes of Bluestein's algorithm along `axis`, from `from` into `to`,
-/// and the workspace they need per transform: the padded rows, then the
-/// FFT of M's own workspace. The steps that are not FFTs ride on the FFTs'
-/// loads and stores ([`chirp_fusion`]) where `steps` fuses them and the
-/// FFT of M's passes have the form they need, else run as kernels of their
-/// own.
 /// The whole of Bluestein's algorithm in one f64 kernel over the padded
 /// row of the least length (`fft` its FFT) or a longer one
 /// [`longer_rows_for_the_whole`] offers, whichever takes the fewest flops
@@ -775,6 +769,12 @@ const WHOLE_SCARCE_FLOPS: f64 = 1.25;
 /// taken by [`fewest_flops_whole`].
 const WHOLE_FLOPS_MARGIN: f64 = 0.05;
 
+/// The passes of Bluestein's algorithm along `axis`, from `from` into `to`,
+/// and the workspace they need per transform: the padded rows, then the
+/// FFT of M's own workspace. The steps that are not FFTs ride on the FFTs'
+/// loads and stores ([`chirp_fusion`]) where `steps` fuses them and the
+/// FFT of M's passes have the form they need, else run as kernels of their
+/// own.
 #[allow(clippy::too_many_arguments)]
 fn axis_passes(
     spec: &FftSpec,
