@@ -823,13 +823,11 @@ fn axis_passes(
         (_, paired) => paired,
     };
     if let ([one], Steps::Fused) = (&fft[..], steps) {
-        if spec.precision == Precision::F64 {
-            let whole = fewest_flops_whole(spec, target, wisdom, (one, &rows), (count, base));
-            if let Some(pass) = whole {
-                return Ok((vec![pass], base));
-            }
-        }
-        if let Some(pass) = chirp_fusion::whole(one, &rows, spec.precision, target) {
+        let whole = match spec.precision {
+            Precision::F64 => fewest_flops_whole(spec, target, wisdom, (one, &rows), (count, base)),
+            _ => chirp_fusion::whole(one, &rows, spec.precision, target),
+        };
+        if let Some(pass) = whole {
             return Ok((vec![pass], base));
         }
         for (padded, row_plan) in longer_rows_for_the_whole(spec, target, wisdom, padded, count) {
