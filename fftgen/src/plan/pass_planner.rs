@@ -444,7 +444,7 @@ fn plan_request(request: Request) -> Result<Pass, Error> {
     request.check_launch_bound_choice()?;
     let threads = request.threads(&radices, planned_opt_in.as_ref())?;
     let stages = request.stages(&radices, threads.per_fft);
-    let io = request.global_io(&stages, threads.per_fft);
+    let io = request.global_io(&stages, &threads);
     let exchange = request.exchange(&io, threads.per_fft)?;
     let block = request.block(&io, &stages, &exchange, &threads)?;
     let (io, exchange, block) = request.spread_minor_ffts(io, exchange, block, &stages, &threads);
@@ -1118,8 +1118,8 @@ impl<'a> Request<'a> {
     /// How each side meets global memory (a tile of columns, directly, or
     /// staged through shared memory for small FFTs of different lanes),
     /// and the shared-memory words between a block's FFTs that follow.
-    fn global_io(&self, stages: &Stages, threads_per_fft: usize) -> Io {
-        let n = self.n;
+    fn global_io(&self, stages: &Stages, threads: &Threads) -> Io {
+        let (n, threads_per_fft) = (self.n, threads.per_fft);
         let rows_padding = self
             .fused_axes(stages.lanes)
             .map_or(Padding::NONE, |fused| fused.rows_padding);
@@ -1152,7 +1152,7 @@ impl<'a> Request<'a> {
                     Some(ffts) => ffts,
                     None => tile_ffts(
                         base,
-                        threads_per_fft,
+                        (threads_per_fft, threads.values),
                         stages.banks,
                         self.precision,
                         self.target,
@@ -1316,7 +1316,7 @@ impl<'a> Request<'a> {
         let ffts_per_block = match self.choices.ffts_per_block {
             None if io.tiled_in || io.tiled_out => tile_ffts(
                 io.fft_stride,
-                threads_per_fft,
+                (threads_per_fft, threads.values),
                 stages.banks,
                 self.precision,
                 self.target,
@@ -1497,7 +1497,7 @@ impl<'a> Request<'a> {
 /// threads or shared memory run out (at least 32-byte runs where they fit).
 fn tile_ffts(
     fft_words: usize,
-    threads_per_fft: usize,
+    (threads_per_fft, values): (usize, usize),
     banks: usize,
     precision: Precision,
     target: &Target,
@@ -1506,12 +1506,22 @@ fn tile_ffts(
     let threads = target
         .launchable_threads_per_block
         .min(target.max_threads_per_block);
+    // A block of so many threads that one block's registers no longer
+    // hold a thread's values spills: 1760000 f64's 1375-point columns, 15
+    // values over 125 threads eight to a 1000-thread block, held to 64
+    // registers, spilled 264 bytes (docs/bench/sm90_occupancy_2103_2104_misses.txt).
+    // Fewer FFTs a tile, H200 cuFFT/ours (docs/bench/h200_ab_spill_free_tiles.log):
+    // 1760000 f64 0.82 -> 0.89, 2737800 f64 0.82 -> 1.09, 7581600 f64 C2R
+    // 0.85 -> 0.97, 5000x14336 f32 C2R 0.96 -> 1.18; 4x770x2340 f64 lost
+    // 1.43 -> 1.24.
+    let spills = |ffts: usize| !holds_values(target, ffts * threads_per_fft, 1, values, precision);
     let fit = |limit: usize| {
         // Short columns: enough of them for the block's threads as well.
         let mut ffts = (TILE_RUN_BYTES / precision.complex_bytes())
             .max((TARGET_THREADS_PER_BLOCK / threads_per_fft).next_power_of_two());
         while ffts > 1
             && (ffts * threads_per_fft > threads
+                || spills(ffts)
                 || ffts * tile_stride(fft_words, ffts, banks) * 2 * precision.real_bytes() > limit)
         {
             ffts /= 2;
