@@ -1473,8 +1473,14 @@ impl<'a> Request<'a> {
                 blocks.max(two)
             }
             (None, LaneLayout::FftMajor) => {
-                let blocks =
-                    min_blocks_per_sm(threads_per_block, shared_bytes, values, precision, target);
+                // A radix of 23 or more keeps the wider model: its
+                // butterfly's temporaries spilled at two blocks.
+                let need = if largest_radix < LIFTED_F64_RADIX_LIMIT {
+                    row_registers_needed(values, precision)
+                } else {
+                    registers_needed(values, precision)
+                };
+                let blocks = blocks_granting(threads_per_block, shared_bytes, need, target);
                 match (precision, blocks) {
                     (Precision::F64, 1) if largest_radix < LIFTED_F64_RADIX_LIMIT => {
                         lone_f64_block_lifted(threads_per_block, shared_bytes, values, target)
@@ -1572,6 +1578,19 @@ fn registers_needed(values: usize, precision: Precision) -> usize {
     4 * values * words + 16
 }
 
+/// [`registers_needed`] of a one-kernel row (lanes within an FFT): the
+/// values' words and half again, plus [`REGISTERS_BESIDE_VALUES`]. Twice
+/// the values' words left such rows two blocks an SM where ptxas (sm_90)
+/// fits three: 1944 f64 as 9 x 6^3 over 216 threads uses 78 registers at
+/// three blocks and 72 at four, none spilled. H200, cuFFT/ours
+/// (docs/bench/h200_ab_row_registers.log): 1944 f64 0.83 -> 0.91, 2401
+/// f64 0.78 -> 0.89, 81x12 f64 1.57 -> 1.74, 3564 f32 0.77 -> 0.86, 495
+/// f32 1.25 -> 1.33; 2592 f64 1.17 -> 1.12 (20 bytes spilled at three).
+fn row_registers_needed(values: usize, precision: Precision) -> usize {
+    let words = precision.real_bytes() / 4;
+    3 * values * words + REGISTERS_BESIDE_VALUES
+}
+
 /// Register words per complex f64 value that an f64 kernel whose static
 /// model ([`min_blocks_per_sm`]: 8) leaves one block per SM is lifted to
 /// two blocks with, beside [`REGISTERS_BESIDE_VALUES`]: the values' own 4
@@ -1654,13 +1673,23 @@ pub(super) fn min_blocks_per_sm(
     precision: Precision,
     target: &Target,
 ) -> usize {
+    let need = registers_needed(values, precision);
+    blocks_granting(threads_per_block, shared_bytes, need, target)
+}
+
+/// [`min_blocks_per_sm`] for a thread that needs `need` registers.
+fn blocks_granting(
+    threads_per_block: usize,
+    shared_bytes: usize,
+    need: usize,
+    target: &Target,
+) -> usize {
     let wanted = (target.max_threads_per_sm / 2).div_ceil(threads_per_block);
     let fit = target.shared_bytes_per_sm / (shared_bytes + target.reserved_shared_bytes_per_block);
     let warp_threads = threads_per_block.div_ceil(target.warp_size) * target.warp_size;
     let granule = target.register_granule;
     let budget =
         |blocks: usize| target.registers_per_sm / (blocks * warp_threads) / granule * granule;
-    let need = registers_needed(values, precision);
     // A block of a few threads (a user's --ffts-per-block) would want more
     // blocks than an SM holds.
     (1..=wanted.min(fit).min(target.max_blocks_per_sm))
