@@ -112,8 +112,11 @@ const REGISTERS_BESIDE_VALUES: usize = 20;
 const DOUBLED_THREADS_VALUES: usize = 30;
 
 /// Values a thread holds from which an f32 pass with lanes across FFTs asks
-/// for two blocks per SM ([`Request::minor_lifted`]).
-const MINOR_LIFTED_VALUES: usize = 24;
+/// for two blocks per SM ([`Request::minor_lifted`]). 20 rather than 24, H200
+/// cuFFT/ours (docs/bench/h200_ab_minor_values_and_split_margin.log): 220
+/// (22 values over 11 threads) 0.78 -> 1.20, 308x242 0.93 -> 1.17; 180 1.24
+/// -> 1.20, 28117375 R2C/C2R 0.86/0.74 -> 0.84/0.73.
+const MINOR_LIFTED_VALUES: usize = 20;
 
 /// Registers beside the values of an f64 one-kernel schedule past 16 values
 /// a thread ([`F64_FEWER_STAGES_MAX_VALUES`]), whose temporaries take two
