@@ -1414,8 +1414,10 @@ impl<'a> Request<'a> {
     /// Blocks per SM the kernel asks for (CUDA's launch bounds), which
     /// caps the registers per thread: the user's, within the threads an SM
     /// holds; past [`max_size`] with one FFT a block, the residency the
-    /// shape was chosen for; else [`min_blocks_per_sm`] where a warp's
-    /// lanes share an FFT, and 1 for staged small transforms.
+    /// shape was chosen for; else, where a warp's lanes share an FFT, the
+    /// blocks whose registers hold [`row_registers_needed`] (tiles of columns
+    /// by their own rules), and 1 for staged small transforms unless
+    /// [`Request::minor_lifted`].
     fn launch_bound(
         &self,
         stages: &Stages,
@@ -1573,9 +1575,11 @@ fn tile_stride(fft_words: usize, ffts: usize, banks: usize) -> usize {
 
 /// Registers a thread needs to hold `values` complex values and the
 /// butterfly's temporaries without spilling: about four per complex value
-/// held (in 32-bit words) plus a fixed overhead. Fitted to ptxas reports for
-/// sm_90 over every supported size: three per value spilled for composite
-/// radices such as 12 and 18; `tests/nvrtc_compile.rs` fails on any spill.
+/// held (in 32-bit words) plus a fixed overhead, for passes other than
+/// one-kernel rows ([`row_registers_needed`]): tiles of columns, Bluestein's
+/// whole algorithm, real rows. Fitted to ptxas reports for sm_90 over every
+/// supported size: three per value spilled for composite radices such as 12
+/// and 18; `tests/nvrtc_compile.rs` fails past `MAX_SPILL_BYTES`.
 fn registers_needed(values: usize, precision: Precision) -> usize {
     let words = precision.real_bytes() / 4;
     4 * values * words + 16
