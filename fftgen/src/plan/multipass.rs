@@ -214,12 +214,11 @@ pub(super) fn plan_axes(
         let factors = plan.axis_factors[axis].clone();
         let longest = split_pass_limit(precision, columns);
         let even = (factors, ranking.time(&plan.passes), plan);
-        let (split, fastest) =
-            fastest_split(shape[axis], longest, even, ranking.margin(), |split| {
-                splits.insert(axis, split.to_vec());
-                let candidate = build(&splits).ok()?;
-                Some((ranking.time(&candidate.passes), candidate))
-            });
+        let (split, fastest) = fastest_split(shape[axis], longest, even, SPLIT_MARGIN, |split| {
+            splits.insert(axis, split.to_vec());
+            let candidate = build(&splits).ok()?;
+            Some((ranking.time(&candidate.passes), candidate))
+        });
         plan = fastest;
         splits.insert(axis, split);
     }
@@ -282,17 +281,6 @@ impl<'a> SplitRanking<'a> {
             SplitRanking::None => 0.0,
         }
     }
-
-    /// How much faster than the most even split another must be modelled
-    /// to take it: within this the two rank as equal.
-    pub fn margin(&self) -> f64 {
-        // 1% rather than 5% for the plan model, H200 cuFFT/ours
-        // (docs/bench/h200_ab_minor_values_and_split_margin.log): 3203226
-        // f64 1.02 -> 1.29, 30420 f64 1.41 -> 1.70, 9391536 f64 R2C/C2R
-        // 0.91/0.77 -> 1.01/0.86, 1760000 f64 0.89 -> 0.92; 43560 f64 C2R
-        // lost 1.35 -> 1.08.
-        0.01
-    }
 }
 
 /// Of the most even split of `n` into passes of at most `longest` points
@@ -328,6 +316,14 @@ pub(super) fn fastest_split<T>(
 /// most even first): each is a plan of its passes, which cold planning
 /// pays for.
 pub(super) const RANKED_SPLITS: usize = 12;
+
+/// How much faster than the most even split another must be modelled to
+/// take it: within this the two rank as equal. 1% rather than 5% for the
+/// plan model, H200 cuFFT/ours
+/// (docs/bench/h200_ab_minor_values_and_split_margin.log): 3203226 f64 1.02
+/// -> 1.29, 30420 f64 1.41 -> 1.70, 9391536 f64 R2C/C2R 0.91/0.77 ->
+/// 1.01/0.86, 1760000 f64 0.89 -> 0.92; 43560 f64 C2R lost 1.35 -> 1.08.
+pub(super) const SPLIT_MARGIN: f64 = 0.01;
 
 /// Whether the model ranks `split` against the most even split `even`:
 /// where its longest pass is at most 1.5 times as long. The model, fitted

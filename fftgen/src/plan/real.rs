@@ -809,7 +809,7 @@ fn fastest_full_length_split(
         n,
         longest,
         (even, even_time, ()),
-        ranking.margin(),
+        super::multipass::SPLIT_MARGIN,
         |split| Some((time(split)?, ())),
     )
     .0
@@ -871,7 +871,7 @@ fn fastest_half_split(
         half,
         longest,
         (even, even_time, ()),
-        ranking.margin(),
+        super::multipass::SPLIT_MARGIN,
         |split| Some((time(split)?, ())),
     )
     .0;
