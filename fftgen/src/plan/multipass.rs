@@ -214,7 +214,7 @@ pub(super) fn plan_axes(
         let factors = plan.axis_factors[axis].clone();
         let longest = split_pass_limit(precision, columns);
         let even = (factors, ranking.time(&plan.passes), plan);
-        let (split, fastest) = fastest_split(shape[axis], longest, even, SPLIT_MARGIN, |split| {
+        let (split, fastest) = fastest_split(shape[axis], longest, even, |split| {
             splits.insert(axis, split.to_vec());
             let candidate = build(&splits).ok()?;
             Some((ranking.time(&candidate.passes), candidate))
@@ -287,13 +287,12 @@ impl<'a> SplitRanking<'a> {
 /// (`even`: the split, its modelled time and what planning it gave) and up
 /// to [`RANKED_SPLITS`] others into as many passes whose longest is
 /// [`comparable`], the one `time` predicts fastest, with what planning it
-/// gave: `even` unless another is predicted faster by more than `margin`
-/// (a fraction). `time` is `None` for a split that does not plan.
+/// gave: `even` unless another is predicted faster by more than
+/// [`SPLIT_MARGIN`]. `time` is `None` for a split that does not plan.
 pub(super) fn fastest_split<T>(
     n: usize,
     longest: usize,
     even: (Vec<usize>, f64, T),
-    margin: f64,
     mut time: impl FnMut(&[usize]) -> Option<(f64, T)>,
 ) -> (Vec<usize>, T) {
     let (even, even_time, planned) = even;
@@ -304,7 +303,7 @@ pub(super) fn fastest_split<T>(
         .take(RANKED_SPLITS)
     {
         if let Some((t, planned)) = time(&split) {
-            if t < best.0 * (1.0 - margin) {
+            if t < best.0 * (1.0 - SPLIT_MARGIN) {
                 best = (t, split, planned);
             }
         }
@@ -323,7 +322,7 @@ pub(super) const RANKED_SPLITS: usize = 12;
 /// (docs/bench/h200_ab_minor_values_and_split_margin.log): 3203226 f64 1.02
 /// -> 1.29, 30420 f64 1.41 -> 1.70, 9391536 f64 R2C/C2R 0.91/0.77 ->
 /// 1.01/0.86, 1760000 f64 0.89 -> 0.92; 43560 f64 C2R lost 1.35 -> 1.08.
-pub(super) const SPLIT_MARGIN: f64 = 0.01;
+const SPLIT_MARGIN: f64 = 0.01;
 
 /// Whether the model ranks `split` against the most even split `even`:
 /// where its longest pass is at most 1.5 times as long. The model, fitted

@@ -805,13 +805,9 @@ fn fastest_full_length_split(
         return even;
     };
     let n = even.iter().product();
-    fastest_split(
-        n,
-        longest,
-        (even, even_time, ()),
-        super::multipass::SPLIT_MARGIN,
-        |split| Some((time(split)?, ())),
-    )
+    fastest_split(n, longest, (even, even_time, ()), |split| {
+        Some((time(split)?, ()))
+    })
     .0
 }
 
@@ -867,13 +863,9 @@ fn fastest_half_split(
         )
     };
     let even_time = time(&even)?;
-    let split = fastest_split(
-        half,
-        longest,
-        (even, even_time, ()),
-        super::multipass::SPLIT_MARGIN,
-        |split| Some((time(split)?, ())),
-    )
+    let split = fastest_split(half, longest, (even, even_time, ()), |split| {
+        Some((time(split)?, ()))
+    })
     .0;
     Some(split)
 }
