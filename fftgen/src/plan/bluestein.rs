@@ -1016,11 +1016,14 @@ fn paired_axis_passes(
         return None;
     }
     // Where one block holds the FFT of M, the R2C's second FFT separates
-    // the half spectra through shared memory on its way out; else it
-    // stores Z, rows of N at the workspace's start, for a kernel of its own.
+    // the half spectra through shared memory on its way out (in two arrays:
+    // a lone block's interleaved default gives way); else it stores Z,
+    // rows of N at the workspace's start, for a kernel of its own.
+    let chosen_width = spec.choices.exchange_width.is_some();
     let separates_on_stores = forward
         && matches!(planned.fft, [one] if one.stages.len() >= 2
-            && one.exchange_width == ExchangeWidth::BothParts);
+            && (one.exchange_width == ExchangeWidth::BothParts
+                || (one.exchange_width == ExchangeWidth::Interleaved && !chosen_width)));
     let spectra = Layout::contiguous(&spec.shape);
     let spectra_elements = match forward && !separates_on_stores {
         true => count * n,
@@ -1061,6 +1064,7 @@ fn paired_axis_passes(
             .last_mut()
             .expect("one kernel's route has two passes");
         last.output_io = GlobalIo::StagedThroughShared;
+        last.exchange_width = ExchangeWidth::BothParts;
     } else if forward {
         let spectra_side = UserSide::new(Buffer::Scratch, &spectra, AxisSide::Complex);
         let separate = Rows {
@@ -1696,9 +1700,10 @@ fn beyond_radices(n: usize) -> usize {
 
 /// `spec`'s shape and `layout` with `axis` seen as p x m (point k0 + m r'
 /// of the axis at r', m strides apart, and k0), and where the p axis is:
-/// at most three axes, two of the other axes made one where `layout`
-/// holds them as one run (a 3D transform's first or last axis, dense).
-/// `None` where they would take four.
+/// at most three axes, two axes made one where `layout` holds them as one
+/// run (of a 3D transform's first or last axis, the other two; of its
+/// middle axis, the m points and the inner axis, so that 3 x 10284 x 120
+/// is 3 x 857 x 1440). `None` where they would take four.
 fn seen_as_p_by_m(
     spec: &FftSpec,
     axis: usize,
@@ -1716,7 +1721,19 @@ fn seen_as_p_by_m(
         let (outer, inner) = match axis {
             0 => (1, 2),
             2 => (0, 1),
-            _ => return None,
+            _ => {
+                // The m points, `stride` apart, and the inner axis's as one.
+                if stride != shape[2] * strides[2] {
+                    return None;
+                }
+                shape.splice(1..=2, [p, m * shape[2]]);
+                strides.splice(1..=2, [m * stride, strides[2]]);
+                let view = Layout {
+                    strides,
+                    distance: layout.distance,
+                };
+                return Some(((shape, view), 1));
+            }
         };
         if strides[outer] != shape[inner] * strides[inner] {
             return None;
