@@ -57,6 +57,16 @@ fn max_values_per_thread(precision: Precision) -> usize {
     }
 }
 
+/// The even f32 lengths whose rows run on two threads or more rather than
+/// one ([`Request::with_f32_one_thread_values_cap`]): one thread holds 20
+/// to 30 values in 127-178 registers (ptxas, sm_90), two blocks of 256 an
+/// SM. On the H200 (ms, 1 GiB; docs/bench/h200_variants_2111_misses.log)
+/// 20 0.699 -> 0.510 (10 x 2), 22 0.696 -> 0.539 (11 x 2; cuFFT 0.541), 24
+/// 0.651 -> 0.551 (12 x 2; 8 x 3 0.529), 26 0.708 -> 0.625, 30 0.756 ->
+/// 0.578; 28 0.526 -> 0.542 (3% slower). 32 keeps its one-thread codelet
+/// (97-101% of the copy).
+const ONE_THREAD_F32_SPLIT: std::ops::RangeInclusive<usize> = 20..=30;
+
 /// Complex f32 values a thread of a real row may keep where its FFT would
 /// otherwise have fewer threads than a warp, each of more values, and
 /// this cap gives it a warp or more ([`Request::with_f32_real_row_values_cap`]).
@@ -403,7 +413,7 @@ pub(super) fn plan_pass(
     target: &Target,
     access: &Access,
 ) -> Result<Pass, Error> {
-    plan_request(Request::new(n, precision, choices, target, access))
+    plan_request(Request::new(n, precision, choices, target, access).with_f32_one_thread_values_cap())
 }
 
 /// The pass that computes the DFT over the neighbouring axes `fused` at
@@ -655,6 +665,30 @@ impl<'a> Request<'a> {
         };
         if few_threads_of_many_values && a_warp_lowered() {
             self.max_values = lowered;
+        }
+        self
+    }
+
+    /// The request with f32's cap on values a thread lowered to about half
+    /// the FFT's points where rows of an even length below 32 would run one
+    /// thread each ([`ONE_THREAD_F32_SPLIT`]): the FFT then takes two
+    /// threads or more, of m x 2 and the like.
+    fn with_f32_one_thread_values_cap(mut self) -> Self {
+        let n = self.n;
+        let free = self.choices.radices.is_none() && self.choices.threads_per_fft.is_none();
+        if self.precision != Precision::F32
+            || !free
+            || !ONE_THREAD_F32_SPLIT.contains(&n)
+            || n % 2 != 0
+            || !self.access.is_dense(n)
+        {
+            return self;
+        }
+        if self.chosen_with(self.max_values).is_some_and(|(_, threads)| threads == 1) {
+            // m x 2 over two threads: m values, and the radix-2 stage's
+            // m butterflies rounded up to an even count.
+            let half = n / 2;
+            self.max_values = half + half % 2;
         }
         self
     }

@@ -1603,6 +1603,16 @@ fn fused_pass(
             // spills hundreds of bytes there.
             super::LaneLayout::FftMinor => {
                 let bound = pass.min_blocks_per_sm.max(resident(&pass, 0));
+                let rising = |pass: &Pass| {
+                    resident_by_value_words(
+                        pass.threads_per_block,
+                        pass.shared_bytes,
+                        pass.values_per_thread + F64_RISING_ROW_STEP_VALUES,
+                        precision,
+                        target,
+                        target.max_blocks_per_sm,
+                    )
+                };
                 let largest_radix = pass.radices().into_iter().max().unwrap_or(fft_n);
                 let lift = match precision {
                     // Paired rows (odd lengths) of few values, whose static
@@ -1618,15 +1628,17 @@ fn fused_pass(
                         1 => lean(&pass, 3),
                         2 | 3 => lean(&pass, 4),
                         _ if route != RealRoute::PairedRows => lean(&pass, 4),
-                        _ => resident_by_value_words(
-                            pass.threads_per_block,
-                            pass.shared_bytes,
-                            pass.values_per_thread + F64_RISING_ROW_STEP_VALUES,
-                            precision,
-                            target,
-                            target.max_blocks_per_sm,
-                        ),
+                        _ => rising(&pass),
                     },
+                    // So do paired rows of radix 13 at four blocks or more:
+                    // H200 13 (64 threads, 8 -> 12 blocks, 80 registers, no
+                    // spill) R2C / C2R 0.687 / 0.624 -> 0.630 / 0.554 ms
+                    // (docs/bench/h200_variants_2111_misses.log).
+                    Precision::F64
+                        if largest_radix == 13 && bound >= 4 && route == RealRoute::PairedRows =>
+                    {
+                        rising(&pass)
+                    }
                     Precision::F64 => lone_f64(&pass, bound),
                     Precision::F32
                         if reads_half_spectra_as_one_run(&pass, route, direction, precision) =>
