@@ -1393,7 +1393,10 @@ fn complex_axes(
         // H200 (cuFFT/ours) f64 1825x10 0.63 -> 1.35x, 4070x33 0.83 ->
         // 1.43x, 1945x650 0.61 -> 0.89x, R2C 1825x10 0.63 -> 1.31x; f64
         // 1234x20 (m = 2) 0.91 -> 0.81x
-        // (docs/bench/h200_ab_strided_bluestein_long_columns.log).
+        // (docs/bench/h200_ab_strided_bluestein_long_columns.log). A 3D
+        // transform's middle axis too: 8x10396x550 f32 0.82 -> 2.51x,
+        // 491x1007x12 f64 1.24 -> 1.47x (one kernel -> two)
+        // (docs/bench/h200_ab_middle_axis_and_lone_interleaved.log).
         let n = spec.shape[axis];
         let strided =
             spec.shape[axis + 1..].iter().product::<usize>() > 1 && n / beyond_radices(n) > 2;

@@ -284,7 +284,8 @@ pub enum ExchangeWidth {
     /// banks of an 8- or 16-byte element, for the same shared memory as
     /// [`ExchangeWidth::BothParts`]; a staged side (a column tile) copies
     /// whole values too. Not for the real steps that stage their sides.
-    /// By choice (wisdom, the user).
+    /// By choice (wisdom, the user), and for an f32 one-kernel block alone
+    /// on its SM that reads direct twiddles.
     Interleaved,
 }
 
