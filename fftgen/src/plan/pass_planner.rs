@@ -60,10 +60,10 @@ fn max_values_per_thread(precision: Precision) -> usize {
 /// The even f32 lengths whose rows run on two threads or more rather than
 /// one ([`Request::with_f32_one_thread_values_cap`]): one thread holds 20
 /// to 30 values in 127-178 registers (ptxas, sm_90), two blocks of 256 an
-/// SM. On the H200 (ms, 1 GiB; docs/bench/h200_variants_2111_misses.log)
-/// 20 0.699 -> 0.510 (10 x 2), 22 0.696 -> 0.539 (11 x 2; cuFFT 0.541), 24
-/// 0.651 -> 0.551 (12 x 2; 8 x 3 0.529), 26 0.708 -> 0.625, 30 0.756 ->
-/// 0.578; 28 0.526 -> 0.542 (3% slower). 32 keeps its one-thread codelet
+/// SM. On the H200, cuFFT/ours (docs/bench/h200_ab_small_rows.log): 20
+/// 0.81 -> 1.10x (5 x 4 over four threads), 22 0.78 -> 1.00x (11 x 2), 24
+/// 0.91 -> 1.12x (8 x 3), 26 0.80 -> 0.91x, 28 1.17 -> 1.21x, 30 0.73 ->
+/// 1.02x, their rows in 2D 5-13% faster. 32 keeps its one-thread codelet
 /// (97-101% of the copy).
 const ONE_THREAD_F32_SPLIT: std::ops::RangeInclusive<usize> = 20..=30;
 
@@ -413,7 +413,9 @@ pub(super) fn plan_pass(
     target: &Target,
     access: &Access,
 ) -> Result<Pass, Error> {
-    plan_request(Request::new(n, precision, choices, target, access).with_f32_one_thread_values_cap())
+    plan_request(
+        Request::new(n, precision, choices, target, access).with_f32_one_thread_values_cap(),
+    )
 }
 
 /// The pass that computes the DFT over the neighbouring axes `fused` at
@@ -684,7 +686,10 @@ impl<'a> Request<'a> {
         {
             return self;
         }
-        if self.chosen_with(self.max_values).is_some_and(|(_, threads)| threads == 1) {
+        if self
+            .chosen_with(self.max_values)
+            .is_some_and(|(_, threads)| threads == 1)
+        {
             // m x 2 over two threads: m values, and the radix-2 stage's
             // m butterflies rounded up to an even count.
             let half = n / 2;
@@ -1255,10 +1260,13 @@ impl<'a> Request<'a> {
     /// directly), one part at a time (half the shared memory) where only
     /// that fits and both sides are direct. A lone block has no other
     /// block's work to hide its exchanges' latency behind, and one 8-byte
-    /// access per value halves their instructions: on the H200 15840 f32
-    /// ran 1.17x faster so, 8192 f32 3-8%, and on the H100 15625, 20000
-    /// and 24576 with direct twiddles gained too; 24576 with fine x coarse
-    /// tables (the H100's wisdom) lost 11%, so those keep both parts.
+    /// access per value halves their instructions. H200, cuFFT/ours
+    /// (docs/bench/h200_ab_middle_axis_and_lone_interleaved.log): 16807
+    /// 0.63 -> 0.78x, 15840 0.76 -> 0.85x, 13860 0.80 -> 0.91x, 21000 1.62
+    /// -> 2.08x, all 11 sizes faster; H100 ms with direct twiddles
+    /// (docs/bench/h100_tune_lone_blocks.log): 15625 0.815 -> 0.794, 24576
+    /// 1.142 -> 1.057. With fine x coarse tables 24576 lost (0.949 ->
+    /// 1.069), so those keep both parts.
     fn exchange_width(
         &self,
         io: &Io,
