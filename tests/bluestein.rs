@@ -244,6 +244,47 @@ fn several_prime_factors_and_strided_axes_run_alone() {
     assert!(!alone(&rest_of_two, 2, 617));
 }
 
+/// A 3D transform's middle axis runs its prime factor alone too, its m
+/// points and the inner axis seen as one run (3 x 444 x 10 as 3 x 37 x
+/// 120 after the FFTs of 12; 8 x 10396 x 550 as 8 x 113 x 50600 after the
+/// FFTs of 92): on PoCL within tolerance, C2C in and out of place and R2C,
+/// f32 and f64; the H200's kernels compile for sm_90. A middle axis the
+/// layout does not hold as one run with the inner axis keeps Bluestein's
+/// over the whole axis, and its result.
+#[test]
+fn a_middle_axis_runs_its_prime_factor_alone() {
+    let alone = |spec: &FftSpec, m: usize, p: usize| {
+        let plan = fftgen::plan::plan(spec).unwrap();
+        plan.passes.windows(2).any(|pair| {
+            pair[0].n == m
+                && pair[0].step_twiddle.is_some()
+                && pair[1].chirp.is_some_and(|chirp| chirp.n == p)
+        })
+    };
+    let c2c = TransformKind::C2c;
+    let middle = spec(&[3, 444, 10], c2c, Precision::F32);
+    for spec in [
+        middle.clone(),
+        middle.clone().placement(Placement::InPlace),
+        spec(&[3, 444, 10], TransformKind::R2c, Precision::F64),
+    ] {
+        assert!(alone(&spec, 12, 37), "{:?} {:?}", spec.kind, spec.placement);
+        check_spec_on_pocl(&spec, 2, ORIGIN);
+    }
+    let long = spec(&[8, 10396, 550], c2c, Precision::F32).target(Target::H200);
+    assert!(alone(&long, 92, 113));
+    compile_for_sm_90(&long, ORIGIN);
+    // Rows of 10 points 16 apart: the m points and the inner axis are no
+    // one run.
+    let padded = Layout {
+        strides: vec![444 * 16, 16, 1],
+        distance: 3 * 444 * 16,
+    };
+    let apart = middle.clone().layouts(padded.clone(), padded);
+    assert!(!alone(&apart, 12, 37));
+    check_spec_on_pocl(&apart, 1, ORIGIN);
+}
+
 /// An R2C's odd real axis whose prime factor's whole algorithm is one
 /// kernel of small FFTs, where the whole axis's FFTs of M take passes,
 /// runs the FFTs of m over the reals (C2R: over the half spectrum and its

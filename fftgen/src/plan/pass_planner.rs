@@ -2142,6 +2142,66 @@ mod tests {
     }
 
     #[test]
+    fn lone_f32_one_kernel_blocks_exchange_interleaved_values_where_twiddles_are_direct() {
+        let pass = |spec: FftSpec| {
+            crate::plan::plan(&spec.target(Target::H200))
+                .unwrap()
+                .passes[0]
+                .clone()
+        };
+        // 15840: 792 threads alone on the SM, direct twiddles.
+        let lone = pass(FftSpec::new(15840));
+        assert_eq!(lone.min_blocks_per_sm, 1);
+        assert_eq!(lone.exchange_width, ExchangeWidth::Interleaved);
+        // Fine x coarse tables, f64, blocks that share an SM, and the
+        // user's width keep theirs.
+        let split = pass(FftSpec::new(15840).choices(ShapeChoices {
+            twiddle_tables: Some(TwiddleTables::SplitLarge),
+            ..ShapeChoices::default()
+        }));
+        assert_eq!(split.exchange_width, ExchangeWidth::BothParts);
+        let f64_lone = pass(FftSpec::new(6561).precision(Precision::F64));
+        assert_ne!(f64_lone.exchange_width, ExchangeWidth::Interleaved);
+        let shared = pass(FftSpec::new(6480));
+        assert!(shared.min_blocks_per_sm > 1);
+        assert_eq!(shared.exchange_width, ExchangeWidth::BothParts);
+        let chosen = pass(FftSpec::new(15840).choices(ShapeChoices {
+            exchange_width: Some(ExchangeWidth::BothParts),
+            ..ShapeChoices::default()
+        }));
+        assert_eq!(chosen.exchange_width, ExchangeWidth::BothParts);
+    }
+
+    #[test]
+    fn f32_rows_of_20_to_30_points_take_two_threads_or_more() {
+        for target in [Target::H200, Target::PORTABLE] {
+            let pass = |n: usize| {
+                crate::plan::plan(&FftSpec::new(n).target(target.clone()))
+                    .unwrap()
+                    .passes[0]
+                    .clone()
+            };
+            for n in (20..=30).step_by(2) {
+                let row = pass(n);
+                assert!(
+                    row.threads_per_fft >= 2 && row.values_per_thread <= n / 2 + 1,
+                    "{n}: {row:?}"
+                );
+            }
+            // 32's one-thread codelet and odd lengths keep one thread.
+            for n in [21, 25, 32] {
+                assert_eq!(pass(n).threads_per_fft, 1, "{n}");
+            }
+        }
+        // The user's radices or threads keep theirs.
+        let chosen = crate::plan::plan(&FftSpec::new(22).radices(&[22]))
+            .unwrap()
+            .passes[0]
+            .clone();
+        assert_eq!(chosen.threads_per_fft, 1);
+    }
+
+    #[test]
     fn f32_column_tiles_of_many_values_with_lanes_across_ffts_ask_for_two_blocks() {
         let spec = FftSpec::new(46373600)
             .kind(crate::TransformKind::R2c)

@@ -2071,6 +2071,9 @@ mod tests {
         // 64 registers; 15 values in 88.
         assert_eq!(bound(27), 16);
         assert_eq!(bound(55), 11);
+        // Radix 13: 13 values and the pair in 80 registers.
+        assert_eq!(bound(13), 12);
+        assert_eq!(bound(117), 12);
         // Even rows (half length) keep the bound of four at most above the
         // static model's: 22 as 11 complex values.
         assert_eq!(bound(22), 9);
