@@ -28,7 +28,7 @@ use super::pass_planner::{holds_values, min_blocks_per_sm, plan_pass};
 use super::rader::Rader;
 use super::radix::values_per_thread;
 use super::real_step::AxisIndex;
-use super::{GlobalIo, LaneLayout, Pass, Twiddles};
+use super::{ExchangeWidth, GlobalIo, LaneLayout, Pass, Twiddles};
 use crate::{Buffer, Layout, Precision, Target};
 
 /// Complex values of registers a chirp step needs beyond its FFT's: the
@@ -412,6 +412,12 @@ fn four_step_index(pass: &Pass, padded: usize, loads: bool) -> Option<AxisIndex>
 /// after its own twiddles (the stages', then the four-step twiddle's).
 fn with_step(pass: &Pass, rows: &Rows, role: ChirpRole, index: Option<AxisIndex>) -> Pass {
     let mut pass = pass.clone();
+    // A lone block's interleaved exchange beside the step's registers
+    // spilled (sm_90: 11257 f32's FFT of 23040 over 768 threads, 132
+    // bytes): the steps' lone blocks keep both parts.
+    if pass.exchange_width == ExchangeWidth::Interleaved && pass.min_blocks_per_sm == 1 {
+        pass.exchange_width = ExchangeWidth::BothParts;
+    }
     let Twiddles::RoundedF64Table { len } = pass.twiddles;
     let table_offset = len + pass.step_twiddle.map_or(0, |step| step.len());
     let chirp = Chirp {
