@@ -285,7 +285,7 @@ pub enum ExchangeWidth {
     /// [`ExchangeWidth::BothParts`]; a staged side (a column tile) copies
     /// whole values too. Not for the real steps that stage their sides.
     /// By choice (wisdom, the user), and for an f32 one-kernel block alone
-    /// on its SM that reads direct twiddles.
+    /// on its SM that reads direct twiddles (not Bluestein's or Rader's).
     Interleaved,
 }
 
