@@ -276,7 +276,17 @@ pub fn spills_for_sm_90(source: &str, label: &str) -> (usize, String) {
 /// still ran faster than the row-by-row loads that spill nothing (H200:
 /// C2R 125 0.66 -> 0.99x cuFFT, 243 0.60 -> 1.03x;
 /// docs/bench/h200_c2r_half_spectra_run.txt).
+///
+/// An f32 block alone on its SM that exchanges interleaved values (`_wi_`)
+/// may spill [`LONE_INTERLEAVED_SPILL_BYTES`]: ptxas spills 4-76 bytes of
+/// some where both parts spill 0-64, and they still ran faster (H200,
+/// cuFFT/ours, docs/bench/h200_ab_middle_axis_and_lone_interleaved.log:
+/// 21000 1.62 -> 2.08x at 76 bytes, 13608 0.89 -> 0.95x at 76, 18225 0.60
+/// -> 0.66x at 56, 15840 0.76 -> 0.85x at 8).
 fn spill_allowance(kernel: &str) -> usize {
+    if kernel.contains("_f32_") && kernel.contains("_wi_") && kernel.contains("_b1_") {
+        return LONE_INTERLEAVED_SPILL_BYTES;
+    }
     let odd_c2r_f32 = kernel.contains("_f32_")
         && kernel
             .strip_prefix("fftgen_c2r_n")
@@ -291,6 +301,10 @@ fn spill_allowance(kernel: &str) -> usize {
 
 /// The most bytes a C2R of odd f32 rows may spill ([`spill_allowance`]).
 pub const C2R_MERGED_RUN_SPILL_BYTES: usize = 160;
+
+/// The most bytes an f32 lone block of interleaved exchanges may spill
+/// ([`spill_allowance`]).
+pub const LONE_INTERLEAVED_SPILL_BYTES: usize = 80;
 
 /// Runs a C2C `spec` through the manifest client on PoCL (the way to run
 /// kernels planned for a CUDA target's opt-in shared memory, which the
