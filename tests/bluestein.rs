@@ -205,6 +205,17 @@ fn a_prime_factor_runs_alone_after_the_smooth_ones() {
     assert!(split(&spec(&[2, 20148, 3], c2c, Precision::F32)).1);
 }
 
+/// Whether `spec`'s plan runs FFTs of `m` with the four-step twiddle, then
+/// the algorithm (Bluestein's or Rader's) over the prime factors `p` alone.
+fn runs_alone(spec: &FftSpec, m: usize, p: usize) -> bool {
+    let plan = fftgen::plan::plan(spec).unwrap();
+    plan.passes.windows(2).any(|pair| {
+        pair[0].n == m
+            && pair[0].step_twiddle.is_some()
+            && pair[1].chirp.is_some_and(|chirp| chirp.n == p)
+    })
+}
+
 /// The prime factors past 31 run alone also where they are several
 /// (24272 = 16 x 37 x 41: Bluestein's algorithm over 1517) and along a
 /// strided axis at as many kernels as over the whole axis, where the rest
@@ -213,36 +224,28 @@ fn a_prime_factor_runs_alone_after_the_smooth_ones() {
 /// tolerance, C2C and R2C, and their H200 kernels compile for sm_90.
 #[test]
 fn several_prime_factors_and_strided_axes_run_alone() {
-    let alone = |spec: &FftSpec, m: usize, p: usize| {
-        let plan = fftgen::plan::plan(spec).unwrap();
-        plan.passes.windows(2).any(|pair| {
-            pair[0].n == m
-                && pair[0].step_twiddle.is_some()
-                && pair[1].chirp.is_some_and(|chirp| chirp.n == p)
-        })
-    };
     // PoCL runs the portable target's plans (no opt-in memory); sm_90
     // compiles the H200's.
     let c2c = TransformKind::C2c;
     let several = spec(&[24272], c2c, Precision::F32);
     for spec in [several.clone(), several.clone().target(Target::H200)] {
-        assert!(alone(&spec, 16, 37 * 41));
+        assert!(runs_alone(&spec, 16, 37 * 41));
     }
     check_spec_on_pocl(&several, 1, ORIGIN);
     compile_for_sm_90(&several.target(Target::H200), ORIGIN);
     let h200 = spec(&[53631], c2c, Precision::F32).target(Target::H200);
-    assert!(alone(&h200, 9, 59 * 101));
+    assert!(runs_alone(&h200, 9, 59 * 101));
     compile_for_sm_90(&h200, ORIGIN);
     for kind in [c2c, TransformKind::R2c] {
         let strided = spec(&[1825, 10], kind, Precision::F64);
         for spec in [strided.clone(), strided.clone().target(Target::H200)] {
-            assert!(alone(&spec, 25, 73), "{kind:?}");
+            assert!(runs_alone(&spec, 25, 73), "{kind:?}");
         }
         check_spec_on_pocl(&strided, 2, ORIGIN);
         compile_for_sm_90(&strided.target(Target::H200), ORIGIN);
     }
     let rest_of_two = spec(&[1234, 20], c2c, Precision::F64).target(Target::H200);
-    assert!(!alone(&rest_of_two, 2, 617));
+    assert!(!runs_alone(&rest_of_two, 2, 617));
 }
 
 /// A 3D transform's middle axis runs its prime factor alone too, its m
@@ -254,14 +257,6 @@ fn several_prime_factors_and_strided_axes_run_alone() {
 /// over the whole axis, and its result.
 #[test]
 fn a_middle_axis_runs_its_prime_factor_alone() {
-    let alone = |spec: &FftSpec, m: usize, p: usize| {
-        let plan = fftgen::plan::plan(spec).unwrap();
-        plan.passes.windows(2).any(|pair| {
-            pair[0].n == m
-                && pair[0].step_twiddle.is_some()
-                && pair[1].chirp.is_some_and(|chirp| chirp.n == p)
-        })
-    };
     let c2c = TransformKind::C2c;
     let middle = spec(&[3, 444, 10], c2c, Precision::F32);
     for spec in [
@@ -269,11 +264,16 @@ fn a_middle_axis_runs_its_prime_factor_alone() {
         middle.clone().placement(Placement::InPlace),
         spec(&[3, 444, 10], TransformKind::R2c, Precision::F64),
     ] {
-        assert!(alone(&spec, 12, 37), "{:?} {:?}", spec.kind, spec.placement);
+        assert!(
+            runs_alone(&spec, 12, 37),
+            "{:?} {:?}",
+            spec.kind,
+            spec.placement
+        );
         check_spec_on_pocl(&spec, 2, ORIGIN);
     }
     let long = spec(&[8, 10396, 550], c2c, Precision::F32).target(Target::H200);
-    assert!(alone(&long, 92, 113));
+    assert!(runs_alone(&long, 92, 113));
     compile_for_sm_90(&long, ORIGIN);
     // Rows of 10 points 16 apart: the m points and the inner axis are no
     // one run.
@@ -282,7 +282,7 @@ fn a_middle_axis_runs_its_prime_factor_alone() {
         distance: 3 * 444 * 16,
     };
     let apart = middle.clone().layouts(padded.clone(), padded);
-    assert!(!alone(&apart, 12, 37));
+    assert!(!runs_alone(&apart, 12, 37));
     check_spec_on_pocl(&apart, 1, ORIGIN);
 }
 
