@@ -24,7 +24,7 @@
 use super::access::{Access, Column};
 use super::bluestein::{AxisSide, Chirp, ChirpRole};
 use super::choices::ShapeChoices;
-use super::pass_planner::{holds_values, min_blocks_per_sm, plan_pass};
+use super::pass_planner::{holds_values, max_size, min_blocks_per_sm, plan_pass, with_both_parts};
 use super::rader::Rader;
 use super::radix::values_per_thread;
 use super::real_step::AxisIndex;
@@ -108,6 +108,7 @@ pub(super) fn one_kernel(
     precision: Precision,
     target: &Target,
 ) -> Vec<Pass> {
+    let fft = &planned_both_parts(fft, precision, target);
     let fused = |role: ChirpRole, reads_user: bool| {
         let mut pass = with_step(fft, rows, role, None);
         pass.io = GlobalIo::Direct;
@@ -179,6 +180,7 @@ pub(super) fn whole(
         .then(|| plan_pass(rows.padded, precision, &choices, target, &access).ok())
         .flatten();
     let whole_at = |fft: &Pass, planned: bool, fewest_blocks: Option<usize>| {
+        let fft = &planned_both_parts(fft, precision, target);
         let mut pass = with_step(fft, rows, whole_role(rows), None);
         (pass.io, pass.output_io) = whole_ends(fft, planned)?;
         pass.access = access.clone();
@@ -410,11 +412,14 @@ fn four_step_index(pass: &Pass, padded: usize, loads: bool) -> Option<AxisIndex>
 
 /// `pass` with the step `role` on its loads or stores, the step's tables
 /// after its own twiddles (the stages', then the four-step twiddle's).
+///
+/// The exchange of `pass` is as planned, but for a lone block's
+/// interleaved exchange: beside the step's registers it spilled (sm_90:
+/// 11257 f32's FFT of 23040 over 768 threads, 132 bytes), so the steps'
+/// lone blocks keep both parts (padded as the interleaved stages were,
+/// where [`planned_both_parts`] did not plan them again).
 fn with_step(pass: &Pass, rows: &Rows, role: ChirpRole, index: Option<AxisIndex>) -> Pass {
     let mut pass = pass.clone();
-    // A lone block's interleaved exchange beside the step's registers
-    // spilled (sm_90: 11257 f32's FFT of 23040 over 768 threads, 132
-    // bytes): the steps' lone blocks keep both parts.
     if pass.exchange_width == ExchangeWidth::Interleaved && pass.min_blocks_per_sm == 1 {
         pass.exchange_width = ExchangeWidth::BothParts;
     }
@@ -500,6 +505,20 @@ fn onto_user_side(pass: &mut Pass, rows: &Rows, reads_user: bool, index: Option<
             access.output_distance = side.layout.distance;
             access.output_offset = 0;
         }
+    }
+}
+
+/// The one-kernel FFT of M `fft` with both parts where the planner made its
+/// exchange interleaved for a block past one kernel's points (a lone block,
+/// or two or three an SM) or alone on its SM: the step's registers beside
+/// it spilled (11257 f32, above), and its stages are padded for both parts
+/// as they were before the planner interleaved such blocks.
+fn planned_both_parts(fft: &Pass, precision: Precision, target: &Target) -> Pass {
+    let interleaved_default = fft.exchange_width == ExchangeWidth::Interleaved
+        && (fft.min_blocks_per_sm == 1 || fft.n > max_size(precision));
+    match interleaved_default {
+        true => with_both_parts(fft, precision, target),
+        false => fft.clone(),
     }
 }
 

@@ -23,6 +23,10 @@ use super::{ColumnIo, CostModel, Pass, Plan, PlanModel, ShapeChoices, Wisdom};
 use crate::{Buffer, Error, FftSpec, Layout, Placement, Precision, Target};
 use std::collections::BTreeMap;
 
+/// The longest rows of axes at once that may hold an SM alone in one pass
+/// ([`AxisPlan::lone_long_rows`]).
+const LONE_GROUP_ROW_LIMIT: usize = 64;
+
 /// Most passes one axis may take (three reach 2^30 with 1024-point passes).
 const MAX_STEPS_PER_AXIS: usize = 3;
 
@@ -555,7 +559,7 @@ impl AxisPlan<'_> {
             let Some(fused) = FusedAxes::of(&shape[first..=axis]) else {
                 break;
             };
-            if !self.fused_pass_plans(&fused, axis) {
+            if !self.fused_pass_plans(&fused, axis) || self.lone_long_rows(&fused, axis) {
                 break;
             }
             best = Some(fused);
@@ -575,6 +579,33 @@ impl AxisPlan<'_> {
             true => one_kernel * 6,
             false => one_kernel,
         }
+    }
+
+    /// Whether `fused` (ending at `axis`) is past one kernel's points, its
+    /// pass holds an SM alone, and its rows are longer than
+    /// [`LONE_GROUP_ROW_LIMIT`] points and not all axes powers of two: such
+    /// a group runs slower at once than a pass per axis (the rows of its
+    /// first stages leave most threads of the block idle at its last). H200,
+    /// cuFFT/ours at once -> a pass per axis
+    /// (docs/bench/h200_variants_opt_in_axes_at_once.log): f32 4x2475 0.71
+    /// -> 0.95x, 24x3x3200 0.81 -> 1.54x, 15x1024 0.74 -> 1.00x, 135x80
+    /// 0.92 -> 1.20x; f64 5x924 0.74 -> 1.02x, 2x3240 0.88 -> 1.11x,
+    /// 15x2x3150 1.22 -> 1.93x. Rows of at most 42 points (108x15x9, 245x42,
+    /// 3300x5, 330x2x8 f64) ran 1.3-1.7x faster at once, as did 16x1024.
+    fn lone_long_rows(&self, fused: &FusedAxes, axis: usize) -> bool {
+        let rows = *fused.lengths.last().expect("a group has axes");
+        if fused.points() <= max_size(self.spec.precision)
+            || rows <= LONE_GROUP_ROW_LIMIT
+            || fused.lengths.iter().all(|n| n.is_power_of_two())
+        {
+            return false;
+        }
+        let step = Step {
+            fused: Some(fused.clone()),
+            ..Step::of_axis(axis, &[fused.points()], 0)
+        };
+        self.planned_pass(&step, Buffer::Input, Buffer::Output)
+            .is_ok_and(|pass| pass.min_blocks_per_sm == 1)
     }
 
     /// Whether the pass of `fused` (ending at `axis`) plans between any two
@@ -1304,5 +1335,32 @@ mod tests {
             .target(Target::H200);
         let plan = crate::plan::plan(&real).unwrap();
         assert!(plan.passes.iter().any(|p| p.n > F64_SPLIT_PASS_MAX));
+    }
+
+    #[test]
+    fn axes_at_once_past_one_kernel_alone_on_an_sm_keep_rows_of_at_most_64() {
+        let passes = |shape: &[usize], precision: Precision| -> Vec<usize> {
+            let spec = FftSpec::with_shape(shape)
+                .precision(precision)
+                .target(Target::H200);
+            crate::plan::plan(&spec)
+                .unwrap()
+                .passes
+                .iter()
+                .map(|pass| pass.n)
+                .collect()
+        };
+        // Rows past 64 points: a pass per axis (or the outer axes at once).
+        assert_eq!(passes(&[4, 2475], Precision::F32), [2475, 4]);
+        assert_eq!(passes(&[24, 3, 3200], Precision::F32), [3200, 72]);
+        assert_eq!(passes(&[5, 924], Precision::F64), [924, 5]);
+        assert_eq!(passes(&[6, 4, 756], Precision::F32), [3024, 6]);
+        // Short rows, every axis a power of two, and groups that share an
+        // SM or fit static memory stay at once.
+        assert_eq!(passes(&[108, 15, 9], Precision::F32), [14580]);
+        assert_eq!(passes(&[3300, 5], Precision::F32), [16500]);
+        assert_eq!(passes(&[16, 1024], Precision::F32), [16384]);
+        assert_eq!(passes(&[10, 1000], Precision::F32), [10000]);
+        assert_eq!(passes(&[4, 1000], Precision::F32), [4000]);
     }
 }

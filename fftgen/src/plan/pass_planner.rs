@@ -67,6 +67,11 @@ fn max_values_per_thread(precision: Precision) -> usize {
 /// (97-101% of the copy).
 const ONE_THREAD_F32_SPLIT: std::ops::RangeInclusive<usize> = 20..=30;
 
+/// The most values a thread of an f32 one-kernel shape at two or three
+/// blocks per SM holds for its exchanges to go interleaved
+/// ([`Request::shared_opt_in_block`]).
+const SHARED_OPT_IN_INTERLEAVED_VALUES: usize = 24;
+
 /// Complex f32 values a thread of a real row may keep where its FFT would
 /// otherwise have fewer threads than a warp, each of more values, and
 /// this cap gives it a warp or more ([`Request::with_f32_real_row_values_cap`]).
@@ -458,10 +463,14 @@ fn plan_request(request: Request) -> Result<Pass, Error> {
     let (radices, planned_opt_in) = request.radices()?;
     request.check_launch_bound_choice()?;
     let threads = request.threads(&radices, planned_opt_in.as_ref())?;
-    let stages = request.stages(&radices, threads.per_fft);
+    let stages = request.stages(&radices, threads.per_fft, choices.exchange_width);
     let io = request.global_io(&stages, &threads);
     let lone_block = request.lone_opt_in_block(planned_opt_in.as_ref());
-    let exchange = request.exchange(&io, threads.per_fft, lone_block)?;
+    let interleaves =
+        lone_block || request.shared_opt_in_block(planned_opt_in.as_ref(), threads.values);
+    let exchange = request.exchange(&io, threads.per_fft, interleaves)?;
+    let (stages, io, exchange) =
+        request.padded_for_width(&radices, &threads, interleaves, (stages, io, exchange));
     let block = request.block(&io, &stages, &exchange, &threads)?;
     let (io, exchange, block) = request.spread_minor_ffts(io, exchange, block, &stages, &threads);
     let min_blocks_per_sm =
@@ -502,6 +511,29 @@ fn plan_request(request: Request) -> Result<Pass, Error> {
             len: stages.twiddle_len,
         },
     })
+}
+
+/// `pass` with both parts in its exchange where the planner made it
+/// interleaved, its stages padded for them: planned again with every choice
+/// it made pinned but the width, of which only the exchange's fields are
+/// taken (steps and ends set after planning stay). `pass` as it is where it
+/// does not plan so.
+pub(super) fn with_both_parts(pass: &Pass, precision: Precision, target: &Target) -> Pass {
+    let choices = ShapeChoices {
+        exchange_width: Some(ExchangeWidth::BothParts),
+        ..ShapeChoices::pinned(pass)
+    };
+    match plan_pass(pass.n, precision, &choices, target, &pass.access) {
+        Ok(planned) => Pass {
+            stages: planned.stages,
+            exchange_width: planned.exchange_width,
+            shared_bytes: planned.shared_bytes,
+            fft_stride: planned.fft_stride,
+            dynamic_shared: planned.dynamic_shared,
+            ..pass.clone()
+        },
+        Err(_) => pass.clone(),
+    }
 }
 
 /// One pass to plan: its length, the choices made, where its FFTs are, and
@@ -981,11 +1013,18 @@ impl<'a> Request<'a> {
     /// thread, where its twiddles start in the table, and the padding of
     /// its exchange (searched where a warp's lanes share one FFT, so their
     /// accesses spread over the banks).
-    fn stages(&self, radices: &[usize], threads_per_fft: usize) -> Stages {
+    /// The stages of `width` (none: the width to be planned, padded as
+    /// both parts).
+    fn stages(
+        &self,
+        radices: &[usize],
+        threads_per_fft: usize,
+        width: Option<ExchangeWidth>,
+    ) -> Stages {
         let n = self.n;
         // An interleaved exchange stores whole complex values: its banks are
         // those of an element twice as wide.
-        let banks = match self.choices.exchange_width {
+        let banks = match width {
             Some(ExchangeWidth::Interleaved) => bank_words(self.precision.complex_bytes()),
             _ => bank_words(self.precision.real_bytes()),
         };
@@ -1072,6 +1111,26 @@ impl<'a> Request<'a> {
                 .min_blocks_per_sm
                 .is_none_or(|blocks| blocks == 1)
             && matches!(planned, Some((_, _, 1)))
+    }
+
+    /// Whether the pass is a planned one-kernel 1D shape past [`max_size`]
+    /// at two or three blocks per SM whose threads hold at most
+    /// [`SHARED_OPT_IN_INTERLEAVED_VALUES`] values: its exchanges go
+    /// interleaved as a lone block's do. H200, cuFFT/ours, padded as in
+    /// [`Request::padded_for_width`]
+    /// (docs/bench/h200_ab_interleaved_padding_and_lone_groups.log): 7840
+    /// 0.78 -> 0.88x, 5832 0.85 -> 0.91x, 10368 0.79 -> 0.83x, 6300 0.77 ->
+    /// 0.79x, 63x7840 0.85 -> 0.91x; 10000 lost 13% (its radix-5 exchanges
+    /// at strides of 400 and 2000, unpadded either way) and keeps both
+    /// parts by a wisdom entry; 6480, 32 values a thread in 105 registers,
+    /// lost 4% (docs/bench/h200_variants_opt_in_interleaved.log).
+    fn shared_opt_in_block(&self, planned: Option<&OptInShape>, values: usize) -> bool {
+        self.opt_in
+            && self.fused.is_none()
+            && self.choices.threads_per_fft.is_none()
+            && self.choices.min_blocks_per_sm.is_none()
+            && matches!(planned, Some((_, _, 2..=3)))
+            && values <= SHARED_OPT_IN_INTERLEAVED_VALUES
     }
 
     /// Which caches the input loads go through: as chosen; past L1 for a
@@ -1234,14 +1293,39 @@ impl<'a> Request<'a> {
         }
     }
 
+    /// `planned` (stages, global I/O and exchange), or where the planner
+    /// made the exchange interleaved, its stages padded as a chosen
+    /// interleaved exchange's are: for the banks of a complex value, not
+    /// of one part (7840 f32 ran 1% faster than both parts padded for
+    /// them, docs/bench/h200_ab_shared_opt_in_interleaved.log, and 13%
+    /// faster padded so, docs/bench/h200_ab_interleaved_padding_and_lone_groups.log).
+    fn padded_for_width(
+        &self,
+        radices: &[usize],
+        threads: &Threads,
+        interleaves: bool,
+        planned: (Stages, Io, ExchangeLayout),
+    ) -> (Stages, Io, ExchangeLayout) {
+        let chose_width = self.choices.exchange_width.is_some();
+        if chose_width || planned.2.width != ExchangeWidth::Interleaved {
+            return planned;
+        }
+        let stages = self.stages(radices, threads.per_fft, Some(ExchangeWidth::Interleaved));
+        let io = self.global_io(&stages, threads);
+        match self.exchange(&io, threads.per_fft, interleaves) {
+            Ok(exchange) if exchange.width == ExchangeWidth::Interleaved => (stages, io, exchange),
+            _ => planned,
+        }
+    }
+
     /// The exchange's width and buffers, and the bytes per FFT they take.
     fn exchange(
         &self,
         io: &Io,
         threads_per_fft: usize,
-        lone_block: bool,
+        interleaves: bool,
     ) -> Result<ExchangeLayout, Error> {
-        let (width, bytes_per_fft) = self.exchange_width(io, threads_per_fft, lone_block)?;
+        let (width, bytes_per_fft) = self.exchange_width(io, threads_per_fft, interleaves)?;
         if self.fused.is_some() && width == ExchangeWidth::OnePartAtATime {
             return Err(self.too_large());
         }
@@ -1255,9 +1339,10 @@ impl<'a> Request<'a> {
     }
 
     /// The exchange width and its bytes per FFT: the user's where it fits;
-    /// else both parts where they fit (interleaved for an f32 one-kernel
-    /// shape alone on its SM that reads direct twiddles and global memory
-    /// directly), one part at a time (half the shared memory) where only
+    /// else both parts where they fit (interleaved, where `interleaves`,
+    /// for an f32 one-kernel shape alone on its SM or at two or three blocks
+    /// per SM ([`Request::shared_opt_in_block`]) that reads direct twiddles
+    /// and global memory directly), one part at a time (half the shared memory) where only
     /// that fits and both sides are direct. A lone block has no other
     /// block's work to hide its exchanges' latency behind, and one 8-byte
     /// access per value halves their instructions. H200, cuFFT/ours
@@ -1271,14 +1356,14 @@ impl<'a> Request<'a> {
         &self,
         io: &Io,
         threads_per_fft: usize,
-        lone_block: bool,
+        interleaves: bool,
     ) -> Result<(ExchangeWidth, usize), Error> {
         let (n, shared_limit) = (self.n, io.shared_limit);
         let direct = io.direct();
         let both_parts = io.fft_stride * 2 * self.precision.real_bytes();
         let one_part = io.fft_stride * self.precision.real_bytes();
         let one_part_fits = one_part <= shared_limit && direct;
-        let interleaved_default = lone_block
+        let interleaved_default = interleaves
             && direct
             && !self.real_row
             && self.precision == Precision::F32
@@ -1450,9 +1535,9 @@ impl<'a> Request<'a> {
             fft_stride: stride,
             ..io
         };
-        // The same width as the narrower stride's, were it a lone block's.
-        let lone_block = exchange.width == ExchangeWidth::Interleaved;
-        match self.exchange(&spread, threads_per_fft, lone_block) {
+        // The same width as the narrower stride's.
+        let interleaves = exchange.width == ExchangeWidth::Interleaved;
+        match self.exchange(&spread, threads_per_fft, interleaves) {
             Ok(wider)
                 if wider.width == exchange.width
                     && block.ffts * wider.bytes_per_fft <= spread.shared_limit =>
@@ -2162,14 +2247,47 @@ mod tests {
         assert_eq!(split.exchange_width, ExchangeWidth::BothParts);
         let f64_lone = pass(FftSpec::new(6561).precision(Precision::F64));
         assert_ne!(f64_lone.exchange_width, ExchangeWidth::Interleaved);
+        // Blocks that share an SM with over 24 values a thread.
         let shared = pass(FftSpec::new(6480));
-        assert!(shared.min_blocks_per_sm > 1);
+        assert!(shared.min_blocks_per_sm > 1 && shared.values_per_thread > 24);
         assert_eq!(shared.exchange_width, ExchangeWidth::BothParts);
         let chosen = pass(FftSpec::new(15840).choices(ShapeChoices {
             exchange_width: Some(ExchangeWidth::BothParts),
             ..ShapeChoices::default()
         }));
         assert_eq!(chosen.exchange_width, ExchangeWidth::BothParts);
+    }
+
+    #[test]
+    fn f32_opt_in_blocks_sharing_an_sm_exchange_interleaved_values_padded_for_them() {
+        let plan = |spec: FftSpec| crate::plan::plan(&spec.target(Target::H200)).unwrap();
+        // 7840: 560 threads of 16 values, two blocks an SM.
+        let planned = plan(FftSpec::new(7840)).passes[0].clone();
+        assert_eq!(planned.min_blocks_per_sm, 2);
+        assert_eq!(planned.exchange_width, ExchangeWidth::Interleaved);
+        // Its stages are padded as a chosen interleaved exchange's are.
+        let chosen = plan(FftSpec::new(7840).choices(ShapeChoices {
+            exchange_width: Some(ExchangeWidth::Interleaved),
+            ..ShapeChoices::default()
+        }));
+        assert_eq!(planned.stages, chosen.passes[0].stages);
+        assert_eq!(planned.shared_bytes, chosen.passes[0].shared_bytes);
+        // A lone block's too (15840).
+        let lone = plan(FftSpec::new(15840)).passes[0].clone();
+        let lone_chosen = plan(FftSpec::new(15840).choices(ShapeChoices {
+            exchange_width: Some(ExchangeWidth::Interleaved),
+            ..ShapeChoices::default()
+        }));
+        assert_eq!(lone.stages, lone_chosen.passes[0].stages);
+        // Not in f64, nor within one kernel's static memory, nor the user's
+        // bound.
+        let f64 = plan(FftSpec::new(7840).precision(Precision::F64)).passes[0].clone();
+        assert_ne!(f64.exchange_width, ExchangeWidth::Interleaved);
+        let bounded = plan(FftSpec::new(7840).choices(ShapeChoices {
+            min_blocks_per_sm: Some(2),
+            ..ShapeChoices::default()
+        }));
+        assert_eq!(bounded.passes[0].exchange_width, ExchangeWidth::BothParts);
     }
 
     #[test]
