@@ -67,7 +67,7 @@ impl Rader {
     }
 }
 
-fn is_prime(n: usize) -> bool {
+pub(super) fn is_prime(n: usize) -> bool {
     n >= 2
         && (2..)
             .take_while(|d| d * d <= n)

@@ -1630,12 +1630,17 @@ fn fused_pass(
                         _ if route != RealRoute::PairedRows => lean(&pass, 4),
                         _ => rising(&pass),
                     },
-                    // So do paired rows of radix 13 at four blocks or more:
-                    // H200 13 (64 threads, 8 -> 12 blocks, 80 registers, no
-                    // spill) R2C / C2R 0.687 / 0.624 -> 0.630 / 0.554 ms
-                    // (docs/bench/h200_variants_2111_misses.log).
+                    // So do paired rows of radix 13 or 17 at four blocks or
+                    // more: H200 13 (64 threads, 8 -> 12 blocks, 80
+                    // registers, no spill) R2C / C2R 0.687 / 0.624 -> 0.630 /
+                    // 0.554 ms (docs/bench/h200_variants_2111_misses.log); 17
+                    // (6 -> 10 blocks, 128 -> 96 registers, no spill) 0.64 /
+                    // 0.80 -> 0.73 / 0.86x cuFFT, and all 12 rows of R2C 17
+                    // to 425 faster (docs/bench/h200_ab_small_real_rows.log).
                     Precision::F64
-                        if largest_radix == 13 && bound >= 4 && route == RealRoute::PairedRows =>
+                        if matches!(largest_radix, 13 | 17)
+                            && bound >= 4
+                            && route == RealRoute::PairedRows =>
                     {
                         rising(&pass)
                     }
@@ -1664,13 +1669,28 @@ fn fused_pass(
                     // (docs/bench/h100_real_rows_lifted.txt); an earlier
                     // build's 1500 (30 values, 2 -> 3 blocks) lost 8%.
                     // Rows of one prime stage past
-                    // LIFTED_PRIME_STAGE_VALUES keep their bound.
+                    // LIFTED_PRIME_STAGE_VALUES rise only as far as their
+                    // values and a merge's leave registers for, where the
+                    // radix is prime and holds to RAISED_PRIME_STAGE_VALUES;
+                    // the others keep their bound.
                     Precision::F32
                         if pass.stages.len() == 1
                             && pass.values_per_thread > LIFTED_PRIME_STAGE_VALUES
                             && bound > 1 =>
                     {
-                        0
+                        let raised = pass.values_per_thread <= RAISED_PRIME_STAGE_VALUES
+                            && super::rader::is_prime(largest_radix);
+                        match raised {
+                            true => resident_by_value_words(
+                                pass.threads_per_block,
+                                pass.shared_bytes,
+                                pass.values_per_thread + MERGE_IN_FIRST_STAGE_VALUES,
+                                precision,
+                                target,
+                                target.max_blocks_per_sm,
+                            ),
+                            false => 0,
+                        }
                     }
                     Precision::F32 => lean(&pass, target.max_blocks_per_sm),
                 };
@@ -1791,6 +1811,15 @@ const MERGE_IN_FIRST_STAGE_VALUES: usize = 4;
 /// (sm_90; tests/prime_radices.rs compiles every prime radix's rows within
 /// its spill limit).
 const LIFTED_PRIME_STAGE_VALUES: usize = 18;
+
+/// Values a thread of such a row past [`LIFTED_PRIME_STAGE_VALUES`] may hold
+/// and still rise, where its radix is prime, as far as its values and a
+/// merge's four more leave registers for. On the H200 (cuFFT/ours R2C, two
+/// -> three blocks; docs/bench/h200_ab_small_real_rows.log) 19 0.73 ->
+/// 0.80x (80 registers, 12 bytes spilled at sm_90), 23 0.77 -> 0.89x, 38
+/// 1.33 -> 1.59x, 46 1.28 -> 1.46x; the radix 21 of R2C 21 lost 8% so; 29
+/// and 31 spill over a hundred bytes there.
+const RAISED_PRIME_STAGE_VALUES: usize = 23;
 
 /// The complex FFT of `fft_n` points of a fused real pass, planned as for a
 /// batch of them: with the user's one-kernel choices `user`, else the first
@@ -2062,6 +2091,22 @@ mod tests {
     }
 
     #[test]
+    fn f32_rows_of_one_prime_stage_of_19_to_23_values_rise_a_block() {
+        let bound = |n: usize| {
+            let spec = r2c(&[n]).target(Target::H200);
+            crate::plan::plan(&spec).unwrap().passes[0].min_blocks_per_sm
+        };
+        // 19 and 23 (and 38 and 46, their halves) from two blocks to three;
+        // radix 21 is no prime, and 29 and 31 would spill.
+        for n in [19, 23, 38, 46] {
+            assert_eq!(bound(n), 3, "R2C {n}");
+        }
+        for n in [21, 29, 31] {
+            assert_eq!(bound(n), 2, "R2C {n}");
+        }
+    }
+
+    #[test]
     fn odd_f64_rows_of_few_values_rise_to_the_blocks_their_registers_hold() {
         let bound = |n: usize| {
             let spec = r2c(&[n]).precision(Precision::F64).target(Target::H200);
@@ -2074,6 +2119,9 @@ mod tests {
         // Radix 13: 13 values and the pair in 80 registers.
         assert_eq!(bound(13), 12);
         assert_eq!(bound(117), 12);
+        // Radix 17: 17 values and the pair in 96 registers.
+        assert_eq!(bound(17), 10);
+        assert_eq!(bound(425), 9);
         // Even rows (half length) keep the bound of four at most above the
         // static model's: 22 as 11 complex values.
         assert_eq!(bound(22), 9);
