@@ -584,14 +584,15 @@ impl AxisPlan<'_> {
     /// Whether `fused` (ending at `axis`) is past one kernel's points, its
     /// pass holds an SM alone, and its rows are longer than
     /// [`LONE_GROUP_ROW_LIMIT`] points and not all axes powers of two: such
-    /// a group runs slower at once than a pass per axis (the rows of its
-    /// first stages leave most threads of the block idle at its last). H200,
-    /// cuFFT/ours at once -> a pass per axis
+    /// groups ran slower at once than in a pass per axis (not profiled).
+    /// H200, cuFFT/ours at once -> a pass per axis
     /// (docs/bench/h200_variants_opt_in_axes_at_once.log): f32 4x2475 0.71
     /// -> 0.95x, 24x3x3200 0.81 -> 1.54x, 15x1024 0.74 -> 1.00x, 135x80
-    /// 0.92 -> 1.20x; f64 5x924 0.74 -> 1.02x, 2x3240 0.88 -> 1.11x,
-    /// 15x2x3150 1.22 -> 1.93x. Rows of at most 42 points (108x15x9, 245x42,
-    /// 3300x5, 330x2x8 f64) ran 1.3-1.7x faster at once, as did 16x1024.
+    /// 0.92 -> 1.20x, 1452x176x72 0.75 -> 0.79x; f64 5x924 0.74 -> 1.02x,
+    /// 2x3240 0.88 -> 1.11x, 15x2x3150 1.22 -> 1.93x. Rows of at most 42
+    /// points (108x15x9, 245x42, 3300x5, 330x2x8 f64) ran 1.3-1.7x faster at
+    /// once, as did 16x1024; 6x4x504 lost (1.92x at once, 1.54x as 4x504
+    /// then 6, docs/bench/h200_ab_interleaved_padding_and_lone_groups.log).
     fn lone_long_rows(&self, fused: &FusedAxes, axis: usize) -> bool {
         let rows = *fused.lengths.last().expect("a group has axes");
         if fused.points() <= max_size(self.spec.precision)

@@ -1012,9 +1012,8 @@ impl<'a> Request<'a> {
     /// Which lanes work on which FFT, and each stage: its butterflies per
     /// thread, where its twiddles start in the table, and the padding of
     /// its exchange (searched where a warp's lanes share one FFT, so their
-    /// accesses spread over the banks).
-    /// The stages of `width` (none: the width to be planned, padded as
-    /// both parts).
+    /// accesses spread over the banks) for an exchange of `width` (none:
+    /// the width is yet to be planned, and padded as for both parts).
     fn stages(
         &self,
         radices: &[usize],
@@ -1113,17 +1112,17 @@ impl<'a> Request<'a> {
             && matches!(planned, Some((_, _, 1)))
     }
 
-    /// Whether the pass is a planned one-kernel 1D shape past [`max_size`]
-    /// at two or three blocks per SM whose threads hold at most
+    /// Whether the pass is a planned one-kernel shape past [`max_size`]
+    /// (not axes at once) at two or three blocks per SM whose threads hold at most
     /// [`SHARED_OPT_IN_INTERLEAVED_VALUES`] values: its exchanges go
     /// interleaved as a lone block's do. H200, cuFFT/ours, padded as in
     /// [`Request::padded_for_width`]
     /// (docs/bench/h200_ab_interleaved_padding_and_lone_groups.log): 7840
     /// 0.78 -> 0.88x, 5832 0.85 -> 0.91x, 10368 0.79 -> 0.83x, 6300 0.77 ->
-    /// 0.79x, 63x7840 0.85 -> 0.91x; 10000 lost 13% (its radix-5 exchanges
-    /// at strides of 400 and 2000, unpadded either way) and keeps both
-    /// parts by a wisdom entry; 6480, 32 values a thread in 105 registers,
-    /// lost 4% (docs/bench/h200_variants_opt_in_interleaved.log).
+    /// 0.79x, 63x7840 0.85 -> 0.91x; 10000 lost 13% (padding every radix's
+    /// exchange did not help, docs/bench/h200_variants_2113_misses.log) and
+    /// keeps both parts by a wisdom entry; 6480, 32 values a thread in 105
+    /// registers, lost 4% (docs/bench/h200_variants_opt_in_interleaved.log).
     fn shared_opt_in_block(&self, planned: Option<&OptInShape>, values: usize) -> bool {
         self.opt_in
             && self.fused.is_none()
