@@ -1613,6 +1613,18 @@ fn fused_pass(
                         target.max_blocks_per_sm,
                     )
                 };
+                // The blocks the values and a merge's beside them leave
+                // registers for.
+                let beside_a_merge = |pass: &Pass| {
+                    resident_by_value_words(
+                        pass.threads_per_block,
+                        pass.shared_bytes,
+                        pass.values_per_thread + MERGE_IN_FIRST_STAGE_VALUES,
+                        precision,
+                        target,
+                        target.max_blocks_per_sm,
+                    )
+                };
                 let largest_radix = pass.radices().into_iter().max().unwrap_or(fft_n);
                 let lift = match precision {
                     // Paired rows (odd lengths) of few values, whose static
@@ -1648,14 +1660,7 @@ fn fused_pass(
                     Precision::F32
                         if reads_half_spectra_as_one_run(&pass, route, direction, precision) =>
                     {
-                        resident_by_value_words(
-                            pass.threads_per_block,
-                            pass.shared_bytes,
-                            pass.values_per_thread + MERGE_IN_FIRST_STAGE_VALUES,
-                            precision,
-                            target,
-                            target.max_blocks_per_sm,
-                        )
+                        beside_a_merge(&pass)
                     }
                     // f32 rows rise to every block their values' words
                     // leave registers for, whatever they hold. On the
@@ -1681,14 +1686,7 @@ fn fused_pass(
                         let raised = pass.values_per_thread <= RAISED_PRIME_STAGE_VALUES
                             && super::rader::is_prime(largest_radix);
                         match raised {
-                            true => resident_by_value_words(
-                                pass.threads_per_block,
-                                pass.shared_bytes,
-                                pass.values_per_thread + MERGE_IN_FIRST_STAGE_VALUES,
-                                precision,
-                                target,
-                                target.max_blocks_per_sm,
-                            ),
+                            true => beside_a_merge(&pass),
                             false => 0,
                         }
                     }
