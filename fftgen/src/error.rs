@@ -24,8 +24,8 @@ pub enum Error {
 
     #[error(
         "{choice} shapes the Stockham passes of a plan, and n = {n} runs Bluestein's \
-         algorithm (its prime factors are not all at most 31; the FFTs are of {padded} \
-         points); omit it, or transform a size whose prime factors are at most 31"
+         algorithm (its prime factors are not all at most 31; its FFTs are of {padded} \
+         points or more); omit it, or transform a size whose prime factors are at most 31"
     )]
     ChoiceWithBluestein {
         n: usize,
