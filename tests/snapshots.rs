@@ -235,6 +235,18 @@ fn real_transforms_even_and_odd_both_dialects() {
     pin("r2c_opencl_f32_n375_paired_rows", &odd, Backend::OpenCl);
 }
 
+/// Small f64 paired rows (17, one stage): the R2C's rows and the C2R's
+/// half spectra loaded in two phases (every load of a thread before its
+/// stores to shared memory), the C2R's reals stored as one run.
+#[test]
+fn small_paired_rows_in_two_phases_both_dialects() {
+    let spec = FftSpec::new(17)
+        .kind(fftgen::TransformKind::R2c)
+        .precision(fftgen::Precision::F64);
+    pin("r2c_cuda_f64_n17_two_phase_rows", &spec, Backend::Cuda);
+    pin("r2c_opencl_f64_n17_two_phase_rows", &spec, Backend::OpenCl);
+}
+
 /// An R2C past one kernel (12288 on the portable target: the FFT of 6144
 /// in two C2C passes): the split on the stores of the last pass's tile of
 /// mirrored columns, the merge on the loads of the C2R's first pass.

@@ -11,6 +11,57 @@ use super::{merged_point, mirrored_index, padded, strided, Lowering};
 use crate::plan::{AxisSide, Chirp, ChirpRole, LaneLayout, Padding, RealEnd, RealRoute, RealStep};
 use crate::{Direction, Precision};
 
+/// A value a load walk reads from global memory ([`Lowering::walk_fetched`]):
+/// `value`, of `ty`, where `when` holds (always where it is `None`), else
+/// zero.
+pub(super) struct Fetch {
+    ty: Type,
+    value: Expr,
+    when: Option<Expr>,
+}
+
+impl Fetch {
+    pub(super) fn real(value: Expr, when: Option<Expr>) -> Fetch {
+        Fetch { ty: Type::Real, value, when }
+    }
+
+    pub(super) fn complex(value: Expr, when: Option<Expr>) -> Fetch {
+        Fetch { ty: Type::Complex, value, when }
+    }
+
+    /// The registers `names` that hold `fetched`, zero until loaded.
+    fn declared(fetched: &[Fetch], names: &[String]) -> Vec<Stmt> {
+        fetched
+            .iter()
+            .zip(names)
+            .map(|(fetch, name)| Stmt::Let {
+                ty: fetch.ty,
+                name: name.clone(),
+                init: match fetch.ty {
+                    Type::Complex => Expr::complex(Expr::Real(0.0), Expr::Real(0.0)),
+                    _ => Expr::Real(0.0),
+                },
+                constant: false,
+            })
+            .collect()
+    }
+
+    /// The loads of `fetched` into `names`.
+    fn assigned(fetched: Vec<Fetch>, names: &[String]) -> Vec<Stmt> {
+        fetched
+            .into_iter()
+            .zip(names)
+            .map(|(fetch, name)| {
+                let load = assign(var(name), fetch.value);
+                match fetch.when {
+                    Some(when) => Stmt::If(when, vec![load]),
+                    None => load,
+                }
+            })
+            .collect()
+    }
+}
+
 impl Lowering<'_> {
     /// The block's rows, `len` elements each, walked with unit stride: for
     /// each element `k` of row `walk_f` (FFT `walk_g` of the batch, which
@@ -84,35 +135,168 @@ impl Lowering<'_> {
         padding: Padding,
         copy: impl Fn(Expr, Expr) -> Vec<Stmt>,
     ) -> Vec<Stmt> {
+        self.walk_across_block_indexed(len, padding, |_, k, slot| copy(k, slot))
+    }
+
+    /// [`Self::walk_across_block`] whose `copy(i, k, slot)` also takes the
+    /// thread's element `i` of the walk.
+    fn walk_across_block_indexed(
+        &self,
+        len: usize,
+        padding: Padding,
+        copy: impl Fn(usize, Expr, Expr) -> Vec<Stmt>,
+    ) -> Vec<Stmt> {
         let pass = self.pass;
         let (m, block) = (pass.ffts_per_block, pass.threads_per_block);
         let count = m * len;
         (0..count.div_ceil(block))
             .map(|i| {
-                let e = var(format!("e{i}"));
                 let mut cond = var("walk_g").lt(var("walk_ffts"));
                 if (i + 1) * block > count {
-                    cond = e.clone().lt(uint(count)).and(cond);
+                    cond = self.walk_element(i).lt(uint(count)).and(cond);
                 }
                 let mut inner = self.locate_rows("walk_g", ("walk_in", "walk_out"), "walk_has_y");
-                let slot = var("walk_f")
-                    .mul(uint(pass.fft_stride))
-                    .add(padded(var("walk_k"), padding));
-                inner.extend(copy(var("walk_k"), slot));
-                Stmt::Scope(vec![
-                    let_const(Type::Uint, format!("e{i}"), var("tid").add(uint(i * block))),
-                    let_const(Type::Uint, "walk_f", e.clone().div(uint(len))),
-                    let_const(Type::Uint, "walk_k", e.rem(uint(len))),
-                    let_const(
-                        Type::Index,
-                        "walk_g",
-                        Expr::Builtin(Builtin::BlockIndex)
-                            .cast(Type::Index)
-                            .mul(uint(m))
-                            .add(var("walk_f")),
-                    ),
-                    Stmt::If(cond, inner),
-                ])
+                inner.extend(copy(i, var("walk_k"), self.walk_slot(padding)));
+                let mut body = self.walk_element_at(i, len);
+                body.push(let_const(
+                    Type::Index,
+                    "walk_g",
+                    Expr::Builtin(Builtin::BlockIndex)
+                        .cast(Type::Index)
+                        .mul(uint(m))
+                        .add(var("walk_f")),
+                ));
+                body.push(Stmt::If(cond, inner));
+                Stmt::Scope(body)
+            })
+            .collect()
+    }
+
+    /// Whether [`Self::walk_fetched`] loads before it stores: where the
+    /// FFT is one stage or holds at most 18 values a thread. Past both,
+    /// f64 C2R 667's merged rows (29 x 23 in 255 registers) spilled 108
+    /// bytes at sm_90.
+    fn loads_in_two_phases(&self) -> bool {
+        self.pass.stages.len() == 1 || self.pass.values_per_thread <= 18
+    }
+
+    /// How many of a thread's elements a two-phase walk
+    /// ([`Self::walk_fetched`]) loads before it stores them: as many as
+    /// half the words of the FFT's values hold, which ptxas keeps beside
+    /// the walk's indices without spilling (all of them spilled R2C f64
+    /// 100's rows and C2R f64 17's merged rows at sm_90).
+    fn fetched_at_once(&self, fetched: &[Fetch]) -> usize {
+        let complex_words = self.plan.precision.complex_bytes() / 4;
+        let words: usize = fetched
+            .iter()
+            .map(|f| match f.ty {
+                Type::Complex => complex_words,
+                _ => complex_words / 2,
+            })
+            .sum();
+        (self.pass.values_per_thread * complex_words / 2 / words.max(1)).max(1)
+    }
+
+    /// Element `i` of this thread's share of the block's walk (`e{i}`).
+    fn walk_element(&self, i: usize) -> Expr {
+        var(format!("e{i}"))
+    }
+
+    /// Element `i` of the walk over rows of `len`: `e{i}`, its FFT of the
+    /// block `walk_f` and its point `walk_k`.
+    fn walk_element_at(&self, i: usize, len: usize) -> Vec<Stmt> {
+        let e = self.walk_element(i);
+        vec![
+            let_const(
+                Type::Uint,
+                format!("e{i}"),
+                var("tid").add(uint(i * self.pass.threads_per_block)),
+            ),
+            let_const(Type::Uint, "walk_f", e.clone().div(uint(len))),
+            let_const(Type::Uint, "walk_k", e.rem(uint(len))),
+        ]
+    }
+
+    /// Where point `walk_k` of the block's FFT `walk_f` lives in shared
+    /// memory, laid out by `padding`.
+    fn walk_slot(&self, padding: Padding) -> Expr {
+        var("walk_f")
+            .mul(uint(self.pass.fft_stride))
+            .add(padded(var("walk_k"), padding))
+    }
+
+    /// A walk that fills shared memory from global memory: `fetch(k)`
+    /// gives the values point `k` of the walk's row(s) reads, where its
+    /// row is located, and `place(k, slot, values)` puts them in shared
+    /// memory. Where a warp's lanes hold different FFTs the walk runs in
+    /// two phases, every load of the thread first, into registers, then
+    /// every store to shared memory: a store waits for its load, so loads
+    /// between stores would each wait for the one before (H200, R2C f64
+    /// 17: 72% -> 97% of the copy, docs/bench/h200_walk_kernels.log).
+    pub(super) fn walk_fetched(
+        &self,
+        len: usize,
+        padding: Padding,
+        fetch: impl Fn(Expr) -> Vec<Fetch>,
+        place: impl Fn(Expr, Expr, &[Expr]) -> Vec<Stmt>,
+    ) -> Vec<Stmt> {
+        if self.rows_by_fft() || !self.loads_in_two_phases() {
+            return self.walk_padded(len, padding, |k, slot| {
+                let fetched = fetch(k.clone());
+                let names: Vec<String> = (0..fetched.len()).map(|j| format!("walk_v{j}")).collect();
+                let mut out = Fetch::declared(&fetched, &names);
+                out.extend(Fetch::assigned(fetched, &names));
+                out.extend(place(k, slot, &names.iter().map(var).collect::<Vec<_>>()));
+                out
+            });
+        }
+        let pass = self.pass;
+        let count = pass.ffts_per_block * len;
+        let elements = count.div_ceil(pass.threads_per_block);
+        let names = |i: usize, values: usize| -> Vec<String> {
+            (0..values).map(|j| format!("walk_v{i}_{j}")).collect()
+        };
+        let fetched = fetch(var("walk_k"));
+        let values = fetched.len();
+        let group = self.fetched_at_once(&fetched);
+        let loads = self.walk_across_block_indexed(len, padding, |i, k, _| {
+            Fetch::assigned(fetch(k), &names(i, values))
+        });
+        let stores: Vec<Stmt> = (0..elements)
+            .map(|i| {
+                let fetched: Vec<Expr> = names(i, values).iter().map(var).collect();
+                let placed = place(var("walk_k"), self.walk_slot(padding), &fetched);
+                let mut scope = self.walk_element_at(i, len);
+                match (i + 1) * pass.threads_per_block > count {
+                    true => scope.push(Stmt::If(self.walk_element(i).lt(uint(count)), placed)),
+                    false => scope.extend(placed),
+                }
+                Stmt::Scope(scope)
+            })
+            .collect();
+        Self::in_groups(group, &loads, &stores, |i| {
+            Fetch::declared(&fetched, &names(i, values))
+        })
+    }
+
+    /// A two-phase walk's elements' `loads` and `stores`, `group` loads
+    /// at a time before their stores, each group's registers declared
+    /// (`declared(i)` for element i) in its scope.
+    fn in_groups(
+        group: usize,
+        loads: &[Stmt],
+        stores: &[Stmt],
+        declared: impl Fn(usize) -> Vec<Stmt>,
+    ) -> Vec<Stmt> {
+        (0..loads.len())
+            .step_by(group)
+            .zip(loads.chunks(group).zip(stores.chunks(group)))
+            .map(|(first, (loads, stores))| {
+                let mut scope: Vec<Stmt> =
+                    (first..first + loads.len()).flat_map(&declared).collect();
+                scope.extend_from_slice(loads);
+                scope.extend_from_slice(stores);
+                Stmt::Scope(scope)
             })
             .collect()
     }
@@ -163,24 +347,39 @@ impl Lowering<'_> {
     /// from its start, Y from N / 2 + 1 on (0 past the last row).
     pub(super) fn paired_half_spectra_run_walk(&self, real: RealStep) -> Vec<Stmt> {
         let half = real.half_len();
-        self.walk_pairs(half, |row_y, exists, at, slot| {
-            let zero = Expr::complex(Expr::Real(0.0), Expr::Real(0.0));
-            let mut out = vec![Stmt::Let {
-                ty: Type::Complex,
-                name: "v".into(),
-                init: zero,
-                constant: false,
-            }];
-            out.push(Stmt::If(
-                exists,
-                vec![assign(var("v"), self.input_load(at))],
-            ));
-            out.extend(Self::store_shared(
-                slot.add(row_y.mul(uint(half))),
-                var("v").re(),
-                var("v").im(),
-            ));
-            out
+        if !self.loads_in_two_phases() {
+            // C2R 243 (27 x 9) lost 4% in two phases.
+            return self.walk_pairs(half, |row_y, exists, at, slot| {
+                let zero = Expr::complex(Expr::Real(0.0), Expr::Real(0.0));
+                let mut out = vec![
+                    Stmt::Let {
+                        ty: Type::Complex,
+                        name: "v".into(),
+                        init: zero,
+                        constant: false,
+                    },
+                    Stmt::If(exists, vec![assign(var("v"), self.input_load(at))]),
+                ];
+                out.extend(Self::store_shared(
+                    slot.add(row_y.mul(uint(half))),
+                    var("v").re(),
+                    var("v").im(),
+                ));
+                out
+            });
+        }
+        let fetched = [Fetch::complex(Expr::Real(0.0), None)];
+        let name = |i: usize| format!("walk_v{i}");
+        // Two phases, as walk_fetched's: H200 C2R f32 11 86% -> 99% of
+        // the copy (docs/bench/h200_walk_kernels.log).
+        let loads = self.walk_pairs_indexed(half, |i, _, exists, at, _| {
+            vec![Stmt::If(exists, vec![assign(var(name(i)), self.input_load(at))])]
+        });
+        let stores = self.walk_pairs_indexed(half, |i, row_y, _, _, slot| {
+            Self::store_shared(slot.add(row_y.mul(uint(half))), var(name(i)).re(), var(name(i)).im())
+        });
+        Self::in_groups(self.fetched_at_once(&fetched), &loads, &stores, |i| {
+            Fetch::declared(&fetched, &[name(i)])
         })
     }
 
@@ -236,6 +435,16 @@ impl Lowering<'_> {
         len: usize,
         copy: impl Fn(Expr, Expr, Expr, Expr) -> Vec<Stmt>,
     ) -> Vec<Stmt> {
+        self.walk_pairs_indexed(len, |_, row_y, exists, at, slot| copy(row_y, exists, at, slot))
+    }
+
+    /// [`Self::walk_pairs`] whose `copy` also takes the thread's element
+    /// `i` of the walk.
+    fn walk_pairs_indexed(
+        &self,
+        len: usize,
+        copy: impl Fn(usize, Expr, Expr, Expr, Expr) -> Vec<Stmt>,
+    ) -> Vec<Stmt> {
         let pass = self.pass;
         let (rows, block) = (2 * pass.ffts_per_block, pass.threads_per_block);
         let count = rows * len;
@@ -259,6 +468,7 @@ impl Lowering<'_> {
                     let_const(Type::Uint, "walk_k", e.clone().rem(uint(len))),
                 ];
                 inner.extend(copy(
+                    i,
                     row.clone().rem(uint(2)),
                     first_row.clone().add(row).lt(var("rows")),
                     start.clone().add(e.clone()),
@@ -370,72 +580,85 @@ impl Lowering<'_> {
     /// real parts, row y's the imaginary.
     pub(super) fn paired_reals_walk(&self) -> Vec<Stmt> {
         let input = self.buffers.input;
-        self.walk(self.pass.n, |k, slot| {
-            let load = |base| self.real_load(input, self.real_input, self.walk_in(base, k.clone()));
-            let mut out = Self::row_y(load("walk_in_y"), Type::Real, Expr::Real(0.0));
-            out.extend(Self::store_shared(slot, load("walk_in"), var("y")));
-            out
-        })
+        self.walk_fetched(
+            self.pass.n,
+            Padding::NONE,
+            |k| {
+                let load = |base| self.real_load(input, self.real_input, self.walk_in(base, k.clone()));
+                vec![
+                    Fetch::real(load("walk_in"), None),
+                    Fetch::real(load("walk_in_y"), Some(var("walk_has_y"))),
+                ]
+            },
+            |_, slot, values| Self::store_shared(slot, values[0].clone(), values[1].clone()),
+        )
     }
 
     /// Paired C2R rows: two rows' half spectra X and Y merged into Z[k] =
     /// X[k] + i Y[k] and its mirror Z[N - k] = conj X[k] + i conj Y[k].
     pub(super) fn merged_rows_walk(&self, real: RealStep) -> Vec<Stmt> {
         let n = self.pass.n;
-        self.walk(real.half_len(), |k, slot| {
-            let zero = Expr::complex(Expr::Real(0.0), Expr::Real(0.0));
-            let mut out = vec![let_const(
-                Type::Complex,
-                "a",
-                self.input_load(self.walk_in("walk_in", k.clone())),
-            )];
-            out.extend(Self::row_y(
-                self.input_load(self.walk_in("walk_in_y", k.clone())),
-                Type::Complex,
-                zero,
-            ));
-            // X[0] (and X[N / 2] of an even N) are real in a Hermitian
-            // spectrum, their own mirrors: their imaginary parts are
-            // ignored, as numpy's irfft does.
-            let mirrored = uint(0)
-                .lt(k.clone())
-                .and(k.clone().mul(uint(2)).lt(uint(n)));
-            out.extend([
-                let_const(Type::Bool, "mirrored", mirrored),
-                let_const(
-                    Type::Real,
-                    "ai",
-                    Expr::select(var("mirrored"), var("a").im(), Expr::Real(0.0)),
-                ),
-                let_const(
-                    Type::Real,
-                    "bi",
-                    Expr::select(var("mirrored"), var("y").im(), Expr::Real(0.0)),
-                ),
-            ]);
-            // Z[k] = X[k] + i Y[k], Z[N - k] = conj X[k] + i conj Y[k].
-            out.extend(Self::store_shared(
-                slot.clone(),
-                var("a").re().sub(var("bi")),
-                var("ai").add(var("y").re()),
-            ));
-            let mirror = slot.add(uint(n)).sub(k.mul(uint(2)));
-            out.push(Stmt::If(
-                var("mirrored"),
-                Self::store_shared(
-                    mirror,
-                    var("a").re().add(var("bi")),
-                    var("y").re().sub(var("ai")),
-                ),
-            ));
-            out
-        })
+        self.walk_fetched(
+            real.half_len(),
+            Padding::NONE,
+            |k| {
+                let load = |base| self.input_load(self.walk_in(base, k.clone()));
+                vec![
+                    Fetch::complex(load("walk_in"), None),
+                    Fetch::complex(load("walk_in_y"), Some(var("walk_has_y"))),
+                ]
+            },
+            |k, slot, values| {
+                let mut out = vec![
+                    let_const(Type::Complex, "a", values[0].clone()),
+                    let_const(Type::Complex, "y", values[1].clone()),
+                ];
+                // X[0] (and X[N / 2] of an even N) are real in a Hermitian
+                // spectrum, their own mirrors: their imaginary parts are
+                // ignored, as numpy's irfft does.
+                let mirrored = uint(0)
+                    .lt(k.clone())
+                    .and(k.clone().mul(uint(2)).lt(uint(n)));
+                out.extend([
+                    let_const(Type::Bool, "mirrored", mirrored),
+                    let_const(
+                        Type::Real,
+                        "ai",
+                        Expr::select(var("mirrored"), var("a").im(), Expr::Real(0.0)),
+                    ),
+                    let_const(
+                        Type::Real,
+                        "bi",
+                        Expr::select(var("mirrored"), var("y").im(), Expr::Real(0.0)),
+                    ),
+                ]);
+                // Z[k] = X[k] + i Y[k], Z[N - k] = conj X[k] + i conj Y[k].
+                out.extend(Self::store_shared(
+                    slot.clone(),
+                    var("a").re().sub(var("bi")),
+                    var("ai").add(var("y").re()),
+                ));
+                let mirror = slot.add(uint(n)).sub(k.mul(uint(2)));
+                out.push(Stmt::If(
+                    var("mirrored"),
+                    Self::store_shared(
+                        mirror,
+                        var("a").re().add(var("bi")),
+                        var("y").re().sub(var("ai")),
+                    ),
+                ));
+                out
+            },
+        )
     }
 
     /// The first `len` values of each FFT (a C2R's half spectrum, else all
     /// of them) as they are, at the places a pass of several axes stages
     /// its rows.
     pub(super) fn values_load_walk(&self, len: usize) -> Vec<Stmt> {
+        // Loaded and stored in one phase: in two, R2C 100 (half-length
+        // rows of 50) lost 5-17% on the H200 in f32 and f64
+        // (docs/bench/h200_walk_kernels.log).
         self.walk_padded(len, self.rows_padding(), |k, slot| {
             let mut out = vec![let_const(
                 Type::Complex,
@@ -473,7 +696,12 @@ impl Lowering<'_> {
             }
             (Some(real), _) if real.route == RealRoute::HalfLength => self.split_walk(real),
             (Some(real), _) => self.separated_rows_walk(real),
-            (_, Some(real)) if real.route == RealRoute::PairedRows => self.paired_real_parts_walk(),
+            (_, Some(real)) if real.route == RealRoute::PairedRows => {
+                match self.paired_real_parts_in_one_run() {
+                    true => self.paired_real_parts_run_walk(),
+                    false => self.paired_real_parts_walk(),
+                }
+            }
             _ => self.values_walk(),
         }
     }
@@ -627,6 +855,45 @@ impl Lowering<'_> {
                 )],
             ),
         ]
+    }
+
+    /// Whether a C2R's paired rows store their reals as one run
+    /// ([`Self::paired_real_parts_run_walk`]): the output's rows follow
+    /// each other with unit stride, the FFT is one stage, and in f32 its
+    /// codelet holds at most 18 values (H200, cuFFT/ours C2R: f32 11
+    /// 0.81 -> 0.87x, 13 0.82 -> 0.91x, 15 0.95 -> 1.02x; 19 (40 bytes
+    /// spilled), 25, 9 (two stages), 99 and 243 lost 2-11%; f64 with the
+    /// two-phase walk of merged rows 17 0.87 -> 1.02x, 31 0.71 -> 0.96x,
+    /// docs/bench/h200_walk_kernels.log). Past one stage f64 667's rows
+    /// (29 x 23 in 255 registers) spilled 44 bytes so.
+    pub(super) fn paired_real_parts_in_one_run(&self) -> bool {
+        let fits = match self.plan.precision {
+            Precision::F64 => true,
+            _ => self.pass.values_per_thread <= 18,
+        };
+        self.paired()
+            && self.c2r().is_some()
+            && !self.rows_by_fft()
+            && self.pass.access.output_is_dense(self.pass.n)
+            && self.pass.stages.len() == 1
+            && fits
+    }
+
+    /// A C2R's paired rows' reals stored as one run with unit stride (rows
+    /// 2f and 2f + 1 of the block are FFT f's real and imaginary parts):
+    /// one coalesced store a thread, where [`Self::paired_real_parts_walk`]
+    /// takes two half-used ones and locates both rows (H200, C2R f32 11:
+    /// 85% -> 99% of the copy, docs/bench/h200_walk_kernels.log).
+    pub(super) fn paired_real_parts_run_walk(&self) -> Vec<Stmt> {
+        let output = self.buffers.output;
+        self.walk_pairs(self.pass.n, |row_y, exists, at, slot| {
+            let part = Expr::select(uint(0).lt(row_y), var("shared_im"), var("shared_re"));
+            let value = self.scaled_real(part.at(slot));
+            vec![Stmt::If(
+                exists,
+                self.real_store(output, self.real_output, at, value),
+            )]
+        })
     }
 
     /// A C2R's paired rows: the real parts are row x's, the imaginary row y's.
