@@ -22,11 +22,19 @@ pub(super) struct Fetch {
 
 impl Fetch {
     pub(super) fn real(value: Expr, when: Option<Expr>) -> Fetch {
-        Fetch { ty: Type::Real, value, when }
+        Fetch {
+            ty: Type::Real,
+            value,
+            when,
+        }
     }
 
     pub(super) fn complex(value: Expr, when: Option<Expr>) -> Fetch {
-        Fetch { ty: Type::Complex, value, when }
+        Fetch {
+            ty: Type::Complex,
+            value,
+            when,
+        }
     }
 
     /// The registers `names` that hold `fetched`, zero until loaded.
@@ -153,7 +161,7 @@ impl Lowering<'_> {
             .map(|i| {
                 let mut cond = var("walk_g").lt(var("walk_ffts"));
                 if (i + 1) * block > count {
-                    cond = self.walk_element(i).lt(uint(count)).and(cond);
+                    cond = Self::walk_element(i).lt(uint(count)).and(cond);
                 }
                 let mut inner = self.locate_rows("walk_g", ("walk_in", "walk_out"), "walk_has_y");
                 inner.extend(copy(i, var("walk_k"), self.walk_slot(padding)));
@@ -183,8 +191,8 @@ impl Lowering<'_> {
     /// How many of a thread's elements a two-phase walk
     /// ([`Self::walk_fetched`]) loads before it stores them: as many as
     /// half the words of the FFT's values hold, which ptxas keeps beside
-    /// the walk's indices without spilling (all of them spilled R2C f64
-    /// 100's rows and C2R f64 17's merged rows at sm_90).
+    /// the walk's indices (all of them at once spilled C2R f64 17's and
+    /// 13's merged rows, 52 bytes at sm_90).
     fn fetched_at_once(&self, fetched: &[Fetch]) -> usize {
         let complex_words = self.plan.precision.complex_bytes() / 4;
         let words: usize = fetched
@@ -198,14 +206,14 @@ impl Lowering<'_> {
     }
 
     /// Element `i` of this thread's share of the block's walk (`e{i}`).
-    fn walk_element(&self, i: usize) -> Expr {
+    fn walk_element(i: usize) -> Expr {
         var(format!("e{i}"))
     }
 
     /// Element `i` of the walk over rows of `len`: `e{i}`, its FFT of the
     /// block `walk_f` and its point `walk_k`.
     fn walk_element_at(&self, i: usize, len: usize) -> Vec<Stmt> {
-        let e = self.walk_element(i);
+        let e = Self::walk_element(i);
         vec![
             let_const(
                 Type::Uint,
@@ -232,7 +240,8 @@ impl Lowering<'_> {
     /// two phases, every load of the thread first, into registers, then
     /// every store to shared memory: a store waits for its load, so loads
     /// between stores would each wait for the one before (H200, R2C f64
-    /// 17: 72% -> 97% of the copy, docs/bench/h200_walk_kernels.log).
+    /// 17: 71% -> 96% of the copy, 31 36% -> 78%,
+    /// docs/bench/h200_walk_kernels.log).
     pub(super) fn walk_fetched(
         &self,
         len: usize,
@@ -268,7 +277,7 @@ impl Lowering<'_> {
                 let placed = place(var("walk_k"), self.walk_slot(padding), &fetched);
                 let mut scope = self.walk_element_at(i, len);
                 match (i + 1) * pass.threads_per_block > count {
-                    true => scope.push(Stmt::If(self.walk_element(i).lt(uint(count)), placed)),
+                    true => scope.push(Stmt::If(Self::walk_element(i).lt(uint(count)), placed)),
                     false => scope.extend(placed),
                 }
                 Stmt::Scope(scope)
@@ -370,13 +379,21 @@ impl Lowering<'_> {
         }
         let fetched = [Fetch::complex(Expr::Real(0.0), None)];
         let name = |i: usize| format!("walk_v{i}");
-        // Two phases, as walk_fetched's: H200 C2R f32 11 86% -> 99% of
-        // the copy (docs/bench/h200_walk_kernels.log).
+        // Two phases, as walk_fetched's: H200 cuFFT/ours C2R f32 25 0.94
+        // -> 0.98x, 33 2.37 -> 2.47x, 55 1.53 -> 1.57x
+        // (docs/bench/h200_walk_kernels.log).
         let loads = self.walk_pairs_indexed(half, |i, _, exists, at, _| {
-            vec![Stmt::If(exists, vec![assign(var(name(i)), self.input_load(at))])]
+            vec![Stmt::If(
+                exists,
+                vec![assign(var(name(i)), self.input_load(at))],
+            )]
         });
         let stores = self.walk_pairs_indexed(half, |i, row_y, _, _, slot| {
-            Self::store_shared(slot.add(row_y.mul(uint(half))), var(name(i)).re(), var(name(i)).im())
+            Self::store_shared(
+                slot.add(row_y.mul(uint(half))),
+                var(name(i)).re(),
+                var(name(i)).im(),
+            )
         });
         Self::in_groups(self.fetched_at_once(&fetched), &loads, &stores, |i| {
             Fetch::declared(&fetched, &[name(i)])
@@ -435,7 +452,9 @@ impl Lowering<'_> {
         len: usize,
         copy: impl Fn(Expr, Expr, Expr, Expr) -> Vec<Stmt>,
     ) -> Vec<Stmt> {
-        self.walk_pairs_indexed(len, |_, row_y, exists, at, slot| copy(row_y, exists, at, slot))
+        self.walk_pairs_indexed(len, |_, row_y, exists, at, slot| {
+            copy(row_y, exists, at, slot)
+        })
     }
 
     /// [`Self::walk_pairs`] whose `copy` also takes the thread's element
@@ -584,7 +603,8 @@ impl Lowering<'_> {
             self.pass.n,
             Padding::NONE,
             |k| {
-                let load = |base| self.real_load(input, self.real_input, self.walk_in(base, k.clone()));
+                let load =
+                    |base| self.real_load(input, self.real_input, self.walk_in(base, k.clone()));
                 vec![
                     Fetch::real(load("walk_in"), None),
                     Fetch::real(load("walk_in_y"), Some(var("walk_has_y"))),
@@ -883,7 +903,7 @@ impl Lowering<'_> {
     /// 2f and 2f + 1 of the block are FFT f's real and imaginary parts):
     /// one coalesced store a thread, where [`Self::paired_real_parts_walk`]
     /// takes two half-used ones and locates both rows (H200, C2R f32 11:
-    /// 85% -> 99% of the copy, docs/bench/h200_walk_kernels.log).
+    /// 81% -> 86% of the copy, docs/bench/h200_walk_kernels.log).
     pub(super) fn paired_real_parts_run_walk(&self) -> Vec<Stmt> {
         let output = self.buffers.output;
         self.walk_pairs(self.pass.n, |row_y, exists, at, slot| {
