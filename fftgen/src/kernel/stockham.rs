@@ -1308,4 +1308,36 @@ mod tests {
         let f64_4096 = || FftSpec::new(4096).precision(Precision::F64);
         assert_eq!(barriers(f64_4096()), 8);
     }
+
+    /// A two-phase load walk (f64 paired rows of 17, one stage) issues
+    /// each group's loads from global memory before any of its stores to
+    /// shared memory, and loads every point once; a walk of two stages
+    /// past 18 values a thread (667 = 29 x 23) stays in one phase.
+    #[test]
+    fn small_paired_rows_load_before_they_store() {
+        let kernel = |n: usize| {
+            let spec = FftSpec::new(n)
+                .kind(crate::TransformKind::R2c)
+                .precision(Precision::F64)
+                .target(Target::H200)
+                .directions(&[Direction::Forward]);
+            let source = crate::generate(&spec, "test").unwrap().cuda_source;
+            let body = source.split("__global__").nth(1).unwrap().to_string();
+            body[..body.find("__syncthreads()").unwrap()].to_string()
+        };
+        let walk = kernel(17);
+        let groups: Vec<&str> = walk.split("double walk_v").skip(1).collect();
+        let loads = walk.matches("= input[").count();
+        assert_eq!(loads, 2 * 17, "two rows of 17 reals over 64 threads");
+        let first_group = &walk[walk.find("double walk_v").unwrap()..];
+        let first_store = first_group.find("shared_re[").unwrap();
+        let group_loads = first_group[..first_store].matches("= input[").count();
+        assert!(
+            group_loads > 2,
+            "a group of loads before the first store: {group_loads}"
+        );
+        assert!(groups.len() > 1);
+        let spread = kernel(667);
+        assert!(!spread.contains("walk_v0_0"), "667 walks in one phase");
+    }
 }
