@@ -398,10 +398,25 @@ impl Lowering<'_> {
             c => self.transforms().cast(Type::Index).mul(uint(c)),
         };
         match self.paired() {
-            true => (
-                vec![let_const(Type::Index, "rows", total.cast(Type::Index))],
-                var("rows").add(uint(1)).div(uint(2)),
-            ),
+            true => {
+                // The block's rows of the launch, in 32 bits, for the walks
+                // of paired rows as one run.
+                let most = 2 * self.pass.ffts_per_block;
+                let first_row = Expr::Builtin(Builtin::BlockIndex)
+                    .cast(Type::Index)
+                    .mul(uint(most));
+                (
+                    vec![
+                        let_const(Type::Index, "rows", total.cast(Type::Index)),
+                        let_const(
+                            Type::Uint,
+                            "block_rows",
+                            block_share(var("rows"), first_row, most),
+                        ),
+                    ],
+                    var("rows").add(uint(1)).div(uint(2)),
+                )
+            }
             false => (Vec::new(), total),
         }
     }
@@ -491,6 +506,13 @@ impl Lowering<'_> {
             || pass.output_io == GlobalIo::StagedThroughShared
         {
             body.push(let_const(Type::Index, "walk_ffts", total));
+            // The block's FFTs of the launch, in 32 bits: a walk's bound
+            // without a 64-bit sum and compare a point.
+            body.push(let_const(
+                Type::Uint,
+                "walk_block_ffts",
+                block_share(var("walk_ffts"), self.block_fft(), self.pass.ffts_per_block),
+            ));
         }
         if pass.io == GlobalIo::StagedThroughShared {
             body.push(Stmt::Comment(format!(
@@ -1177,6 +1199,21 @@ fn guarded(cond: Option<Expr>, body: Vec<Stmt>) -> Vec<Stmt> {
         Some(c) => vec![Stmt::If(c, body)],
         None => body,
     }
+}
+
+/// How many of `total` (64-bit) a block from `first` holds, at most
+/// `most`, in 32 bits: none where the block starts past them.
+fn block_share(total: Expr, first: Expr, most: usize) -> Expr {
+    let left = total.clone().sub(first.clone());
+    Expr::select(
+        first.lt(total),
+        Expr::select(
+            left.clone().lt(uint(most)),
+            left.cast(Type::Uint),
+            uint(most),
+        ),
+        uint(0),
+    )
 }
 
 #[cfg(test)]

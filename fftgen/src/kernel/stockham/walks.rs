@@ -159,7 +159,7 @@ impl Lowering<'_> {
         let count = m * len;
         (0..count.div_ceil(block))
             .map(|i| {
-                let mut cond = var("walk_g").lt(var("walk_ffts"));
+                let mut cond = var("walk_f").lt(var("walk_block_ffts"));
                 if (i + 1) * block > count {
                     cond = Self::walk_element(i).lt(uint(count)).and(cond);
                 }
@@ -470,9 +470,6 @@ impl Lowering<'_> {
         let start = Expr::Builtin(Builtin::BlockIndex)
             .cast(Type::Index)
             .mul(uint(count));
-        let first_row = Expr::Builtin(Builtin::BlockIndex)
-            .cast(Type::Index)
-            .mul(uint(rows));
         (0..count.div_ceil(block))
             .map(|i| {
                 let e = var(format!("e{i}"));
@@ -489,7 +486,7 @@ impl Lowering<'_> {
                 inner.extend(copy(
                     i,
                     row.clone().rem(uint(2)),
-                    first_row.clone().add(row).lt(var("rows")),
+                    row.lt(var("block_rows")),
                     start.clone().add(e.clone()),
                     slot,
                 ));
