@@ -580,13 +580,12 @@ impl Lowering<'_> {
                     constant: false,
                 },
                 Stmt::If(exists, vec![assign(var("v"), value)]),
-                Stmt::If(
-                    row_y.clone().lt(uint(1)),
-                    vec![assign(var("shared_re").at(slot.clone()), var("v"))],
-                ),
-                Stmt::If(
-                    uint(0).lt(row_y),
-                    vec![assign(var("shared_im").at(slot), var("v"))],
+                // Row x's reals to the real parts, row y's to the
+                // imaginary: one store through the part's array, where two
+                // guarded stores diverge within a warp.
+                assign(
+                    Expr::select(uint(0).lt(row_y), var("shared_im"), var("shared_re")).at(slot),
+                    var("v"),
                 ),
             ]
         })
