@@ -170,6 +170,16 @@ pub(super) fn locate(access: &Access, fft: &str, input: &str, output: &str) -> V
     out
 }
 
+/// The strides between the FFTs of `access` in the input and the output
+/// where its FFTs are one run of the batch (no column apart from it), so
+/// FFT g starts at the offset plus g times them.
+pub(super) fn batch_strides(access: &Access) -> Option<(usize, usize)> {
+    match nested_levels(access).as_slice() {
+        [level] if level.count.is_none() => Some((level.input_stride, level.output_stride)),
+        _ => None,
+    }
+}
+
 /// One level of the decomposition of a pass's FFT index: `count` FFTs
 /// `input_stride` and `output_stride` elements apart (`None`: the batch,
 /// as many as there are), the access's `columns` merged.

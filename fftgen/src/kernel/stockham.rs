@@ -513,6 +513,7 @@ impl Lowering<'_> {
                 "walk_block_ffts",
                 block_share(var("walk_ffts"), self.block_fft(), self.pass.ffts_per_block),
             ));
+            body.extend(self.walk_block_starts());
         }
         if pass.io == GlobalIo::StagedThroughShared {
             body.push(Stmt::Comment(format!(

@@ -6,7 +6,7 @@
 
 use super::super::ast::{assign, let_const, uint, var, Builtin, Expr, Stmt, Type};
 use super::super::real_split::{merge, split};
-use super::super::signature::TWIDDLES;
+use super::super::signature::{batch_strides, TWIDDLES};
 use super::{merged_point, mirrored_index, padded, strided, Lowering};
 use crate::plan::{AxisSide, Chirp, ChirpRole, LaneLayout, Padding, RealEnd, RealRoute, RealStep};
 use crate::{Direction, Precision};
@@ -163,7 +163,7 @@ impl Lowering<'_> {
                 if (i + 1) * block > count {
                     cond = Self::walk_element(i).lt(uint(count)).and(cond);
                 }
-                let mut inner = self.locate_rows("walk_g", ("walk_in", "walk_out"), "walk_has_y");
+                let mut inner = self.walk_locate();
                 inner.extend(copy(i, var("walk_k"), self.walk_slot(padding)));
                 let mut body = self.walk_element_at(i, len);
                 body.push(let_const(
@@ -203,6 +203,74 @@ impl Lowering<'_> {
             })
             .sum();
         (self.pass.values_per_thread * complex_words / 2 / words.max(1)).max(1)
+    }
+
+    /// The rows of the block's FFTs' run of the batch, where its FFTs are
+    /// one ([`batch_strides`]): the strides between them, and the rows an
+    /// FFT holds (two where it pairs them).
+    fn walk_run(&self) -> Option<(usize, usize, usize)> {
+        let (input, output) = batch_strides(&self.pass.access)?;
+        let rows = if self.paired() { 2 } else { 1 };
+        // A block's offsets stay in 32 bits.
+        let span = self.pass.ffts_per_block * rows * input.max(output);
+        (span < u32::MAX as usize && !self.rows_by_fft()).then_some((input, output, rows))
+    }
+
+    /// Where the block's first FFT starts in the input and the output
+    /// (`walk_in_block`, `walk_out_block`), once a kernel, where the
+    /// walk's FFTs are one run of the batch ([`Self::walk_run`]).
+    pub(super) fn walk_block_starts(&self) -> Vec<Stmt> {
+        let Some((input, output, rows)) = self.walk_run() else {
+            return Vec::new();
+        };
+        let access = &self.pass.access;
+        let block = Expr::Builtin(Builtin::BlockIndex).cast(Type::Index);
+        let first_row = block.mul(uint(self.pass.ffts_per_block * rows));
+        vec![
+            let_const(
+                Type::Index,
+                "walk_in_block",
+                uint(access.input_offset).add(first_row.clone().mul(uint(input))),
+            ),
+            let_const(
+                Type::Index,
+                "walk_out_block",
+                uint(access.output_offset).add(first_row.mul(uint(output))),
+            ),
+        ]
+    }
+
+    /// Where the walk's FFT `walk_f` of the block starts (`walk_in`,
+    /// `walk_out`; for paired rows `walk_in_y`, `walk_out_y` and
+    /// `walk_has_y` as [`Self::locate_rows`] has them): from the block's
+    /// starts by 32-bit offsets where its FFTs are one run of the batch,
+    /// else from FFT `walk_g` of the launch.
+    fn walk_locate(&self) -> Vec<Stmt> {
+        let Some((input, output, rows)) = self.walk_run() else {
+            return self.locate_rows("walk_g", ("walk_in", "walk_out"), "walk_has_y");
+        };
+        let start = |block: &str, stride: usize| {
+            var(block).add(var("walk_f").mul(uint(rows * stride)).cast(Type::Index))
+        };
+        let mut out = vec![
+            let_const(Type::Index, "walk_in", start("walk_in_block", input)),
+            let_const(Type::Index, "walk_out", start("walk_out_block", output)),
+        ];
+        if rows == 2 {
+            let has_y = var("walk_f")
+                .mul(uint(2))
+                .add(uint(1))
+                .lt(var("block_rows"));
+            out.push(let_const(Type::Bool, "walk_has_y", has_y));
+            for (name, stride) in [("walk_in", input), ("walk_out", output)] {
+                out.push(let_const(
+                    Type::Index,
+                    format!("{name}_y"),
+                    Expr::select(var("walk_has_y"), var(name).add(uint(stride)), var(name)),
+                ));
+            }
+        }
+        out
     }
 
     /// Element `i` of this thread's share of the block's walk (`e{i}`).
