@@ -370,6 +370,10 @@ impl Lowering<'_> {
         let pass = self.pass;
         let (t, m) = (pass.threads_per_fft, pass.ffts_per_block);
         let (fft_local, thread) = match pass.lanes {
+            // A thread an FFT: the block's m threads are its m FFTs, and
+            // every thread is its FFT's first, which the compiler folds
+            // into the stages' indices (it does not know tid < m).
+            _ if t == 1 => (var("tid"), uint(0)),
             LaneLayout::FftMajor => (var("tid").div(uint(t)), var("tid").rem(uint(t))),
             LaneLayout::FftMinor => (var("tid").rem(uint(m)), var("tid").div(uint(m))),
         };
