@@ -738,17 +738,26 @@ impl Lowering<'_> {
 
     /// The first `len` values of each FFT (a C2R's half spectrum, else all
     /// of them) as they are, at the places a pass of several axes stages
-    /// its rows.
+    /// its rows. In f64, loaded in two phases where [`Self::walk_fetched`]
+    /// does: in one, ptxas branched around each load (a load then its
+    /// store, ten times over) once the walks' indices spilled no more, and
+    /// R2C f64 100 fell from 0.94x cuFFT to 0.73x; in two it ran 0.95x.
+    /// In f32 one phase: two lost 2-5% (C2R 21, 27 and 100) and spilled
+    /// 52 bytes at C2R 100 (docs/bench/h200_ab_walks_32bit{,_2}.log).
     pub(super) fn values_load_walk(&self, len: usize) -> Vec<Stmt> {
-        // Loaded and stored in one phase: in two, R2C 100 (half-length
-        // rows of 50) lost 5-17% on the H200 in f32 and f64
-        // (docs/bench/h200_walk_kernels.log).
+        let load = |k: Expr| self.input_load(self.walk_in("walk_in", k));
+        if self.plan.precision == Precision::F64 {
+            return self.walk_fetched(
+                len,
+                self.rows_padding(),
+                |k| vec![Fetch::complex(load(k), None)],
+                |_, slot, values| {
+                    Self::store_shared(slot, values[0].clone().re(), values[0].clone().im())
+                },
+            );
+        }
         self.walk_padded(len, self.rows_padding(), |k, slot| {
-            let mut out = vec![let_const(
-                Type::Complex,
-                "x",
-                self.input_load(self.walk_in("walk_in", k)),
-            )];
+            let mut out = vec![let_const(Type::Complex, "x", load(k))];
             out.extend(Self::store_shared(slot, var("x").re(), var("x").im()));
             out
         })
