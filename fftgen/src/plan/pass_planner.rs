@@ -891,8 +891,8 @@ impl<'a> Request<'a> {
                     true => nearly_even(n, radices, shape, max_threads),
                     false => shape,
                 };
-                let (threads, values) = self.doubled_for_registers(radices, shape);
-                doubled = threads != shape.0;
+                let (threads, values, for_registers) = self.doubled_for_registers(radices, shape);
+                doubled = for_registers;
                 (threads, values)
             }
             (Some(threads), _) => {
@@ -946,24 +946,37 @@ impl<'a> Request<'a> {
     /// (docs/bench/h100_small_lane_minor_threads.txt) 12 even sizes of 21
     /// gained up to 50% (58 66 -> 93%, 150 74 -> 98%, 522 43 -> 61%), 696
     /// lost 20% and 248 2%; odd sizes lost 1-10% (319, 377), so keep theirs.
+    ///
+    /// A C2C of 2p (p a prime radix of 17 to 23) over two threads, whose
+    /// radix-2 stage gives each p + 1 values, takes four, each then holding
+    /// the prime's p: on the H200 (docs/bench/h200_variants_prime_times_small.log)
+    /// f32 34 0.91 -> 1.00x cuFFT, 38 0.85 -> 0.88x, 46 0.84 -> 0.94x, f64
+    /// 46 0.94 -> 0.97x. 58 and 62 take four already (eight lost 30%); for
+    /// 3p over six threads 51 and 87 gained, 57, 69 and 93 lost 2-11%, so
+    /// those keep theirs. Such a pass keeps the launch bound of its four
+    /// threads chosen by hand (two blocks an SM, [`Self::minor_lifted`]):
+    /// at one, f32 46 ran 0.76x. Returns the threads, their values and
+    /// whether they were doubled for registers.
     fn doubled_for_registers(
         &self,
         radices: &[usize],
         (threads, values): (usize, usize),
-    ) -> (usize, usize) {
+    ) -> (usize, usize, bool) {
         let doubled = 2 * threads;
         let smallest = radices.iter().copied().min().unwrap_or(self.n);
+        let dense_c2c_rows = self.access.is_dense(self.n) && self.fused.is_none() && !self.real_row;
+        let prime_by_two =
+            matches!(radices, [p, 2] | [2, p] if (17..=23).contains(p)) && threads == 2;
         let applies = self.precision == Precision::F32
             && self.n % 2 == 0
-            && self.access.is_dense(self.n)
-            && self.fused.is_none()
-            && !self.real_row
+            && dense_c2c_rows
             && threads < self.target.warp_size
             && values >= DOUBLED_THREADS_VALUES
             && doubled <= self.n / smallest;
-        match applies {
-            true => (doubled, values_per_thread(self.n, radices, doubled)),
-            false => (threads, values),
+        match (applies, dense_c2c_rows && prime_by_two) {
+            (true, _) => (doubled, values_per_thread(self.n, radices, doubled), true),
+            (false, true) => (doubled, values_per_thread(self.n, radices, doubled), false),
+            (false, false) => (threads, values, false),
         }
     }
 
@@ -2287,6 +2300,32 @@ mod tests {
             ..ShapeChoices::default()
         }));
         assert_eq!(bounded.passes[0].exchange_width, ExchangeWidth::BothParts);
+    }
+
+    #[test]
+    fn c2c_of_a_prime_from_17_to_23_times_two_takes_four_threads_at_two_blocks() {
+        for precision in [Precision::F32, Precision::F64] {
+            let spec = |n: usize| FftSpec::new(n).precision(precision).target(Target::H200);
+            let pass = |spec: FftSpec| crate::plan::plan(&spec).unwrap().passes[0].clone();
+            for n in [34, 38, 46] {
+                let row = pass(spec(n));
+                assert_eq!(
+                    (row.threads_per_fft, row.values_per_thread),
+                    (4, n / 2),
+                    "{n}"
+                );
+                // The shape four threads chosen by hand take, launch bound
+                // and all.
+                let chosen = pass(spec(n).choices(ShapeChoices {
+                    threads_per_fft: Some(4),
+                    ..ShapeChoices::default()
+                }));
+                let shape = |p: &Pass| (p.min_blocks_per_sm, p.ffts_per_block, p.threads_per_block);
+                assert_eq!(shape(&row), shape(&chosen), "{n} {precision}");
+            }
+            // 3p keeps its three threads.
+            assert_eq!(pass(spec(57)).threads_per_fft, 3);
+        }
     }
 
     #[test]
