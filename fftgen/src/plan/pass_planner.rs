@@ -953,10 +953,10 @@ impl<'a> Request<'a> {
     /// f32 34 0.91 -> 1.00x cuFFT, 38 0.85 -> 0.88x, 46 0.84 -> 0.94x, f64
     /// 46 0.94 -> 0.97x. 58 and 62 take four already (eight lost 30%); for
     /// 3p over six threads 51 and 87 gained, 57, 69 and 93 lost 2-11%, so
-    /// those keep theirs. Such a pass keeps the launch bound of its four
-    /// threads chosen by hand (two blocks an SM, [`Self::minor_lifted`]):
-    /// at one, f32 46 ran 0.76x. Returns the threads, their values and
-    /// whether they were doubled for registers.
+    /// those keep theirs. Such a pass takes the launch bound four threads
+    /// chosen by hand take ([`Self::minor_lifted`]: two blocks an SM for
+    /// f32 46, which at one ran 0.76x). Returns the threads, their values
+    /// and whether they were doubled for registers.
     fn doubled_for_registers(
         &self,
         radices: &[usize],
@@ -2303,7 +2303,7 @@ mod tests {
     }
 
     #[test]
-    fn c2c_of_a_prime_from_17_to_23_times_two_takes_four_threads_at_two_blocks() {
+    fn c2c_of_a_prime_from_17_to_23_times_two_takes_four_threads_as_chosen_by_hand() {
         for precision in [Precision::F32, Precision::F64] {
             let spec = |n: usize| FftSpec::new(n).precision(precision).target(Target::H200);
             let pass = |spec: FftSpec| crate::plan::plan(&spec).unwrap().passes[0].clone();
