@@ -509,14 +509,17 @@ impl Lowering<'_> {
         if pass.io == GlobalIo::StagedThroughShared
             || pass.output_io == GlobalIo::StagedThroughShared
         {
-            body.push(let_const(Type::Index, "walk_ffts", total));
             // The block's FFTs of the launch, in 32 bits: a walk's bound
-            // without a 64-bit sum and compare a point.
-            body.push(let_const(
-                Type::Uint,
-                "walk_block_ffts",
-                block_share(var("walk_ffts"), self.block_fft(), self.pass.ffts_per_block),
-            ));
+            // without a 64-bit sum and compare a point (walks of a thread's
+            // own row take `active`).
+            if !self.rows_by_fft() {
+                body.push(let_const(Type::Index, "walk_ffts", total));
+                body.push(let_const(
+                    Type::Uint,
+                    "walk_block_ffts",
+                    block_share(var("walk_ffts"), self.block_fft(), self.pass.ffts_per_block),
+                ));
+            }
             body.extend(self.walk_block_starts());
         }
         if pass.io == GlobalIo::StagedThroughShared {
