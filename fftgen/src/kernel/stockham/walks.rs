@@ -166,14 +166,18 @@ impl Lowering<'_> {
                 let mut inner = self.walk_locate();
                 inner.extend(copy(i, var("walk_k"), self.walk_slot(padding)));
                 let mut body = self.walk_element_at(i, len);
-                body.push(let_const(
-                    Type::Index,
-                    "walk_g",
-                    Expr::Builtin(Builtin::BlockIndex)
-                        .cast(Type::Index)
-                        .mul(uint(m))
-                        .add(var("walk_f")),
-                ));
+                // FFT walk_g of the launch, where the walk locates its FFTs
+                // from it or a chirp's separation names it.
+                if self.walk_run().is_none() || self.pass.chirp.is_some() {
+                    body.push(let_const(
+                        Type::Index,
+                        "walk_g",
+                        Expr::Builtin(Builtin::BlockIndex)
+                            .cast(Type::Index)
+                            .mul(uint(m))
+                            .add(var("walk_f")),
+                    ));
+                }
                 body.push(Stmt::If(cond, inner));
                 Stmt::Scope(body)
             })
